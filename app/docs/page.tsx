@@ -1,0 +1,188 @@
+// The API documentation for sending pharmacies' engineers, rendered on the server from the same OpenAPI
+// document as /v1/openapi.json: no script, no CDN, readable offline.
+import type { Metadata } from "next";
+import { SchemaFields, type OpenApiSchemas } from "@/components/docs/schema-fields";
+import { MAX_BODY_BYTES } from "@/lib/http/read-body";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { buildTransferRequest } from "@/lib/transfers/fixtures";
+import { ERROR_TYPE_MEANINGS, ERROR_TYPES } from "@/lib/transfers/wire";
+
+export const metadata: Metadata = { title: "API documentation" };
+export const dynamic = "force-static";
+
+type Operation = { summary?: string; description?: string; responses?: Record<string, { description?: string }> };
+type Doc = {
+  info: { title: string; version: string; description?: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: OpenApiSchemas };
+};
+
+const STATUS_CODES: [string, string][] = [
+  ["200", "RECEIVED: the transfer is stored and awaits a pharmacist; the CONFIRMED or ERROR outcome follows by callback (and by GET /v1/transfer/{referenceID})."],
+  ["400", "ERROR caused by the request: MISSING_INFO, SPEC_MISMATCH, INVALID_INFO, RX_EXPIRED or DUPLICATE_REQUEST."],
+  ["401", "Missing or bad credentials (with WWW-Authenticate). Type OTHER."],
+  ["404", "No such transfer for these credentials, or no such /v1 path. Type OTHER."],
+  ["405", "Another method than the endpoint allows (with Allow). Type OTHER."],
+  ["413", `Body larger than ${MAX_BODY_BYTES} bytes (1 MB). Type OTHER.`],
+  ["415", "Content-Type is not application/json. Type SPEC_MISMATCH."],
+  ["500", "An unexpected failure; nothing was stored. Safe to retry with the same requestID. Type OTHER."],
+  ["503", "The database is unreachable for a moment (with Retry-After). Safe to retry. Type OTHER."],
+];
+
+function Code({ children }: { children: string }) {
+  return <pre className="mt-2 overflow-x-auto rounded bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">{children}</pre>;
+}
+
+function H2({ id, children }: { id: string; children: React.ReactNode }) {
+  return (
+    <h2 id={id} className="mt-10 scroll-mt-4 border-b border-slate-300 pb-1 text-lg font-semibold">
+      {children}
+    </h2>
+  );
+}
+
+export default function DocsPage() {
+  const doc = buildOpenApiDocument() as unknown as Doc;
+  const example = JSON.stringify(buildTransferRequest(), null, 2);
+  const schemaNames = Object.keys(doc.components.schemas).filter((n) => doc.components.schemas[n]?.properties);
+  const toc = [
+    ["start", "Getting started"],
+    ["auth", "Authentication"],
+    ["responses", "Responses and status codes"],
+    ["errors", "Error types"],
+    ["retries", "Retries and duplicates"],
+    ["endpoints", "Endpoints"],
+    ["schemas", "Data shapes"],
+  ];
+  return (
+    <div className="mx-auto flex max-w-6xl gap-8 px-6 py-8">
+      <nav aria-label="Contents" className="sticky top-8 hidden h-fit w-48 shrink-0 lg:block">
+        <ul className="space-y-1">
+          {toc.map(([id, label]) => (
+            <li key={id}>
+              <a className="text-blue-700 hover:underline" href={`#${id}`}>
+                {label}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-4">
+          <a className="text-blue-700 hover:underline" href="/v1/openapi.json">
+            openapi.json
+          </a>
+        </p>
+      </nav>
+      <main className="min-w-0 flex-1">
+        <h1 className="text-2xl font-semibold">{doc.info.title}</h1>
+        <p className="mt-1 text-slate-600">Interface version {doc.info.version}. All bodies are JSON.</p>
+
+        <H2 id="start">Getting started</H2>
+        <p className="mt-2">
+          Send one prescription per request to <code className="font-mono">POST /v1/transfer</code>. A valid request is
+          stored at once and answered <strong>RECEIVED</strong> with a <code className="font-mono">referenceID</code>; a
+          pharmacist reviews it, and the outcome (CONFIRMED with the prescription, or ERROR) is sent to your callback URL
+          and can be read at any time with <code className="font-mono">GET /v1/transfer/&#123;referenceID&#125;</code>.
+        </p>
+        <Code>{`curl -sS -X POST "$BASE_URL/v1/transfer" \\
+  -H "Authorization: senderKey $API_KEY" \\
+  -H "Content-Type: application/json" \\
+  --data @transfer.json`}</Code>
+        <details className="mt-2">
+          <summary className="cursor-pointer text-blue-700">Example transfer.json</summary>
+          <Code>{example}</Code>
+        </details>
+
+        <H2 id="auth">Authentication</H2>
+        <p className="mt-2">Every /v1 request carries one of two credentials in the Authorization header (the scheme word is case-insensitive):</p>
+        <ul className="mt-2 list-disc space-y-1 pl-6">
+          <li>
+            <strong>API key</strong>: <code className="font-mono">Authorization: senderKey rxk_…</code>. The bare key
+            (<code className="font-mono">Authorization: rxk_…</code>) is accepted too. Keys are issued by the pharmacy&apos;s
+            admin, shown once, and can be revoked or rotated.
+          </li>
+          <li>
+            <strong>OAuth 2.0 client credentials</strong>: exchange your client id and secret for a short-lived bearer token
+            at <code className="font-mono">POST /oauth/token</code> (HTTP Basic or form fields), then send{" "}
+            <code className="font-mono">Authorization: Bearer rxt_…</code>. Request a new token when it expires
+            (<code className="font-mono">expires_in</code> seconds).
+          </li>
+        </ul>
+        <Code>{`curl -sS -X POST "$BASE_URL/oauth/token" \\
+  -u "$CLIENT_ID:$CLIENT_SECRET" \\
+  -d grant_type=client_credentials
+# {"access_token":"rxt_…","token_type":"Bearer","expires_in":900}`}</Code>
+
+        <H2 id="responses">Responses and status codes</H2>
+        <p className="mt-2">
+          Every answer of /v1, whatever its status, is a TransferResponse: <code className="font-mono">requestID</code>{" "}
+          (your metadata.requestID, or an empty string when it could not be read), complete metadata, and an{" "}
+          <code className="font-mono">error</code> with <code className="font-mono">type</code> and{" "}
+          <code className="font-mono">description</code> for ERROR. The description names every failing field by its full
+          path, e.g. <code className="font-mono">prescription.daysSupply is required</code>.
+        </p>
+        <table className="mt-3 w-full border-collapse text-left">
+          <thead>
+            <tr className="border-b border-slate-300 text-xs uppercase tracking-wide text-slate-500">
+              <th scope="col" className="py-1 pr-4">Status</th>
+              <th scope="col" className="py-1">When</th>
+            </tr>
+          </thead>
+          <tbody>
+            {STATUS_CODES.map(([code, when]) => (
+              <tr key={code} className="border-b border-slate-200 align-top">
+                <td className="py-1 pr-4 font-mono">{code}</td>
+                <td className="py-1">{when}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+
+        <H2 id="errors">Error types</H2>
+        <table className="mt-3 w-full border-collapse text-left">
+          <tbody>
+            {ERROR_TYPES.map((type) => (
+              <tr key={type} className="border-b border-slate-200 align-top">
+                <th scope="row" className="py-1 pr-4 text-left font-mono font-normal">{type}</th>
+                <td className="py-1">{ERROR_TYPE_MEANINGS[type]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+
+        <H2 id="retries">Retries and duplicates</H2>
+        <ul className="mt-2 list-disc space-y-1 pl-6">
+          <li>
+            Your <code className="font-mono">metadata.requestID</code> is the idempotency key. Sending the same request
+            again (retryCount and requestTimestamp may change) replays the first answer, with the same referenceID and
+            the header <code className="font-mono">Idempotent-Replayed: true</code>. Retrying after a timeout, a 500 or a
+            503 is always safe.
+          </li>
+          <li>The same requestID with other content is DUPLICATE_REQUEST.</li>
+          <li>
+            A new requestID for a prescription (your pharmacy&apos;s NPI and rxNumber) that is already RECEIVED or
+            CONFIRMED here is DUPLICATE_REQUEST, and <code className="font-mono">metadata.referenceID</code> names the
+            existing transfer. After a rejection you may send the prescription again under a new requestID.
+          </li>
+        </ul>
+
+        <H2 id="endpoints">Endpoints</H2>
+        {Object.entries(doc.paths).map(([path, methods]) =>
+          Object.entries(methods).map(([method, op]) => (
+            <section key={`${method} ${path}`} className="mt-4" aria-label={`${method.toUpperCase()} ${path}`}>
+              <h3 className="font-mono text-base font-semibold">
+                {method.toUpperCase()} {path}
+              </h3>
+              {op.summary && <p className="mt-1">{op.summary}</p>}
+              {op.description && <p className="mt-1 whitespace-pre-line text-slate-600">{op.description}</p>}
+            </section>
+          )),
+        )}
+
+        <H2 id="schemas">Data shapes</H2>
+        {schemaNames.map((name) => (
+          <SchemaFields key={name} name={name} schemas={doc.components.schemas} />
+        ))}
+      </main>
+    </div>
+  );
+}

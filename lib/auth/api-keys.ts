@@ -1,0 +1,61 @@
+// Partner API keys: shown once at creation, stored as SHA-256, identified to people by prefix and last four.
+import { db } from "@/lib/db/prisma";
+import { newId } from "@/lib/ids";
+import { generateSecret, hasValidChecksum, sha256Hex } from "@/lib/auth/secrets";
+
+export const API_KEY_PREFIX = "rxk";
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function looksLikeApiKey(value: string): boolean {
+  return value.startsWith(`${API_KEY_PREFIX}_`);
+}
+
+export type CreatedApiKey = { keyId: string; apiKey: string; prefix: string; last4: string };
+
+export async function createApiKey(partnerId: string, opts: { expiresAt?: Date } = {}): Promise<CreatedApiKey> {
+  const apiKey = generateSecret(API_KEY_PREFIX);
+  const row = await db().apiKey.create({
+    data: {
+      id: newId("key"),
+      partnerId,
+      hash: sha256Hex(apiKey),
+      prefix: apiKey.slice(0, 8),
+      last4: apiKey.slice(-4),
+      expiresAt: opts.expiresAt ?? null,
+    },
+  });
+  return { keyId: row.id, apiKey, prefix: row.prefix, last4: row.last4 };
+}
+
+/** Revokes at once; returns false when there is no such key. Revoking twice keeps the first time. */
+export async function revokeApiKey(keyId: string): Promise<boolean> {
+  const existing = await db().apiKey.findUnique({ where: { id: keyId } });
+  if (!existing) return false;
+  if (!existing.revokedAt) {
+    await db().apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
+  }
+  return true;
+}
+
+export type ApiKeySender = { partnerId: string; npis: string[]; keyId: string };
+
+/** The partner an API key belongs to, or null for an unknown, revoked or expired key or a suspended partner. */
+export async function findSenderByApiKey(apiKey: string): Promise<ApiKeySender | null> {
+  if (!hasValidChecksum(apiKey, API_KEY_PREFIX)) return null;
+  const rows = await db().$queryRaw<{ id: string; partner_id: string; npis: string[]; last_used_at: Date | null }[]>`
+    SELECT k.id, k.partner_id, p.npis, k.last_used_at
+      FROM api_keys k JOIN partners p ON p.id = k.partner_id
+     WHERE k.hash = ${sha256Hex(apiKey)}
+       AND k.revoked_at IS NULL
+       AND (k.expires_at IS NULL OR k.expires_at > now())
+       AND p.suspended_at IS NULL`;
+  const row = rows[0];
+  if (!row) return null;
+  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
+    // At most one write a minute per key; the guard in SQL keeps concurrent instances from piling up.
+    await db().$executeRaw`
+      UPDATE api_keys SET last_used_at = now()
+       WHERE id = ${row.id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+  }
+  return { partnerId: row.partner_id, npis: row.npis, keyId: row.id };
+}

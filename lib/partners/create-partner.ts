@@ -1,0 +1,76 @@
+// A new sending pharmacy with everything it needs to call us: an API key, an OAuth client and the secret
+// that signs our callbacks. Secrets are returned here once and never again.
+import { createApiKey } from "@/lib/auth/api-keys";
+import { createOAuthClient } from "@/lib/auth/oauth";
+import { db } from "@/lib/db/prisma";
+import { DomainError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { normalizeCallbackUrl } from "@/lib/partners/callback-url";
+import { generateWebhookSecret } from "@/lib/partners/webhook-secret";
+import { isValidNpi } from "@/lib/transfers/identifiers";
+
+export type CreatePartnerInput = { name: string; callbackUrl: string; npis?: string[] };
+
+export type CreatedPartner = {
+  partnerId: string;
+  apiKey: string;
+  keyId: string;
+  clientId: string;
+  clientSecret: string;
+  webhookSecret: string;
+};
+
+export async function createPartner(input: CreatePartnerInput): Promise<CreatedPartner> {
+  const name = input.name.trim();
+  if (!name || name.length > 200) throw new DomainError("invalid_input", "partner name must be 1-200 characters");
+  const npis = [...new Set(input.npis ?? [])];
+  const badNpi = npis.find((npi) => !isValidNpi(npi));
+  if (badNpi !== undefined) throw new DomainError("invalid_input", `NPI ${badNpi} is not a valid NPI (10 digits with a valid check digit)`);
+  const callbackUrl = normalizeCallbackUrl(input.callbackUrl);
+  const webhookSecret = generateWebhookSecret();
+  const partner = await db().partner.create({
+    data: { id: newId("prt"), name, npis, callbackUrl, webhookSecret },
+  });
+  const key = await createApiKey(partner.id);
+  const client = await createOAuthClient(partner.id);
+  return {
+    partnerId: partner.id,
+    apiKey: key.apiKey,
+    keyId: key.keyId,
+    clientId: client.clientId,
+    clientSecret: client.clientSecret,
+    webhookSecret,
+  };
+}
+
+export async function listPartners() {
+  const partners = await db().partner.findMany({
+    orderBy: { createdAt: "asc" },
+    include: {
+      apiKeys: { select: { id: true, prefix: true, last4: true, createdAt: true, lastUsedAt: true, expiresAt: true, revokedAt: true } },
+      oauthClients: { select: { clientId: true, createdAt: true, revokedAt: true } },
+    },
+  });
+  return partners.map((p) => ({
+    partnerId: p.id,
+    name: p.name,
+    npis: p.npis,
+    callbackUrl: p.callbackUrl,
+    suspended: p.suspendedAt !== null,
+    createdAt: p.createdAt.toISOString(),
+    apiKeys: p.apiKeys.map((k) => ({
+      keyId: k.id,
+      display: `${k.prefix}…${k.last4}`,
+      createdAt: k.createdAt.toISOString(),
+      lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+      expiresAt: k.expiresAt?.toISOString() ?? null,
+      revoked: k.revokedAt !== null,
+    })),
+    oauthClients: p.oauthClients.map((c) => ({ clientId: c.clientId, createdAt: c.createdAt.toISOString(), revoked: c.revokedAt !== null })),
+  }));
+}
+
+export async function assertPartnerExists(partnerId: string): Promise<void> {
+  const found = await db().partner.findUnique({ where: { id: partnerId }, select: { id: true } });
+  if (!found) throw new DomainError("not_found", `no partner ${partnerId}`);
+}

@@ -1,0 +1,259 @@
+// Random corruptions of valid requests, anywhere in the tree: the validator must always answer with a
+// well-formed result (valid, or one of the error types with a description that names the failing paths),
+// never throw, never quote a rejected value, and classify absent keys and nulls as the interface says.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { buildTransferRequest, DEMO_PHARMACY_NPI, randomTransferRequest } from "@/lib/transfers/fixtures";
+import { MAX_DESCRIBED_ISSUES, validateTransferRequest, type ValidationResult } from "@/lib/transfers/validate-request";
+import { ERROR_TYPES, TransferRequestSchema, type ErrorType } from "@/lib/transfers/wire";
+
+const NOW = new Date("2025-06-02T14:05:00Z");
+const CTX = { storeNpis: new Set([DEMO_PHARMACY_NPI]), now: NOW };
+const PRECEDENCE: ErrorType[] = ["MISSING_INFO", "SPEC_MISMATCH", "RX_EXPIRED", "INVALID_INFO"];
+
+type Segment = string | number;
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Container = Json[] | { [key: string]: Json };
+
+function seededRng(seed: number): () => number {
+  let a = seed | 0;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A valid request as plain JSON: the fixed fixture or a random one. */
+const validRequest: fc.Arbitrary<Json> = fc.oneof(
+  fc.constant(null).map(() => buildTransferRequest({}, { now: NOW }) as unknown as Json),
+  fc.integer().map((seed) => randomTransferRequest(seededRng(seed), { now: NOW }) as unknown as Json),
+);
+
+/** Every path below the root, with the value found there. */
+function nodes(value: Json, prefix: Segment[] = []): { path: Segment[]; value: Json }[] {
+  const children: [Segment, Json][] = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : value !== null && typeof value === "object"
+      ? Object.entries(value)
+      : [];
+  return children.flatMap(([key, child]) => {
+    const path = [...prefix, key];
+    return [{ path, value: child }, ...nodes(child, path)];
+  });
+}
+
+function containerAt(root: Json, path: Segment[]): Container {
+  let current: Json = root;
+  for (const s of path) current = (current as Record<Segment, Json>)[s] as Json;
+  return current as Container;
+}
+
+function setAt(root: Json, path: Segment[], value: Json): void {
+  const parent = containerAt(root, path.slice(0, -1)) as Record<Segment, Json>;
+  parent[path[path.length - 1] as Segment] = value;
+}
+
+function deleteAt(root: Json, path: Segment[]): void {
+  const parent = containerAt(root, path.slice(0, -1));
+  const key = path[path.length - 1] as Segment;
+  if (Array.isArray(parent)) parent.splice(key as number, 1);
+  else delete parent[key as string];
+}
+
+function dotted(path: Segment[]): string {
+  return path.map((s, i) => (typeof s === "number" ? `[${s}]` : i === 0 ? s : `.${s}`)).join("");
+}
+
+type Corruption =
+  | { kind: "delete"; pick: number }
+  | { kind: "null"; pick: number }
+  | { kind: "replace"; pick: number; value: Json }
+  | { kind: "truncate"; pick: number; keep: number }
+  | { kind: "extend"; pick: number; extra: string }
+  | { kind: "addKey"; pick: number; key: string; value: Json };
+
+const jsonValue = fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>;
+
+const corruption: fc.Arbitrary<Corruption> = fc.oneof(
+  fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant("null" as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant("replace" as const), pick: fc.nat(), value: jsonValue }),
+  fc.record({ kind: fc.constant("truncate" as const), pick: fc.nat(), keep: fc.nat({ max: 12 }) }),
+  fc.record({
+    kind: fc.constant("extend" as const),
+    pick: fc.nat(),
+    extra: fc.oneof(
+      fc.string({ minLength: 1, maxLength: 20 }),
+      fc.nat({ max: 3000 }).map((n) => "x".repeat(n + 1)),
+    ),
+  }),
+  fc.record({
+    kind: fc.constant("addKey" as const),
+    pick: fc.nat(),
+    key: fc.string({ maxLength: 80 }),
+    value: jsonValue,
+  }),
+);
+
+function applyCorruption(root: Json, c: Corruption): void {
+  const all = nodes(root);
+  if (all.length === 0) return;
+  switch (c.kind) {
+    case "delete":
+      deleteAt(root, all[c.pick % all.length]!.path);
+      return;
+    case "null":
+      setAt(root, all[c.pick % all.length]!.path, null);
+      return;
+    case "replace":
+      setAt(root, all[c.pick % all.length]!.path, c.value);
+      return;
+    case "truncate":
+    case "extend": {
+      const strings = all.filter((n) => typeof n.value === "string");
+      if (strings.length === 0) return;
+      const node = strings[c.pick % strings.length]!;
+      const text = node.value as string;
+      setAt(root, node.path, c.kind === "truncate" ? text.slice(0, Math.min(c.keep, text.length)) : text + c.extra);
+      return;
+    }
+    case "addKey": {
+      const objects = [{ path: [] as Segment[], value: root }, ...all].filter(
+        (n) => n.value !== null && typeof n.value === "object" && !Array.isArray(n.value),
+      );
+      const target = objects[c.pick % objects.length]!;
+      // defineProperty, as JSON.parse does: plain assignment of "__proto__" would set the prototype.
+      if (!Object.hasOwn(target.value as object, c.key)) {
+        Object.defineProperty(target.value, c.key, {
+          value: c.value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
+      return;
+    }
+  }
+}
+
+/** The invariants every result must satisfy. */
+function expectWellFormed(result: ValidationResult): void {
+  if (result.ok) {
+    expect(TransferRequestSchema.safeParse(result.request).success).toBe(true);
+    return;
+  }
+  expect(ERROR_TYPES).toContain(result.type);
+  expect(PRECEDENCE).toContain(result.type);
+  expect(result.issues.length).toBeGreaterThan(0);
+  expect(result.description.trim()).not.toBe("");
+  // The result's type is the most specific class among its issues.
+  const best = PRECEDENCE.find((t) => result.issues.some((i) => i.type === t));
+  expect(result.type).toBe(best);
+  // Structural and semantic issues never mix: semantics run only on a well-formed request.
+  const structural = result.issues.filter((i) => i.type === "MISSING_INFO" || i.type === "SPEC_MISMATCH").length;
+  expect(structural === 0 || structural === result.issues.length).toBe(true);
+  for (const issue of result.issues.slice(0, MAX_DESCRIBED_ISSUES)) {
+    expect(ERROR_TYPES).toContain(issue.type);
+    expect(issue.message).not.toBe("");
+    expect(result.description).toContain(`${issue.path || "request body"} ${issue.message}`);
+  }
+  if (result.issues.length > MAX_DESCRIBED_ISSUES) {
+    expect(result.description).toMatch(
+      new RegExp(`and ${result.issues.length - MAX_DESCRIBED_ISSUES} more problems?$`),
+    );
+  }
+}
+
+describe("validateTransferRequest under random corruption", () => {
+  it("always answers with a well-formed result and never mutates its input", () => {
+    fc.assert(
+      fc.property(validRequest, fc.array(corruption, { minLength: 1, maxLength: 4 }), (request, corruptions) => {
+        for (const c of corruptions) applyCorruption(request, c);
+        const before = JSON.stringify(request);
+        const result = validateTransferRequest(request, CTX);
+        expectWellFormed(result);
+        expect(JSON.stringify(request)).toBe(before);
+        expect(validateTransferRequest(request, CTX)).toEqual(result);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("classifies any deleted key of an object as MISSING_INFO and names it", () => {
+    fc.assert(
+      fc.property(validRequest, fc.nat(), (request, pick) => {
+        const keys = nodes(request).filter(
+          (n) => typeof n.path[n.path.length - 1] === "string" && dotted(n.path) !== "metadata.retryCount",
+        );
+        const target = keys[pick % keys.length]!.path;
+        deleteAt(request, target);
+        const result = validateTransferRequest(request, CTX);
+        expectWellFormed(result);
+        expect(result).toMatchObject({ ok: false, type: "MISSING_INFO" });
+        if (!result.ok) {
+          expect(result.issues).toContainEqual({ path: dotted(target), type: "MISSING_INFO", message: "is required" });
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("classifies null as MISSING_INFO where the field is not nullable, and accepts it where it is", () => {
+    fc.assert(
+      fc.property(validRequest, fc.nat(), (request, pick) => {
+        const all = nodes(request);
+        const target = all[pick % all.length]!.path;
+        setAt(request, target, null);
+        const result = validateTransferRequest(request, CTX);
+        expectWellFormed(result);
+        const path = dotted(target);
+        if (path === "metadata.retryCount") {
+          expect(result).toMatchObject({ ok: false, type: "SPEC_MISMATCH" });
+        } else if (!result.ok && result.type === "MISSING_INFO") {
+          expect(result.issues).toEqual([{ path, type: "MISSING_INFO", message: "must not be null" }]);
+        } else {
+          // A nullable field: valid, or a rule across fields objects (lastFilledDate needs firstFilledDate).
+          expect(result.ok || result.type === "INVALID_INFO").toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("never quotes a rejected value in the description", () => {
+    const marker = fc.string({ minLength: 0, maxLength: 12 }).map((s) => `QQ${s.replace(/Q/g, "")}`);
+    fc.assert(
+      fc.property(validRequest, fc.nat(), marker, (request, pick, value) => {
+        const all = nodes(request);
+        setAt(request, all[pick % all.length]!.path, value);
+        const result = validateTransferRequest(request, CTX);
+        expectWellFormed(result);
+        if (!result.ok) expect(result.description).not.toContain("QQ");
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("answers any JSON value, not only damaged requests", () => {
+    fc.assert(
+      fc.property(fc.jsonValue() as fc.Arbitrary<Json>, (body) => {
+        const result = validateTransferRequest(body, CTX);
+        expectWellFormed(result);
+        expect(result.ok).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("answers objects that only resemble a request", () => {
+    const keys = fc.constantFrom(...Object.keys(TransferRequestSchema.shape), "extra");
+    fc.assert(
+      fc.property(fc.dictionary(keys, fc.jsonValue({ maxDepth: 3 })), (body) => {
+        expectWellFormed(validateTransferRequest(body, CTX));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,32 @@
+import { hashPassword, MIN_PASSWORD_LENGTH } from "@/lib/auth/passwords";
+import { db } from "@/lib/db/prisma";
+import { DomainError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+
+export const USER_ROLES = ["pharmacist", "admin"] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export async function createUser(input: { email: string; password: string; role: string; name?: string }) {
+  const email = input.email.trim().toLowerCase();
+  if (!EMAIL.test(email) || email.length > 254) throw new DomainError("invalid_input", "email is not a valid address");
+  if (!(USER_ROLES as readonly string[]).includes(input.role)) {
+    throw new DomainError("invalid_input", `role must be one of ${USER_ROLES.join(", ")}`);
+  }
+  if (input.password.length < MIN_PASSWORD_LENGTH) {
+    throw new DomainError("invalid_input", `password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+  const existing = await db().user.findUnique({ where: { email }, select: { id: true } });
+  if (existing) throw new DomainError("conflict", `a user with email ${email} already exists`);
+  const user = await db().user.create({
+    data: {
+      id: newId("usr"),
+      email,
+      name: input.name?.trim() || email.split("@")[0]!,
+      passwordHash: await hashPassword(input.password),
+      role: input.role as UserRole,
+    },
+  });
+  return { userId: user.id };
+}

@@ -1,0 +1,68 @@
+// `npm run cli -- <command>`: the admin command line. With --json it prints exactly one JSON object on
+// stdout (errors too, as {"error": {...}}) so scripts can rely on it; everything else goes to stderr.
+import { parseArgs } from "node:util";
+import { disconnectDb } from "@/lib/db/prisma";
+import { DomainError } from "@/lib/errors";
+import { runCliCommand, CLI_USAGE, CliUsageError } from "@/lib/cli/commands";
+import { loadEnvOrExit, startDatabase } from "./runtime";
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  const json = argv.includes("--json");
+  const emit = (value: unknown, human: string) => process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${human}\n`);
+
+  if (argv.length === 0 || argv[0] === "help" || argv.includes("--help")) {
+    process.stdout.write(CLI_USAGE);
+    return 0;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: "boolean" },
+        name: { type: "string" },
+        "callback-url": { type: "string" },
+        npi: { type: "string", multiple: true },
+        partner: { type: "string" },
+        email: { type: "string" },
+        password: { type: "string" },
+        role: { type: "string" },
+        "expires-in-days": { type: "string" },
+      },
+    });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    emit({ error: { code: "usage", message } }, `error: ${message}\n\n${CLI_USAGE}`);
+    return 2;
+  }
+
+  loadEnvOrExit();
+  const db = await startDatabase({ log: (msg) => process.stderr.write(`${msg}\n`) });
+  try {
+    const result = await runCliCommand(parsed.positionals, parsed.values);
+    emit(result.json, result.human);
+    return 0;
+  } catch (err) {
+    if (err instanceof CliUsageError || err instanceof DomainError) {
+      const code = err instanceof DomainError ? err.code : "usage";
+      emit({ error: { code, message: err.message } }, `error: ${err.message}`);
+      return err instanceof CliUsageError ? 2 : 1;
+    }
+    throw err;
+  } finally {
+    await disconnectDb();
+    await db.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    const message = err instanceof Error ? err.message : String(err);
+    if (process.argv.includes("--json")) process.stdout.write(`${JSON.stringify({ error: { code: "internal", message } })}\n`);
+    process.stderr.write(`error: ${message}\n`);
+    process.exit(1);
+  },
+);

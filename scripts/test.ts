@@ -1,0 +1,92 @@
+// `npm test`: the whole suite, in the order a failure is cheapest to find: lint, production build,
+// typecheck, unit and integration tests (Vitest, real PostgreSQL), browser tests (Playwright, Chromium).
+// Ends with one line `total: N passed, N failed, N skipped` counting every check and test it ran.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { findChromium, HOW_TO_GET_CHROMIUM } from "../tests/support/chromium";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const RESULTS = path.join(ROOT, "test-results");
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CI: process.env.CI ?? "true" };
+
+type Tally = { passed: number; failed: number; skipped: number };
+const total: Tally = { passed: 0, failed: 0, skipped: 0 };
+const lines: string[] = [];
+
+function run(cmd: string, args: string[], extraEnv: Record<string, string> = {}): boolean {
+  const started = Date.now();
+  process.stdout.write(`\n▶ ${cmd} ${args.join(" ")}\n`);
+  const result = spawnSync(cmd, args, { cwd: ROOT, stdio: "inherit", env: { ...env, ...extraEnv } });
+  process.stdout.write(`  (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+  return result.status === 0;
+}
+
+function check(name: string, ok: boolean): boolean {
+  total[ok ? "passed" : "failed"]++;
+  lines.push(`${ok ? "✔" : "✘"} ${name}`);
+  return ok;
+}
+
+function add(name: string, t: Tally, exitedOk: boolean): void {
+  // A runner that failed without reporting a failed test (a crash, a broken setup) still counts as one failure.
+  if (!exitedOk && t.failed === 0) t.failed = 1;
+  total.passed += t.passed;
+  total.failed += t.failed;
+  total.skipped += t.skipped;
+  lines.push(`${t.failed ? "✘" : "✔"} ${name}: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`);
+}
+
+function readJson(file: string): Record<string, unknown> | null {
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+function num(v: unknown): number {
+  return typeof v === "number" ? v : 0;
+}
+
+const chromium = findChromium();
+if (!chromium) {
+  process.stderr.write(`\n${HOW_TO_GET_CHROMIUM}\nnpm test runs the browser tests too and does not skip them silently.\n`);
+  process.stdout.write("total: 0 passed, 1 failed\n");
+  process.exit(1);
+}
+
+rmSync(RESULTS, { recursive: true, force: true });
+mkdirSync(RESULTS, { recursive: true });
+
+check("lint (eslint)", run("npx", ["eslint", "."]));
+const built = check("build (next build)", run("npm", ["run", "build"]));
+check("typecheck (tsc)", run("npx", ["tsc", "--noEmit"]));
+
+if (built) {
+  const vitestFile = path.join(RESULTS, "vitest.json");
+  const vitestOk = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestFile}`]);
+  const v = readJson(vitestFile);
+  add("unit + integration (vitest)", {
+    passed: num(v?.numPassedTests),
+    failed: num(v?.numFailedTests) + num(v?.numFailedTestSuites),
+    skipped: num(v?.numPendingTests) + num(v?.numTodoTests),
+  }, vitestOk);
+
+  const pwFile = path.join(RESULTS, "playwright.json");
+  const pwOk = run("npx", ["playwright", "test"], { CI: "true" });
+  const p = existsSync(pwFile) ? readJson(pwFile) : null;
+  const stats = (p?.stats ?? {}) as Record<string, unknown>;
+  add("browser end-to-end (playwright)", {
+    passed: num(stats.expected) + num(stats.flaky),
+    failed: num(stats.unexpected),
+    skipped: num(stats.skipped),
+  }, pwOk);
+} else {
+  lines.push("✘ tests not run: the build failed");
+  total.failed++;
+}
+
+process.stdout.write(`\n${lines.join("\n")}\n`);
+process.stdout.write(`total: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`);
+process.exit(total.failed > 0 ? 1 : 0);

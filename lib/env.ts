@@ -15,6 +15,8 @@ const EnvSchema = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default(".data"),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Key for secrets stored encrypted (webhook secrets, partners' outbound credentials); derived from AUTH_SECRET when unset. */
+  DATA_ENCRYPTION_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   PHARMACY_NPI: z
     .string()
     .regex(/^\d{10}$/, "must be a 10-digit NPI")

@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { disconnectDb } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { runCliCommand, CLI_USAGE, CliUsageError } from "@/lib/cli/commands";
-import { loadEnvOrExit, startDatabase } from "./runtime";
+import { ensureAuthSecret, loadEnvOrExit, startDatabase } from "./runtime";
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
@@ -39,6 +39,7 @@ async function main(): Promise<number> {
   }
 
   loadEnvOrExit();
+  ensureAuthSecret((msg) => process.stderr.write(`${msg}\n`));
   const db = await startDatabase({ log: (msg) => process.stderr.write(`${msg}\n`) });
   try {
     const result = await runCliCommand(parsed.positionals, parsed.values);

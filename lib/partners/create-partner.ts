@@ -2,6 +2,7 @@
 // that signs our callbacks. Secrets are returned here once and never again.
 import { createApiKey } from "@/lib/auth/api-keys";
 import { createOAuthClient } from "@/lib/auth/oauth";
+import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -29,7 +30,7 @@ export async function createPartner(input: CreatePartnerInput): Promise<CreatedP
   const callbackUrl = normalizeCallbackUrl(input.callbackUrl);
   const webhookSecret = generateWebhookSecret();
   const partner = await db().partner.create({
-    data: { id: newId("prt"), name, npis, callbackUrl, webhookSecret },
+    data: { id: newId("prt"), name, npis, callbackUrl, webhookSecret: sealSecret(webhookSecret) },
   });
   const key = await createApiKey(partner.id);
   const client = await createOAuthClient(partner.id);

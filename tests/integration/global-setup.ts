@@ -2,13 +2,14 @@
 // server for the whole integration run.
 import type { TestProject } from "vitest/node";
 import { createMigratedDatabase, startTestPostgres } from "@/tests/support/database";
-import { startTestServer } from "@/tests/support/server";
+import { startTestServer, TEST_AUTH_SECRET } from "@/tests/support/server";
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     databaseUrl: string;
     adminDatabaseUrl: string;
+    authSecret: string;
   }
 }
 
@@ -19,6 +20,7 @@ export default async function setup(project: TestProject) {
   project.provide("baseUrl", server.baseUrl);
   project.provide("databaseUrl", databaseUrl);
   project.provide("adminDatabaseUrl", postgres.adminUrl);
+  project.provide("authSecret", TEST_AUTH_SECRET);
   return async () => {
     await server.stop();
     await postgres.stop();

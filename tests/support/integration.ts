@@ -5,6 +5,6 @@ import { setEnv } from "@/lib/env";
 
 export function connectTestEnvironment(): { baseUrl: string; databaseUrl: string } {
   const databaseUrl = inject("databaseUrl");
-  setEnv({ DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" });
+  setEnv({ DATABASE_URL: databaseUrl, LOG_LEVEL: "warn", AUTH_SECRET: inject("authSecret") });
   return { baseUrl: inject("baseUrl"), databaseUrl };
 }

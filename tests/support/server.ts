@@ -29,6 +29,9 @@ export function ensureBuild(): void {
 
 export type TestServer = { baseUrl: string; port: number; stop(): Promise<void>; output(): string };
 
+/** The AUTH_SECRET the test server runs with: test processes that write secrets to its database need it too. */
+export const TEST_AUTH_SECRET = randomBytes(32).toString("base64url");
+
 export async function startTestServer(opts: { databaseUrl: string; env?: Record<string, string> }): Promise<TestServer> {
   ensureBuild();
   const port = await freePort();
@@ -41,7 +44,7 @@ export async function startTestServer(opts: { databaseUrl: string; env?: Record<
       NEXT_TELEMETRY_DISABLED: "1",
       PORT: String(port),
       DATABASE_URL: opts.databaseUrl,
-      AUTH_SECRET: randomBytes(32).toString("base64url"),
+      AUTH_SECRET: TEST_AUTH_SECRET,
       LOG_LEVEL: "warn",
       CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
       ...opts.env,

@@ -1,0 +1,24 @@
+// The transactional outbox: the callback owed to the sender is written in the same transaction as the
+// decision, so a decision cannot commit without its callback, nor a callback exist without its decision.
+import type { Prisma } from "@/generated/prisma/client";
+import { newId } from "@/lib/ids";
+import type { TransferResponse } from "@/lib/transfers/wire";
+
+export type EnqueueCallbackInput = { transferId: string; partnerId: string; response: TransferResponse };
+
+/** Returns the callback's id, which is also the Standard Webhooks `webhook-id` of every attempt. */
+export async function enqueueCallback(tx: Prisma.TransactionClient, input: EnqueueCallbackInput): Promise<{ callbackId: string }> {
+  const callbackId = newId("msg");
+  await tx.callback.create({
+    data: {
+      id: callbackId,
+      transferId: input.transferId,
+      partnerId: input.partnerId,
+      payload: input.response as unknown as Prisma.InputJsonValue,
+      status: "PENDING",
+      nextAttemptAt: new Date(),
+    },
+  });
+  await tx.transfer.update({ where: { id: input.transferId }, data: { callbackStatus: "PENDING" } });
+  return { callbackId };
+}

@@ -24,6 +24,8 @@ const EnvSchema = z.object({
   PHARMACY_NAME: z.string().min(1).max(200).default("Riverside Community Pharmacy"),
   CALLBACK_ALLOW_PRIVATE_NETWORKS: booleanFromString.default(false),
   OAUTH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  /** Requests per minute per API key or OAuth client on /v1 (shared by all instances). */
+  V1_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

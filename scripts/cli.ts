@@ -44,7 +44,7 @@ async function main(): Promise<number> {
   try {
     const result = await runCliCommand(parsed.positionals, parsed.values);
     emit(result.json, result.human);
-    return 0;
+    return result.exitCode ?? 0;
   } catch (err) {
     if (err instanceof CliUsageError || err instanceof DomainError) {
       const code = err instanceof DomainError ? err.code : "usage";

@@ -2,6 +2,7 @@
 // appended with a hash chained to the previous record so that an altered or removed record is detected.
 import { createHash } from "node:crypto";
 import type { Prisma } from "@/generated/prisma/client";
+import { canonicalJson } from "@/lib/canonical-json";
 import { db } from "@/lib/db/prisma";
 
 export const GENESIS_HASH = "0".repeat(64);
@@ -22,7 +23,8 @@ type Db = Prisma.TransactionClient;
 
 /** The content a record's hash covers, in a fixed order. */
 export function auditHash(prevHash: string, e: { at: Date; userId: string | null; actor: string; action: string; transferId: string | null; clientAddress: string | null; details: unknown }): string {
-  const content = JSON.stringify([prevHash, e.at.toISOString(), e.userId, e.actor, e.action, e.transferId, e.clientAddress, e.details ?? null]);
+  // Canonical JSON: the details come back from jsonb with their keys in another order.
+  const content = canonicalJson([prevHash, e.at.toISOString(), e.userId, e.actor, e.action, e.transferId, e.clientAddress, e.details ?? null]);
   return createHash("sha256").update(content).digest("hex");
 }
 

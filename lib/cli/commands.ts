@@ -4,6 +4,7 @@ import { createOAuthClient, revokeOAuthClient } from "@/lib/auth/oauth";
 import { DomainError } from "@/lib/errors";
 import { assertPartnerExists, createPartner, listPartners } from "@/lib/partners/create-partner";
 import { createUser } from "@/lib/users/create-user";
+import { verifyAuditChain } from "@/lib/audit/verify-audit-chain";
 
 export class CliUsageError extends Error {}
 
@@ -19,6 +20,7 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
                                    create another OAuth client (secret shown once)
   client revoke <clientId>         revoke an OAuth client and its tokens
   user create --email <e> --password <p> --role pharmacist|admin [--name <name>]
+  audit verify                     check the audit log's hash chain; exit 1 and name the first broken record
 
   --json   print one JSON object on stdout
 `;
@@ -34,7 +36,8 @@ export type CliValues = {
   "expires-in-days"?: string;
 };
 
-export type CliResult = { json: unknown; human: string };
+/** exitCode: non-zero when the command ran but found a problem (e.g. a broken audit chain). */
+export type CliResult = { json: unknown; human: string; exitCode?: number };
 
 function required(values: CliValues, key: keyof CliValues): string {
   const value = values[key];
@@ -117,6 +120,16 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
         name: values.name,
       });
       return { json: user, human: `user ${user.userId}` };
+    }
+    case "audit verify": {
+      const report = await verifyAuditChain();
+      if (report.ok) return { json: report, human: `audit chain intact: ${report.records} records` };
+      const b = report.brokenAt;
+      return {
+        json: report,
+        human: `audit chain BROKEN at record ${b.id} (${b.at}, ${b.action}): ${b.reason}; ${report.records} records before it verified`,
+        exitCode: 1,
+      };
     }
     default:
       throw new CliUsageError(`unknown command: ${args.join(" ") || "(none)"}; see npm run cli -- help`);

@@ -5,6 +5,8 @@ import { isDatabaseUnavailable, jsonResponse } from "@/lib/http/json-response";
 import { MAX_BODY_BYTES, readBodyLimited } from "@/lib/http/read-body";
 import { requestIdOf } from "@/lib/http/request-context";
 import { errorFields, log } from "@/lib/log";
+import { consumeRateLimit } from "@/lib/rate-limit/consume-rate-limit";
+import { env } from "@/lib/env";
 import { getStoreNpis } from "@/lib/stores/store-npis";
 import { findTransferResponse } from "@/lib/transfers/find-transfer-response";
 import { receiveTransfer } from "@/lib/transfers/receive-transfer";
@@ -46,6 +48,22 @@ async function guarded(request: Request, route: string, run: (ctx: Ctx) => Promi
   }
 }
 
+/** The caller's credential is over its budget: 429 with Retry-After, or null to go on. */
+async function rateLimited(ctx: Ctx, sender: Sender, requestID: string): Promise<Response | null> {
+  const limit = env().V1_RATE_LIMIT_PER_MINUTE;
+  const result = await consumeRateLimit(`v1:${sender.credential}:${sender.credentialId}`, limit, 60);
+  if (result.allowed) return null;
+  return fail(
+    ctx,
+    429,
+    requestID,
+    "OTHER",
+    `rate limit exceeded: at most ${limit} requests a minute for these credentials; retry after ${result.retryAfterSeconds} s`,
+    { "retry-after": String(result.retryAfterSeconds) },
+    { partnerId: sender.partnerId },
+  );
+}
+
 function unauthorized(ctx: Ctx, requestID: string, description: string, reason: string) {
   return fail(ctx, 401, requestID, "OTHER", description, { "www-authenticate": WWW_AUTHENTICATE }, { authError: reason });
 }
@@ -79,6 +97,8 @@ export function postTransfer(request: Request): Promise<Response> {
     const auth = await authenticateSender(request.headers.get("authorization"));
     if (!auth.ok) return unauthorized(ctx, requestID, auth.description, auth.error);
     const sender = auth.sender;
+    const limited = await rateLimited(ctx, sender, requestID);
+    if (limited) return limited;
 
     if (!isJsonContentType(request.headers.get("content-type"))) {
       return fail(ctx, 415, requestID, "SPEC_MISMATCH", "Content-Type must be application/json (UTF-8)", {}, { partnerId: sender.partnerId });
@@ -121,6 +141,8 @@ export function getTransferStatus(request: Request, referenceID: string): Promis
   return guarded(request, "GET /v1/transfer/{referenceID}", async (ctx) => {
     const auth = await authenticateSender(request.headers.get("authorization"));
     if (!auth.ok) return unauthorized(ctx, "", auth.description, auth.error);
+    const limited = await rateLimited(ctx, auth.sender, "");
+    if (limited) return limited;
     const response = await findTransferResponse(auth.sender.partnerId, referenceID);
     if (!response) {
       return fail(ctx, 404, "", "OTHER", "no transfer with this referenceID was received from these credentials", {}, { partnerId: auth.sender.partnerId });

@@ -180,6 +180,49 @@ const renamedMethods = {
   },
 };
 
+/**
+ * The migrations' schema cache of the WASM engine. Only `devDiagnostic` and `diagnoseMigrationHistory`
+ * hold the adapter factory's shadow database: they replay the migrations APPLIED to the database
+ * there and cache the resulting schema, keyed by that list of migrations. `evaluateDataLoss` and
+ * `createMigration` only look the schema of ALL the migrations up in that cache; on a miss they fall
+ * back to a shadow database of their own, which the WASM engine cannot create ("PostgreSQL shadow DB
+ * must be provided through an external factory"; the native engine can).
+ *
+ * `migrate dev` runs devDiagnostic → applyMigrations → evaluateDataLoss → createMigration. When
+ * applyMigrations applied something (a fresh database, or one behind the migrations folder),
+ * devDiagnostic cached the schema of fewer migrations than evaluateDataLoss asks for. So after such an
+ * applyMigrations we diagnose the history once more, which caches the schema of the now fully
+ * applied list, before the next evaluateDataLoss or createMigration.
+ */
+let migrationSchemaCacheStale = false;
+
+async function callEngine(engine, method, params) {
+  if ((method === "evaluateDataLoss" || method === "createMigration") && migrationSchemaCacheStale) {
+    await warmMigrationSchemaCache(engine, params);
+  }
+  let result;
+  if (renamedMethods[method]) result = await renamedMethods[method](engine, params);
+  else if (method !== "free" && typeof engine[method] === "function") {
+    result = await engine[method](params); // called on the engine: wasm-bindgen needs `this`
+  } else throw new UserFacingError(`The offline (WASM) schema engine has no method ${method}.`);
+
+  if (method === "applyMigrations" && result?.appliedMigrationNames?.length > 0) migrationSchemaCacheStale = true;
+  if (method === "devDiagnostic" || (method === "diagnoseMigrationHistory" && params?.optInToShadowDatabase)) {
+    migrationSchemaCacheStale = false;
+  }
+  return result;
+}
+
+/** Its errors are the request's: evaluateDataLoss would fail the same way, less clearly. */
+async function warmMigrationSchemaCache(engine, params) {
+  await engine.diagnoseMigrationHistory({
+    migrationsList: params?.migrationsList,
+    optInToShadowDatabase: true,
+    filters: params?.filters,
+  });
+  migrationSchemaCacheStale = false;
+}
+
 // Not in the WASM engine: done with pg directly.
 async function createDatabaseMethod(params, args) {
   const config =
@@ -195,11 +238,7 @@ async function handleRequest(request, args) {
       // Needs no engine (and the database may not exist yet).
       result = await createDatabaseMethod(params, args);
     } else {
-      const engine = await getEngine(args);
-      if (renamedMethods[method]) result = await renamedMethods[method](engine, params);
-      else if (method !== "free" && typeof engine[method] === "function") {
-        result = await engine[method](params); // called on the engine: wasm-bindgen needs `this`
-      } else throw new UserFacingError(`The offline (WASM) schema engine has no method ${method}.`);
+      result = await callEngine(await getEngine(args), method, params);
     }
     await dropLeftoverShadowDatabases();
     send({ id, result: result ?? null });

@@ -25,6 +25,35 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string, valu
   }
 }
 
+/** A temporary project in `dir`: a copy of prisma/schema.prisma and prisma/migrations, and a prisma.config.mjs. */
+async function writeProject(dir: string): Promise<void> {
+  await fs.copyFile(path.join(ROOT, "prisma", "schema.prisma"), path.join(dir, "schema.prisma"));
+  await fs.cp(path.join(ROOT, "prisma", "migrations"), path.join(dir, "migrations"), { recursive: true });
+  // A plain object (no import of prisma/config: this directory has no node_modules).
+  const config = {
+    schema: path.join(dir, "schema.prisma"),
+    migrations: { path: path.join(dir, "migrations") },
+  };
+  await fs.writeFile(
+    path.join(dir, "prisma.config.mjs"),
+    `export default { ...${JSON.stringify(config)}, datasource: { url: process.env.DATABASE_URL } };\n`,
+  );
+}
+
+/** Gives model Store a new column, phone_number: a change the committed migrations do not have. */
+async function addStorePhone(schemaFile: string): Promise<void> {
+  const schema = await fs.readFile(schemaFile, "utf8");
+  const changed = schema.replace(/^model Store \{\n/m, 'model Store {\n  phone     String? @map("phone_number")\n');
+  expect(changed).not.toBe(schema);
+  await fs.writeFile(schemaFile, changed);
+}
+
+const migrationNamesIn = async (dir: string) =>
+  (await fs.readdir(dir, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+
 const publicTables = async (url: string) =>
   (await query<{ tablename: string }>(url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).map(
     (row) => row.tablename,
@@ -41,14 +70,10 @@ describe("prisma migrate through the offline schema engine", () => {
 
   const schemaFile = () => path.join(work, "schema.prisma");
   const migrationsDir = () => path.join(work, "migrations");
-  const migrationNames = async () =>
-    (await fs.readdir(migrationsDir(), { withFileTypes: true }))
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name)
-      .sort();
+  const migrationNames = () => migrationNamesIn(migrationsDir());
 
-  const prisma = (args: string[], url = mainUrl) =>
-    runPrismaCli([...args, "--config", path.join(work, "prisma.config.mjs")], {
+  const prisma = (args: string[], url = mainUrl, project = work) =>
+    runPrismaCli([...args, "--config", path.join(project, "prisma.config.mjs")], {
       DATABASE_URL: url,
       PRISMA_SCHEMA_ENGINE_BINARY: ENGINE,
     });
@@ -68,17 +93,7 @@ describe("prisma migrate through the offline schema engine", () => {
   beforeAll(async () => {
     postgres = await startTestPostgres();
     work = await fs.mkdtemp(path.join(os.tmpdir(), "rx-migrate-cycle-"));
-    await fs.copyFile(path.join(ROOT, "prisma", "schema.prisma"), schemaFile());
-    await fs.cp(path.join(ROOT, "prisma", "migrations"), migrationsDir(), { recursive: true });
-    // A plain object (no import of prisma/config: this directory has no node_modules).
-    const config = {
-      schema: schemaFile(),
-      migrations: { path: migrationsDir() },
-    };
-    await fs.writeFile(
-      path.join(work, "prisma.config.mjs"),
-      `export default { ...${JSON.stringify(config)}, datasource: { url: process.env.DATABASE_URL } };\n`,
-    );
+    await writeProject(work);
     mainUrl = databaseUrl(postgres.adminUrl, mainDb); // not created: migrate deploy must create it
     bystanderUrl = await createDatabase(postgres.adminUrl, bystanderDb);
   });
@@ -123,10 +138,7 @@ describe("prisma migrate through the offline schema engine", () => {
   });
 
   it("migrate diff --exit-code exits 2 when the schema drifts from the migrations", async () => {
-    const schema = await fs.readFile(schemaFile(), "utf8");
-    const changed = schema.replace(/^model Store \{\n/m, 'model Store {\n  phone     String? @map("phone_number")\n');
-    expect(changed).not.toBe(schema);
-    await fs.writeFile(schemaFile(), changed);
+    await addStorePhone(schemaFile());
 
     const { code, output } = await diffMigrationsToSchema();
     expect(code, output).toBe(2);
@@ -221,6 +233,48 @@ describe("prisma migrate through the offline schema engine", () => {
     }
     // the engine answers without disposing of a shadow database whose replay failed
     expect(await shadowDatabases()).toEqual([]);
+  });
+
+  it("migrate dev --name on a fresh database applies the committed migrations, then creates the new one", async () => {
+    // Its own project and database: no _prisma_migrations yet, a schema ahead of the committed migrations.
+    // The WASM engine computes the migrations' schema for evaluateDataLoss/createMigration from what
+    // devDiagnostic cached, before the committed migrations were applied (see prisma/engine/schema-engine.mjs).
+    const project = await fs.mkdtemp(path.join(os.tmpdir(), "rx-migrate-fresh-"));
+    const freshDb = `rx_cycle_fresh_${suffix}`;
+    try {
+      await writeProject(project);
+      await addStorePhone(path.join(project, "schema.prisma"));
+      const committed = await migrationNamesIn(path.join(project, "migrations"));
+      const freshUrl = await createDatabase(postgres.adminUrl, freshDb);
+      expect(await publicTables(freshUrl)).toEqual([]);
+
+      const { code, output } = await prisma(["migrate", "dev", "--name", "phone"], freshUrl, project);
+      expect(code, output).toBe(0);
+      expect(output).not.toContain("shadow DB must be provided");
+      expect(output).toContain(committed.at(-1)!);
+
+      const names = await migrationNamesIn(path.join(project, "migrations"));
+      const created = names.filter((name) => !committed.includes(name));
+      expect(created).toHaveLength(1);
+      expect(created[0]).toMatch(/^\d{14}_phone$/);
+      const sql = await fs.readFile(path.join(project, "migrations", created[0]!, "migration.sql"), "utf8");
+      expect(sql).toMatch(/ALTER TABLE "stores" ADD COLUMN\s+"phone_number" TEXT/);
+
+      const applied = await query<{ migration_name: string }>(
+        freshUrl,
+        "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY 1",
+      );
+      expect(applied.map((row) => row.migration_name)).toEqual(names);
+      const columns = await query(
+        freshUrl,
+        "SELECT 1 FROM information_schema.columns WHERE table_name = 'stores' AND column_name = 'phone_number'",
+      );
+      expect(columns).toHaveLength(1);
+      expect(await shadowDatabases()).toEqual([]);
+    } finally {
+      await dropDatabase(postgres.adminUrl, freshDb).catch(() => {});
+      await fs.rm(project, { recursive: true, force: true });
+    }
   });
 
   it("leaves no shadow database behind", async () => {

@@ -30,6 +30,11 @@ async function main(): Promise<number> {
         password: { type: "string" },
         role: { type: "string" },
         "expires-in-days": { type: "string" },
+        "overlap-hours": { type: "string" },
+        "header-name": { type: "string" },
+        "header-value": { type: "string" },
+        clear: { type: "boolean" },
+        dea: { type: "string" },
       },
     });
   } catch (err) {

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
-import { deployMigrations } from "@/lib/db/migrate";
+import { deployMigrationsIfPending } from "@/lib/db/migrate";
 import { env, EnvError, setEnv } from "@/lib/env";
 
 export type Runtime = { databaseUrl: string; embedded: boolean; stop(): Promise<void> };
@@ -49,6 +49,6 @@ export async function startDatabase(opts: { log: (msg: string) => void; migrate?
     setEnv({ DATABASE_URL: pg.url });
     runtime = { databaseUrl: pg.url, embedded: true, stop: () => pg.stop() };
   }
-  if (opts.migrate !== false) await deployMigrations(runtime.databaseUrl);
+  if (opts.migrate !== false) await deployMigrationsIfPending(runtime.databaseUrl);
   return runtime;
 }

@@ -1,5 +1,8 @@
 // Partner API keys: shown once at creation, stored as SHA-256, identified to people by prefix and last four.
+import { SYSTEM_ACTOR, type Actor } from "@/lib/audit/actor";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
+import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { generateSecret, hasValidChecksum, sha256Hex } from "@/lib/auth/secrets";
 
@@ -12,7 +15,7 @@ export function looksLikeApiKey(value: string): boolean {
 
 export type CreatedApiKey = { keyId: string; apiKey: string; prefix: string; last4: string };
 
-export async function createApiKey(partnerId: string, opts: { expiresAt?: Date } = {}): Promise<CreatedApiKey> {
+export async function createApiKey(partnerId: string, opts: { expiresAt?: Date; actor?: Actor } = {}): Promise<CreatedApiKey> {
   const apiKey = generateSecret(API_KEY_PREFIX);
   const row = await db().apiKey.create({
     data: {
@@ -24,15 +27,21 @@ export async function createApiKey(partnerId: string, opts: { expiresAt?: Date }
       expiresAt: opts.expiresAt ?? null,
     },
   });
+  if (opts.actor) await auditKey(opts.actor, "api_key.created", row.id, partnerId);
   return { keyId: row.id, apiKey, prefix: row.prefix, last4: row.last4 };
 }
 
+function auditKey(actor: Actor, action: string, keyId: string, partnerId: string, details: Record<string, string | number> = {}) {
+  return recordAuditEvent({ userId: actor.userId, actor: actor.label, action, clientAddress: actor.clientAddress, details: { keyId, partnerId, ...details } });
+}
+
 /** Revokes at once; returns false when there is no such key. Revoking twice keeps the first time. */
-export async function revokeApiKey(keyId: string): Promise<boolean> {
+export async function revokeApiKey(keyId: string, actor: Actor = SYSTEM_ACTOR): Promise<boolean> {
   const existing = await db().apiKey.findUnique({ where: { id: keyId } });
   if (!existing) return false;
   if (!existing.revokedAt) {
     await db().apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
+    await auditKey(actor, "api_key.revoked", keyId, existing.partnerId);
   }
   return true;
 }
@@ -58,4 +67,19 @@ export async function findSenderByApiKey(apiKey: string): Promise<ApiKeySender |
        WHERE id = ${row.id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
   }
   return { partnerId: row.partner_id, npis: row.npis, keyId: row.id };
+}
+
+/** A new key for the same partner; the old one keeps working until the overlap ends, then expires. */
+export async function rotateApiKey(keyId: string, overlapHours: number, actor: Actor): Promise<CreatedApiKey & { oldKeyExpiresAt: string }> {
+  if (!Number.isFinite(overlapHours) || overlapHours < 0 || overlapHours > 24 * 90) {
+    throw new DomainError("invalid_input", "overlap must be 0 to 2160 hours");
+  }
+  const old = await db().apiKey.findUnique({ where: { id: keyId } });
+  if (!old || old.revokedAt) throw new DomainError("not_found", `no active API key ${keyId}`);
+  const oldKeyExpiresAt = new Date(Date.now() + overlapHours * 3_600_000);
+  const created = await createApiKey(old.partnerId);
+  const expiresAt = old.expiresAt && old.expiresAt < oldKeyExpiresAt ? old.expiresAt : oldKeyExpiresAt;
+  await db().apiKey.update({ where: { id: keyId }, data: { expiresAt } });
+  await auditKey(actor, "api_key.rotated", keyId, old.partnerId, { newKeyId: created.keyId, overlapHours });
+  return { ...created, oldKeyExpiresAt: expiresAt.toISOString() };
 }

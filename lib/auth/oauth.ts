@@ -1,5 +1,7 @@
 // OAuth 2.0 client credentials (RFC 6749 §4.4): partners trade a client id and secret for a short-lived
 // bearer token. Tokens are opaque, stored as SHA-256, and die with their client.
+import { SYSTEM_ACTOR, type Actor } from "@/lib/audit/actor";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { newId, randomBase62 } from "@/lib/ids";
@@ -10,23 +12,27 @@ export const ACCESS_TOKEN_PREFIX = "rxt";
 
 export type CreatedOAuthClient = { id: string; clientId: string; clientSecret: string };
 
-export async function createOAuthClient(partnerId: string): Promise<CreatedOAuthClient> {
+export async function createOAuthClient(partnerId: string, actor?: Actor): Promise<CreatedOAuthClient> {
   const clientId = `cli_${randomBase62(24)}`;
   const clientSecret = generateSecret(CLIENT_SECRET_PREFIX);
   const row = await db().oAuthClient.create({
     data: { id: newId("cli"), partnerId, clientId, secretHash: sha256Hex(clientSecret) },
   });
+  if (actor) {
+    await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "oauth_client.created", clientAddress: actor.clientAddress, details: { clientId, partnerId } });
+  }
   return { id: row.id, clientId, clientSecret };
 }
 
 /** Revokes the client and, with it, every token it was issued. */
-export async function revokeOAuthClient(clientId: string): Promise<boolean> {
+export async function revokeOAuthClient(clientId: string, actor: Actor = SYSTEM_ACTOR): Promise<boolean> {
   const client = await db().oAuthClient.findUnique({ where: { clientId } });
   if (!client) return false;
   await db().$transaction([
     db().oAuthClient.update({ where: { id: client.id }, data: { revokedAt: client.revokedAt ?? new Date() } }),
     db().oAuthToken.deleteMany({ where: { clientId: client.id } }),
   ]);
+  await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "oauth_client.revoked", clientAddress: actor.clientAddress, details: { clientId, partnerId: client.partnerId } });
   return true;
 }
 

@@ -1,5 +1,10 @@
 // The admin commands behind `npm run cli`. Each returns the JSON object for --json and a line for people.
-import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { CLI_ACTOR } from "@/lib/audit/actor";
+import { createApiKey, revokeApiKey, rotateApiKey } from "@/lib/auth/api-keys";
+import { db } from "@/lib/db/prisma";
+import { rotateWebhookSecret, setPartnerOutboundCredential, setPartnerSuspended, updatePartnerCallbackUrl } from "@/lib/partners/manage-partners";
+import { addStore, listStores, removeStore } from "@/lib/stores/manage-stores";
+import { changeUserRole, listUsers, resetUserPassword, setUserDisabled } from "@/lib/users/manage-users";
 import { createOAuthClient, revokeOAuthClient } from "@/lib/auth/oauth";
 import { DomainError } from "@/lib/errors";
 import { assertPartnerExists, createPartner, listPartners } from "@/lib/partners/create-partner";
@@ -13,13 +18,26 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
   partner create --name <name> --callback-url <url> [--npi <npi>]...
                                    create a sending partner with an API key, an OAuth client and a webhook secret
   partner list                     list partners with their keys and clients
+  partner suspend|resume <partnerId>
+  partner set-callback <partnerId> --callback-url <url>
+  partner rotate-secret <partnerId> [--overlap-hours <h>]   new webhook secret; both sign until the overlap ends (default 24)
+  partner set-credential <partnerId> --header-name <name> --header-value <value> | --clear
+                                   the partner's own credential header on our callbacks (stored encrypted)
   key create --partner <partnerId> [--expires-in-days <n>]
                                    create another API key (shown once)
   key revoke <keyId>               revoke an API key at once
+  key rotate <keyId> [--overlap-hours <h>]   new key; the old one expires after the overlap (default 24)
   client create --partner <partnerId>
                                    create another OAuth client (secret shown once)
   client revoke <clientId>         revoke an OAuth client and its tokens
   user create --email <e> --password <p> --role pharmacist|admin [--name <name>]
+  user list
+  user role <userId|email> --role pharmacist|admin
+  user disable|enable <userId|email>
+  user reset-password <userId|email> --password <p>
+  store add --name <name> --npi <npi> [--dea <dea>]
+  store list
+  store remove <storeId>
   audit verify                     check the audit log's hash chain; exit 1 and name the first broken record
 
   --json   print one JSON object on stdout
@@ -34,6 +52,11 @@ export type CliValues = {
   password?: string;
   role?: string;
   "expires-in-days"?: string;
+  "overlap-hours"?: string;
+  "header-name"?: string;
+  "header-value"?: string;
+  clear?: boolean;
+  dea?: string;
 };
 
 /** exitCode: non-zero when the command ran but found a problem (e.g. a broken audit chain). */
@@ -51,11 +74,26 @@ function positional(args: string[], index: number, what: string): string {
   return value;
 }
 
+function overlapHours(values: CliValues): number {
+  const text = values["overlap-hours"] ?? "24";
+  const hours = Number(text);
+  if (!Number.isFinite(hours) || hours < 0) throw new CliUsageError("--overlap-hours must be a number of hours >= 0");
+  return hours;
+}
+
+/** A user named by id or by email. */
+async function userIdOf(ref: string): Promise<string> {
+  if (!ref.includes("@")) return ref;
+  const user = await db().user.findUnique({ where: { email: ref.trim().toLowerCase() }, select: { id: true } });
+  if (!user) throw new DomainError("not_found", `no user with email ${ref}`);
+  return user.id;
+}
+
 export async function runCliCommand(args: string[], values: CliValues): Promise<CliResult> {
   const command = args.slice(0, 2).join(" ");
   switch (command) {
     case "partner create": {
-      const p = await createPartner({ name: required(values, "name"), callbackUrl: required(values, "callback-url"), npis: values.npi ?? [] });
+      const p = await createPartner({ name: required(values, "name"), callbackUrl: required(values, "callback-url"), npis: values.npi ?? [] }, CLI_ACTOR);
       const json = { partnerId: p.partnerId, apiKey: p.apiKey, clientId: p.clientId, clientSecret: p.clientSecret, webhookSecret: p.webhookSecret };
       return {
         json,
@@ -87,7 +125,7 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
         if (!Number.isInteger(days) || days < 1) throw new CliUsageError("--expires-in-days must be a whole number of days >= 1");
         expiresAt = new Date(Date.now() + days * 86_400_000);
       }
-      const key = await createApiKey(partnerId, { expiresAt });
+      const key = await createApiKey(partnerId, { expiresAt, actor: CLI_ACTOR });
       return {
         json: { keyId: key.keyId, apiKey: key.apiKey, partnerId, expiresAt: expiresAt?.toISOString() ?? null },
         human: `key ${key.keyId}\nAPI key ${key.apiKey}   (shown once)`,
@@ -95,13 +133,13 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
     }
     case "key revoke": {
       const keyId = positional(args, 2, "keyId");
-      if (!(await revokeApiKey(keyId))) throw new DomainError("not_found", `no API key ${keyId}`);
+      if (!(await revokeApiKey(keyId, CLI_ACTOR))) throw new DomainError("not_found", `no API key ${keyId}`);
       return { json: { keyId, revoked: true }, human: `revoked ${keyId}` };
     }
     case "client create": {
       const partnerId = required(values, "partner");
       await assertPartnerExists(partnerId);
-      const client = await createOAuthClient(partnerId);
+      const client = await createOAuthClient(partnerId, CLI_ACTOR);
       return {
         json: { clientId: client.clientId, clientSecret: client.clientSecret, partnerId },
         human: `OAuth client ${client.clientId}\nclient secret ${client.clientSecret}   (shown once)`,
@@ -109,7 +147,7 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
     }
     case "client revoke": {
       const clientId = positional(args, 2, "clientId");
-      if (!(await revokeOAuthClient(clientId))) throw new DomainError("not_found", `no OAuth client ${clientId}`);
+      if (!(await revokeOAuthClient(clientId, CLI_ACTOR))) throw new DomainError("not_found", `no OAuth client ${clientId}`);
       return { json: { clientId, revoked: true }, human: `revoked ${clientId} and its tokens` };
     }
     case "user create": {
@@ -118,8 +156,80 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
         password: required(values, "password"),
         role: required(values, "role"),
         name: values.name,
-      });
+      }, CLI_ACTOR);
       return { json: user, human: `user ${user.userId}` };
+    }
+    case "user list": {
+      const users = await listUsers();
+      return {
+        json: { users },
+        human: users.map((u) => `${u.userId}  ${u.email}  ${u.role}${u.disabled ? " (disabled)" : ""}`).join("\n") || "no users",
+      };
+    }
+    case "user role": {
+      const userId = await userIdOf(positional(args, 2, "userId or email"));
+      const role = required(values, "role");
+      await changeUserRole(userId, role, CLI_ACTOR);
+      return { json: { userId, role }, human: `${userId} is now ${role}` };
+    }
+    case "user disable":
+    case "user enable": {
+      const userId = await userIdOf(positional(args, 2, "userId or email"));
+      const disabled = args[1] === "disable";
+      await setUserDisabled(userId, disabled, CLI_ACTOR);
+      return { json: { userId, disabled }, human: `${userId} ${disabled ? "disabled" : "enabled"}` };
+    }
+    case "user reset-password": {
+      const userId = await userIdOf(positional(args, 2, "userId or email"));
+      await resetUserPassword(userId, required(values, "password"), CLI_ACTOR);
+      return { json: { userId, passwordReset: true }, human: `password reset for ${userId}; their sessions are ended` };
+    }
+    case "partner suspend":
+    case "partner resume": {
+      const partnerId = positional(args, 2, "partnerId");
+      const suspended = args[1] === "suspend";
+      await setPartnerSuspended(partnerId, suspended, CLI_ACTOR);
+      return { json: { partnerId, suspended }, human: `${partnerId} ${suspended ? "suspended" : "resumed"}` };
+    }
+    case "partner set-callback": {
+      const partnerId = positional(args, 2, "partnerId");
+      const callbackUrl = await updatePartnerCallbackUrl(partnerId, required(values, "callback-url"), CLI_ACTOR);
+      return { json: { partnerId, callbackUrl }, human: `${partnerId} callbacks go to ${callbackUrl}` };
+    }
+    case "partner rotate-secret": {
+      const partnerId = positional(args, 2, "partnerId");
+      const rotated = await rotateWebhookSecret(partnerId, overlapHours(values), CLI_ACTOR);
+      return {
+        json: { partnerId, ...rotated },
+        human: `webhook secret ${rotated.webhookSecret}   (shown once)\nthe previous secret also signs until ${rotated.previousExpiresAt}`,
+      };
+    }
+    case "partner set-credential": {
+      const partnerId = positional(args, 2, "partnerId");
+      const header = values.clear ? null : { name: required(values, "header-name"), value: required(values, "header-value") };
+      await setPartnerOutboundCredential(partnerId, header, CLI_ACTOR);
+      return { json: { partnerId, header: header?.name ?? null }, human: header ? `callbacks to ${partnerId} carry ${header.name}` : `outbound credential removed for ${partnerId}` };
+    }
+    case "key rotate": {
+      const keyId = positional(args, 2, "keyId");
+      const rotated = await rotateApiKey(keyId, overlapHours(values), CLI_ACTOR);
+      return {
+        json: { keyId: rotated.keyId, apiKey: rotated.apiKey, oldKeyId: keyId, oldKeyExpiresAt: rotated.oldKeyExpiresAt },
+        human: `key ${rotated.keyId}\nAPI key ${rotated.apiKey}   (shown once)\nold key ${keyId} expires at ${rotated.oldKeyExpiresAt}`,
+      };
+    }
+    case "store add": {
+      const store = await addStore({ name: required(values, "name"), npi: (values.npi ?? [])[0] ?? "", dea: values.dea ?? null }, CLI_ACTOR);
+      return { json: store, human: `store ${store.storeId}` };
+    }
+    case "store list": {
+      const stores = await listStores();
+      return { json: { stores }, human: stores.map((s) => `${s.storeId}  ${s.npi}  ${s.name}${s.configured ? " (PHARMACY_NPI)" : ""}`).join("\n") || "no stores" };
+    }
+    case "store remove": {
+      const storeId = positional(args, 2, "storeId");
+      await removeStore(storeId, CLI_ACTOR);
+      return { json: { storeId, removed: true }, human: `removed ${storeId}` };
     }
     case "audit verify": {
       const report = await verifyAuditChain();

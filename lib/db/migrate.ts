@@ -5,6 +5,7 @@
 // admin running `npx prisma migrate deploy`, including creating the database when it is missing.
 
 import { execFile } from "node:child_process";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -19,6 +20,33 @@ export async function deployMigrations(databaseUrl: string): Promise<void> {
   if (code !== 0) {
     throw new Error(`prisma migrate deploy failed (exit code ${code}):\n${output.trim()}`);
   }
+}
+
+/** The committed migrations, by folder name. */
+function committedMigrations(): string[] {
+  return readdirSync(path.join(PROJECT_ROOT, "prisma", "migrations"), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+}
+
+/**
+ * Applies the migrations only when some are not yet applied: a quick query instead of a CLI run (1-2 s)
+ * on every start of the CLI or the server. Anything unexpected (no database, no table) goes to the CLI.
+ */
+export async function deployMigrationsIfPending(databaseUrl: string): Promise<void> {
+  let applied: Set<string> | null = null;
+  try {
+    applied = await withClient(databaseUrl, async (client) => {
+      const rows = await client.query<{ migration_name: string }>(
+        "SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL",
+      );
+      return new Set(rows.rows.map((r) => r.migration_name));
+    });
+  } catch {
+    applied = null;
+  }
+  if (applied && committedMigrations().every((name) => applied.has(name))) return;
+  await deployMigrations(databaseUrl);
 }
 
 /** Creates an empty database `name` on the server of `adminUrl`; returns its URL. */

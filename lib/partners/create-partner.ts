@@ -1,12 +1,14 @@
 // A new sending pharmacy with everything it needs to call us: an API key, an OAuth client and the secret
 // that signs our callbacks. Secrets are returned here once and never again.
+import { SYSTEM_ACTOR, type Actor } from "@/lib/audit/actor";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { createOAuthClient } from "@/lib/auth/oauth";
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { normalizeCallbackUrl } from "@/lib/partners/callback-url";
+import { checkCallbackUrl } from "@/lib/partners/callback-url";
 import { generateWebhookSecret } from "@/lib/partners/webhook-secret";
 import { isValidNpi } from "@/lib/transfers/identifiers";
 
@@ -21,19 +23,26 @@ export type CreatedPartner = {
   webhookSecret: string;
 };
 
-export async function createPartner(input: CreatePartnerInput): Promise<CreatedPartner> {
+export async function createPartner(input: CreatePartnerInput, actor: Actor = SYSTEM_ACTOR): Promise<CreatedPartner> {
   const name = input.name.trim();
   if (!name || name.length > 200) throw new DomainError("invalid_input", "partner name must be 1-200 characters");
   const npis = [...new Set(input.npis ?? [])];
   const badNpi = npis.find((npi) => !isValidNpi(npi));
   if (badNpi !== undefined) throw new DomainError("invalid_input", `NPI ${badNpi} is not a valid NPI (10 digits with a valid check digit)`);
-  const callbackUrl = normalizeCallbackUrl(input.callbackUrl);
+  const callbackUrl = await checkCallbackUrl(input.callbackUrl);
   const webhookSecret = generateWebhookSecret();
   const partner = await db().partner.create({
     data: { id: newId("prt"), name, npis, callbackUrl, webhookSecret: sealSecret(webhookSecret) },
   });
   const key = await createApiKey(partner.id);
   const client = await createOAuthClient(partner.id);
+  await recordAuditEvent({
+    userId: actor.userId,
+    actor: actor.label,
+    action: "partner.created",
+    clientAddress: actor.clientAddress,
+    details: { partnerId: partner.id, keyId: key.keyId, clientId: client.clientId, callbackUrl },
+  });
   return {
     partnerId: partner.id,
     apiKey: key.apiKey,

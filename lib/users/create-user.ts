@@ -1,3 +1,5 @@
+import { SYSTEM_ACTOR, type Actor } from "@/lib/audit/actor";
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "@/lib/auth/passwords";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
@@ -8,7 +10,7 @@ export type UserRole = (typeof USER_ROLES)[number];
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export async function createUser(input: { email: string; password: string; role: string; name?: string }) {
+export async function createUser(input: { email: string; password: string; role: string; name?: string }, actor: Actor = SYSTEM_ACTOR) {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL.test(email) || email.length > 254) throw new DomainError("invalid_input", "email is not a valid address");
   if (!(USER_ROLES as readonly string[]).includes(input.role)) {
@@ -28,5 +30,6 @@ export async function createUser(input: { email: string; password: string; role:
       role: input.role as UserRole,
     },
   });
+  await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "user.created", clientAddress: actor.clientAddress, details: { userId: user.id, role: user.role } });
   return { userId: user.id };
 }

@@ -1,0 +1,7 @@
+// Who performs an admin operation, for the audit record: a signed-in user, or the command line.
+export type Actor = { userId: string | null; label: string; clientAddress?: string | null };
+
+export const CLI_ACTOR: Actor = { userId: null, label: "cli", clientAddress: null };
+
+/** The service itself (demo seed, tests, start-up tasks). */
+export const SYSTEM_ACTOR: Actor = { userId: null, label: "system", clientAddress: null };

@@ -1,9 +1,11 @@
 // What `npm run dev`, `npm start`, the CLI and the worker share: the database they talk to. With
 // DATABASE_URL set, that server; otherwise the embedded PostgreSQL in DATA_DIR, started here if it is not
-// already running. Migrations are applied before anything else touches the database.
+// already running. Migrations (ours, then graphile-worker's job queue schema, whose add_job the callback
+// outbox calls) are applied before anything else touches the database.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
+import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
 import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
 import { deployMigrationsIfPending } from "@/lib/db/migrate";
 import { env, EnvError, setEnv } from "@/lib/env";
@@ -49,6 +51,9 @@ export async function startDatabase(opts: { log: (msg: string) => void; migrate?
     setEnv({ DATABASE_URL: pg.url });
     runtime = { databaseUrl: pg.url, embedded: true, stop: () => pg.stop() };
   }
-  if (opts.migrate !== false) await deployMigrationsIfPending(runtime.databaseUrl);
+  if (opts.migrate !== false) {
+    await deployMigrationsIfPending(runtime.databaseUrl);
+    await installJobQueue(runtime.databaseUrl);
+  }
   return runtime;
 }

@@ -1,10 +1,13 @@
-// `npm run dev` and `npm start`: the database (embedded unless DATABASE_URL is set), migrations, this
-// pharmacy's store row, demo data on first dev start, then Next itself as a child process.
+// `npm run dev` and `npm start`: the database (embedded unless DATABASE_URL is set), migrations (ours and the
+// job queue's), this pharmacy's store row, demo data on first dev start, the callback worker (unless
+// RUN_WORKER=false), then Next itself as a child process.
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
+import { startCallbackWorker, type CallbackWorker } from "@/lib/callbacks/worker";
 import { disconnectDb } from "@/lib/db/prisma";
-import { env } from "@/lib/env";
+import { env, setEnv } from "@/lib/env";
 import { seedDemoOnce } from "@/lib/demo/seed-demo";
+import { errorFields, log } from "@/lib/log";
 import { ensureConfiguredStore } from "@/lib/stores/store-npis";
 import { dataDir, ensureAuthSecret, loadEnvOrExit, startDatabase } from "./runtime";
 
@@ -18,6 +21,11 @@ const mode: "dev" | "start" = arg;
 const say = (msg: string) => process.stdout.write(`[rx-transfer] ${msg}\n`);
 
 async function main(): Promise<void> {
+  // The demo partner's callback URL is this server's own /demo/callbacks on 127.0.0.1: in development,
+  // callbacks to loopback and private networks are allowed unless the variable says otherwise.
+  if (mode === "dev" && !process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS) {
+    setEnv({ CALLBACK_ALLOW_PRIVATE_NETWORKS: "true" });
+  }
   loadEnvOrExit();
   ensureAuthSecret(say);
   const db = await startDatabase({ log: say });
@@ -26,8 +34,15 @@ async function main(): Promise<void> {
   if (mode === "dev") {
     const demo = await seedDemoOnce({ dataDir: dataDir(), port: env().PORT });
     for (const line of demo.lines) say(line);
+    if (env().CALLBACK_ALLOW_PRIVATE_NETWORKS) say("callbacks to loopback and private networks allowed (development)");
   }
   await disconnectDb();
+
+  let worker: CallbackWorker | null = null;
+  if (env().RUN_WORKER) {
+    worker = await startCallbackWorker({ connectionString: db.databaseUrl });
+    say(`callback worker running (${env().WORKER_CONCURRENCY} at once; RUN_WORKER=false to run it apart with \`npm run worker\`)`);
+  }
 
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
   const child = spawn(process.execPath, [nextBin, mode, "-p", String(env().PORT)], {
@@ -39,16 +54,25 @@ async function main(): Promise<void> {
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    if (child.exitCode === null) {
-      child.kill("SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
-    }
+    const nextStopped = (async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        await new Promise((resolve) => child.once("exit", resolve));
+      }
+    })();
+    // The worker finishes (or hands back) the deliveries in flight before the database goes away.
+    await Promise.all([worker?.stop(), nextStopped]);
+    await disconnectDb();
     await db.stop();
     process.exit(code);
   };
   process.on("SIGINT", () => void shutdown(0));
   process.on("SIGTERM", () => void shutdown(0));
   child.on("exit", (code) => void shutdown(code ?? 1));
+  worker?.done.catch((err: unknown) => {
+    log("error", "callback worker stopped unexpectedly", errorFields(err));
+    void shutdown(1);
+  });
 }
 
 main().catch((err: unknown) => {

@@ -1,0 +1,55 @@
+// A transfer's callback and every attempt at it, oldest first, as plain values (time, status code or error,
+// latency, manual or scheduled): GET /api/transfers/{referenceID}/callbacks.
+import type { CallbackStatusValue } from "@/lib/callbacks/callback-health";
+import { db } from "@/lib/db/prisma";
+
+export type CallbackAttemptView = {
+  attemptNumber: number;
+  startedAt: string;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number | null;
+  manual: boolean;
+  /** No result yet: in flight (an attempt whose worker stopped says so once its lease has run out). */
+  isInFlight: boolean;
+};
+
+export type CallbackTimeline = {
+  callbackId: string;
+  status: CallbackStatusValue;
+  attemptCount: number;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  attempts: CallbackAttemptView[];
+};
+
+export async function findCallbackTimeline(transferId: string): Promise<CallbackTimeline | null> {
+  if (transferId.length > 64) return null;
+  const callback = await db().callback.findUnique({
+    where: { transferId },
+    include: { attempts: { orderBy: { attemptNumber: "asc" } } },
+  });
+  if (!callback) return null;
+  return {
+    callbackId: callback.id,
+    status: callback.status,
+    attemptCount: callback.attemptCount,
+    nextAttemptAt: callback.nextAttemptAt?.toISOString() ?? null,
+    deliveredAt: callback.deliveredAt?.toISOString() ?? null,
+    lastStatusCode: callback.lastStatusCode,
+    lastError: callback.lastError,
+    createdAt: callback.createdAt.toISOString(),
+    attempts: callback.attempts.map((a) => ({
+      attemptNumber: a.attemptNumber,
+      startedAt: a.startedAt.toISOString(),
+      statusCode: a.statusCode,
+      error: a.error,
+      latencyMs: a.latencyMs,
+      manual: a.manual,
+      isInFlight: a.statusCode === null && a.error === null,
+    })),
+  };
+}

@@ -1,0 +1,72 @@
+// The callback jobs on graphile-worker's queue, added with its SQL function `graphile_worker.add_job` so that
+// they commit or roll back with the transaction that adds them (the transactional outbox). The callbacks row
+// is the source of truth; a job only says "look at this callback at this time".
+//
+// One automatic job per callback, keyed by the callback's id (its webhook-id): adding it again replaces the
+// waiting job (or, when that job is running, leaves it to finish and queues a new one), so a callback never
+// has two waiting automatic jobs. A pharmacist's "Redeliver" is a job of its own under another key, so the
+// retry schedule cannot overwrite it.
+import type { Prisma } from "@/generated/prisma/client";
+import { db } from "@/lib/db/prisma";
+
+export const DELIVER_TASK = "deliver-callback";
+export const RECONCILE_TASK = "reconcile-callbacks";
+
+export type DeliverJobPayload = { callbackId: string; manual?: boolean };
+
+type Tx = Prisma.TransactionClient;
+
+export const redeliveryJobKey = (callbackId: string) => `redeliver:${callbackId}`;
+
+/** Queues (or moves) the callback's automatic delivery job to run at `runAt` (now when null). */
+export async function scheduleDelivery(tx: Tx, callbackId: string, runAt: Date | null): Promise<void> {
+  await tx.$executeRaw`
+    SELECT graphile_worker.add_job(
+      ${DELIVER_TASK}::text,
+      json_build_object('callbackId', ${callbackId}::text),
+      run_at := coalesce(${runAt}::timestamptz, now()),
+      job_key := ${callbackId}::text
+    )`;
+}
+
+/** Queues a one-off manual delivery ("Redeliver"), to run now. */
+export async function scheduleRedelivery(tx: Tx, callbackId: string): Promise<void> {
+  await tx.$executeRaw`
+    SELECT graphile_worker.add_job(
+      ${DELIVER_TASK}::text,
+      json_build_object('callbackId', ${callbackId}::text, 'manual', true),
+      job_key := ${redeliveryJobKey(callbackId)}::text
+    )`;
+}
+
+/** Drops the callback's waiting automatic job (the callback is settled); a running one is left to finish. */
+export async function cancelScheduledDelivery(tx: Tx, callbackId: string): Promise<void> {
+  await tx.$executeRaw`SELECT graphile_worker.remove_job(${callbackId}::text)`;
+}
+
+/**
+ * Gives every PENDING callback that has no runnable job a job again, at its next_attempt_at (or now). Run
+ * when a worker starts and now and then from the worker's crontab: a job can be stranded only by a worker
+ * killed while it held the job (graphile-worker frees such a lock only after 4 hours) or by a job that used
+ * up its own attempts on database errors. Adding a job that turns out to be redundant is harmless: the
+ * delivery task re-reads the callback and does nothing when it is not due. Returns how many were queued.
+ */
+export async function reconcileCallbackJobs(): Promise<number> {
+  const rows = await db().$queryRaw<{ queued: number }[]>`
+    WITH stranded AS (
+      SELECT c.id, c.next_attempt_at FROM callbacks c
+       WHERE c.status = 'PENDING'
+         AND NOT EXISTS (
+           SELECT 1 FROM graphile_worker.jobs j
+            WHERE j.key = c.id AND j.locked_at IS NULL AND j.attempts < j.max_attempts)
+    ), queued AS (
+      SELECT graphile_worker.add_job(
+        ${DELIVER_TASK}::text,
+        json_build_object('callbackId', s.id),
+        run_at := greatest(coalesce(s.next_attempt_at, now()), now()),
+        job_key := s.id
+      ) FROM stranded s
+    )
+    SELECT count(*)::int AS queued FROM queued`;
+  return rows[0]?.queued ?? 0;
+}

@@ -1,0 +1,82 @@
+// The callback worker: graphile-worker running the delivery jobs. It runs inside `npm run dev` / `npm start`
+// (scripts/serve.ts) and on its own as `npm run worker` (scripts/worker.ts); any number may run against one
+// database. Only these scripts import this module: the Next.js app never loads graphile-worker, it only
+// adds jobs with SQL inside its own transactions.
+import { run, type Runner, type Task, type TaskList } from "graphile-worker";
+import pg from "pg";
+import { z } from "zod";
+import { deliverCallback } from "@/lib/callbacks/deliver-callback";
+import { DELIVER_TASK, RECONCILE_TASK, reconcileCallbackJobs } from "@/lib/callbacks/job-queue";
+import { jobQueueLogger } from "@/lib/callbacks/job-queue-schema";
+import { env } from "@/lib/env";
+import { errorFields, log } from "@/lib/log";
+
+const DeliverPayload = z.object({ callbackId: z.string().min(1).max(64), manual: z.boolean().optional() });
+
+const deliverTask: Task = async (payload, helpers) => {
+  const parsed = DeliverPayload.safeParse(payload);
+  if (!parsed.success) {
+    // Nothing to retry: a malformed job is dropped (it cannot name a callback).
+    log("error", "callback job with an unreadable payload dropped", { jobId: helpers.job.id });
+    return;
+  }
+  await deliverCallback(parsed.data.callbackId, { manual: parsed.data.manual, signal: helpers.abortSignal });
+};
+
+const reconcileTask: Task = async () => {
+  const queued = await reconcileCallbackJobs();
+  if (queued > 0) log("warn", "callbacks without a job were queued again", { queued });
+};
+
+export const CALLBACK_TASKS: TaskList = { [DELIVER_TASK]: deliverTask, [RECONCILE_TASK]: reconcileTask };
+
+/**
+ * A safety net beside the startup reconcile (graphile-worker's own cron, run once per tick across all
+ * workers): a callback whose job was stranded while every worker stayed up is picked up within 10 minutes.
+ */
+const CRONTAB = `*/10 * * * * ${RECONCILE_TASK}\n`;
+
+export type CallbackWorker = { stop(): Promise<void>; done: Promise<void> };
+
+export async function startCallbackWorker(opts: { connectionString: string }): Promise<CallbackWorker> {
+  const settings = env();
+  // Our own pool, with an error handler that outlives graphile-worker's: when the database goes away
+  // during shutdown (the embedded one stops on the same signal), a dropped idle connection is logged
+  // instead of crashing the process.
+  const pool = new pg.Pool({ connectionString: opts.connectionString, max: settings.WORKER_CONCURRENCY + 2 });
+  pool.on("error", (err) => log("warn", "job queue connection lost", { error: err.message }));
+  let runner: Runner;
+  try {
+    runner = await run({
+      pgPool: pool,
+      concurrency: settings.WORKER_CONCURRENCY,
+      pollInterval: settings.WORKER_POLL_INTERVAL_MS,
+      // The host process decides when to stop (and stops the worker first); see stop().
+      noHandleSignals: true,
+      taskList: CALLBACK_TASKS,
+      crontab: CRONTAB,
+      logger: jobQueueLogger,
+    });
+  } catch (err) {
+    await pool.end().catch(() => {});
+    throw err;
+  }
+  const queued = await reconcileCallbackJobs();
+  log("info", "callback worker started", {
+    concurrency: settings.WORKER_CONCURRENCY,
+    requeued: queued,
+    allowPrivateNetworks: settings.CALLBACK_ALLOW_PRIVATE_NETWORKS,
+  });
+  let stopping: Promise<void> | null = null;
+  return {
+    done: runner.promise,
+    // Graceful: no new jobs; deliveries in flight finish, or are cut short after graphile-worker's abort
+    // timeout (5 s) and handed back to the queue for the next worker.
+    stop: () =>
+      (stopping ??= runner
+        .stop()
+        .catch((err: unknown) => log("error", "callback worker did not stop cleanly", errorFields(err)))
+        .then(() => pool.end())
+        .catch(() => {})),
+  };
+}

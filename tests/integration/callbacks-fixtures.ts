@@ -1,0 +1,155 @@
+// Shared by the callback integration tests: partners whose callback URL points at the test receiver,
+// transfers decided the way the dashboard decides them (status, outcome and the outbox entry in one
+// transaction), and separate worker processes (`npm run worker`, as an operator runs it).
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import type { Prisma } from "@/generated/prisma/client";
+import { enqueueCallback } from "@/lib/callbacks/enqueue-callback";
+import { db } from "@/lib/db/prisma";
+import { setEnv } from "@/lib/env";
+import { newId } from "@/lib/ids";
+import { createPartner, type CreatedPartner } from "@/lib/partners/create-partner";
+import { receiveTransfer } from "@/lib/transfers/receive-transfer";
+import type { TransferRequest, TransferResponse } from "@/lib/transfers/wire";
+import { freshRequest, send, senderKey } from "@/tests/support/api";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/** A partner whose callbacks go to `callbackUrl` (configured with private networks allowed, as in tests). */
+export async function createCallbackPartner(callbackUrl: string): Promise<CreatedPartner> {
+  setEnv({ CALLBACK_ALLOW_PRIVATE_NETWORKS: "true" });
+  return createPartner({ name: `Callback Partner ${randomUUID().slice(0, 8)}`, callbackUrl, npis: [] });
+}
+
+export type DecidedTransfer = {
+  transferId: string;
+  callbackId: string;
+  request: TransferRequest;
+  received: TransferResponse;
+  outcome: TransferResponse;
+  /** Date.now() right after the decision committed. */
+  committedAt: number;
+};
+
+/**
+ * A transfer received from `partner` (over HTTP when `baseUrl` is given, else through the same domain
+ * operation the route calls), then decided: status and outcome written and the callback enqueued in one
+ * transaction, as the dashboard's approve/reject do.
+ */
+export async function decideTransfer(opts: {
+  partner: CreatedPartner;
+  decision: "CONFIRMED" | "ERROR";
+  baseUrl?: string;
+  /** Runs inside the decision's transaction after the outbox entry is written. */
+  inTransaction?: (tx: Prisma.TransactionClient, callbackId: string) => Promise<void>;
+}): Promise<DecidedTransfer> {
+  const request = freshRequest();
+  let received: TransferResponse;
+  if (opts.baseUrl) {
+    const answer = await send(opts.baseUrl, { body: request, authorization: senderKey(opts.partner.apiKey) });
+    if (answer.status !== 200) throw new Error(`transfer not received: ${answer.status} ${answer.text}`);
+    received = answer.body;
+  } else {
+    const outcome = await receiveTransfer(opts.partner.partnerId, request);
+    if (outcome.kind !== "created") throw new Error(`transfer not created: ${outcome.kind}`);
+    received = outcome.response;
+  }
+  const transferId = received.metadata.referenceID;
+  const metadata = {
+    responseType: opts.decision,
+    referenceID: transferId,
+    responseID: newId("rsp"),
+    responseTimestamp: new Date().toISOString(),
+  };
+  const outcome: TransferResponse =
+    opts.decision === "CONFIRMED"
+      ? { requestID: request.metadata.requestID, metadata: { ...metadata, localRxNumber: "L-42" }, prescription: request.prescription }
+      : { requestID: request.metadata.requestID, metadata, error: { type: "INVALID_INFO", description: "prescription.refillsRemaining: no refills left to transfer" } };
+  const callbackId = await db().$transaction(async (tx) => {
+    await tx.transfer.update({
+      where: { id: transferId },
+      data: {
+        status: opts.decision === "CONFIRMED" ? "CONFIRMED" : "REJECTED",
+        decidedAt: new Date(),
+        outcome: outcome as object,
+        ...(opts.decision === "ERROR" ? { activeRxKey: null } : {}),
+      },
+    });
+    const { callbackId } = await enqueueCallback(tx, { transferId, partnerId: opts.partner.partnerId, response: outcome });
+    await opts.inTransaction?.(tx, callbackId);
+    return callbackId;
+  });
+  return { transferId, callbackId, request, received, outcome, committedAt: Date.now() };
+}
+
+export async function waitUntil<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+export function callbackRow(callbackId: string) {
+  return db().callback.findUniqueOrThrow({ where: { id: callbackId }, include: { attempts: { orderBy: { attemptNumber: "asc" } } } });
+}
+
+export type WorkerProcess = {
+  pid: number;
+  output(): string;
+  /** SIGKILL to the whole process group: no graceful anything. */
+  kill(): Promise<void>;
+  /** SIGTERM, as an orchestrator stops it. */
+  stop(): Promise<void>;
+};
+
+/** `npm run worker` against `databaseUrl` with extra settings; resolves once it says it is running. */
+export async function startWorkerProcess(opts: { databaseUrl: string; authSecret: string; env?: Record<string, string> }): Promise<WorkerProcess> {
+  let output = "";
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/worker.ts"], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      DATABASE_URL: opts.databaseUrl,
+      AUTH_SECRET: opts.authSecret,
+      LOG_LEVEL: "info",
+      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+      ...opts.env,
+    },
+  });
+  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const pid = child.pid!;
+  const deadline = Date.now() + 60_000;
+  while (!output.includes("[rx-transfer worker] running")) {
+    if (child.exitCode !== null) throw new Error(`worker exited early (${child.exitCode}):\n${output}`);
+    if (Date.now() > deadline) {
+      process.kill(-pid, "SIGKILL");
+      throw new Error(`worker did not start in 60 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    pid,
+    output: () => output,
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      process.kill(-pid, "SIGKILL");
+      await exited;
+    },
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      process.kill(-pid, "SIGTERM");
+      const timer = setTimeout(() => process.kill(-pid, "SIGKILL"), 20_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -3,13 +3,20 @@
 import { createMigratedDatabase, startTestPostgres } from "../tests/support/database";
 import { startTestServer, TEST_AUTH_SECRET } from "../tests/support/server";
 
+/**
+ * The dashboard's automatic logoff, short enough for the idle-logoff test to watch it happen (24 s), long
+ * enough that the other tests, which act every few seconds, never meet it.
+ */
+export const E2E_SESSION_IDLE_MINUTES = "0.4";
+
 export default async function globalSetup() {
   const postgres = await startTestPostgres();
   const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_e2e");
-  const server = await startTestServer({ databaseUrl });
+  const server = await startTestServer({ databaseUrl, env: { SESSION_IDLE_MINUTES: E2E_SESSION_IDLE_MINUTES } });
   process.env.E2E_BASE_URL = server.baseUrl;
   process.env.E2E_DATABASE_URL = databaseUrl;
   process.env.E2E_AUTH_SECRET = TEST_AUTH_SECRET;
+  process.env.E2E_SESSION_IDLE_MINUTES = E2E_SESSION_IDLE_MINUTES;
   return async () => {
     await server.stop();
     await postgres.stop();

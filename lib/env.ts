@@ -23,10 +23,35 @@ const EnvSchema = z.object({
     .default("1245319599"),
   PHARMACY_NAME: z.string().min(1).max(200).default("Riverside Community Pharmacy"),
   CALLBACK_ALLOW_PRIVATE_NETWORKS: booleanFromString.default(false),
+  /** Total time one callback attempt may take (connect, send, answer) before it counts as failed. */
+  CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(100, "must be at least 100").max(120_000, "must be at most 120000").default(15_000),
+  /** Multiplies the retry schedule's delays (not the 72-hour retry window): below 1 only to make tests fast. */
+  CALLBACK_RETRY_SCALE: z.coerce.number().positive("must be greater than 0").max(100).default(1),
+  /** Run the callback worker inside `npm run dev` / `npm start` (set false where `npm run worker` runs it apart). */
+  RUN_WORKER: booleanFromString.default(true),
+  /** Callback deliveries one worker process runs at once. */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** How often a worker looks for jobs whose time has come (new jobs are picked up at once by LISTEN/NOTIFY). */
+  WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   OAUTH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   /** Requests per minute per API key or OAuth client on /v1 (shared by all instances). */
   V1_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  // --- Dashboard sessions, sign-in lockout and review claims ---
+  /** Automatic logoff after this many minutes without activity (HIPAA 164.312(a)(2)(iii)); fractions allowed (tests use seconds). */
+  SESSION_IDLE_MINUTES: z.coerce.number().min(0.1, "must be at least 0.1").max(720, "must be at most 720").default(15),
+  /** A session ends this many hours after sign-in, however active. */
+  SESSION_MAX_HOURS: z.coerce.number().min(0.1, "must be at least 0.1").max(168, "must be at most 168").default(12),
+  /** Consecutive failed sign-ins (per email) before the account is locked. */
+  SIGNIN_LOCKOUT_THRESHOLD: z.coerce.number().int().min(1).max(100).default(5),
+  /** First lockout, in seconds; it doubles with every further failure. */
+  SIGNIN_LOCKOUT_BASE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** Longest lockout, in seconds. */
+  SIGNIN_LOCKOUT_MAX_SECONDS: z.coerce.number().int().min(1).max(604_800).default(3600),
+  /** Failed sign-ins allowed from one client address per 15 minutes, whatever the emails. */
+  SIGNIN_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** How long a pharmacist's claim on a transfer lasts without renewal. */
+  CLAIM_MINUTES: z.coerce.number().min(0.1, "must be at least 0.1").max(240, "must be at most 240").default(10),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

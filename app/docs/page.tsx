@@ -1,6 +1,7 @@
 // The API documentation for sending pharmacies' engineers, rendered on the server from the same OpenAPI
 // document as /v1/openapi.json: no script, no CDN, readable offline.
 import type { Metadata } from "next";
+import { CallbacksDocs } from "@/components/callbacks/callbacks-docs";
 import { SchemaFields, type OpenApiSchemas } from "@/components/docs/schema-fields";
 import { MAX_BODY_BYTES } from "@/lib/http/read-body";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
@@ -51,6 +52,7 @@ export default function DocsPage() {
     ["responses", "Responses and status codes"],
     ["errors", "Error types"],
     ["retries", "Retries and duplicates"],
+    ["callbacks", "Callbacks"],
     ["endpoints", "Endpoints"],
     ["schemas", "Data shapes"],
   ];
@@ -164,6 +166,8 @@ export default function DocsPage() {
             existing transfer. After a rejection you may send the prescription again under a new requestID.
           </li>
         </ul>
+
+        <CallbacksDocs />
 
         <H2 id="endpoints">Endpoints</H2>
         {Object.entries(doc.paths).map(([path, methods]) =>

@@ -1,0 +1,114 @@
+// The review screen: everything a pharmacist needs to decide, grouped; the view is recorded in the audit log.
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { notFound } from "next/navigation";
+import { sortName } from "@/components/dashboard/format";
+import { ActivityPanel } from "@/components/dashboard/review/activity-panel";
+import { ReviewActions } from "@/components/dashboard/review/review-actions";
+import {
+  AllergyBanner,
+  ChecksSection,
+  InsuranceSection,
+  PatientSection,
+  PharmacySection,
+  PrescriberSection,
+  PrescriptionSection,
+  RawRequestSection,
+  Section,
+} from "@/components/dashboard/review/sections";
+import { LocalTime } from "@/components/ui/local-time";
+import { requirePageUser } from "@/lib/auth/require-user";
+import { DomainError } from "@/lib/errors";
+import { clientAddressOf } from "@/lib/http/request-context";
+import { claimMs } from "@/lib/transfers/claim-transfer";
+import { getTransferActivity } from "@/lib/transfers/get-transfer-activity";
+import { getTransferReview } from "@/lib/transfers/get-transfer-review";
+import { SENDER_WINDOW_MS } from "@/lib/transfers/review-checks";
+import { instantOf } from "@/lib/transfers/validate-request";
+
+export const metadata: Metadata = { title: "Review transfer" };
+
+type Props = { params: Promise<{ referenceID: string }> };
+
+export default async function ReviewPage({ params }: Props) {
+  const { referenceID } = await params;
+  const user = await requirePageUser(`/transfers/${encodeURIComponent(referenceID)}`);
+  const clientAddress = clientAddressOf(new Request("http://local", { headers: await headers() }));
+  let review;
+  try {
+    review = await getTransferReview(referenceID, { actor: user, clientAddress, screen: "review" });
+  } catch (err) {
+    if (err instanceof DomainError && err.code === "not_found") notFound();
+    throw err;
+  }
+  const activity = await getTransferActivity(referenceID);
+  const now = new Date(review.serverTime);
+  const request = review.request;
+
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+        <h1 className="text-lg font-semibold">
+          {request ? sortName(request.patient.name) : "Transfer"}
+          {request && <span className="ml-2 font-normal text-slate-600">DOB {request.patient.dateOfBirth}</span>}
+        </h1>
+        {request && (
+          <span className="text-base">
+            {request.prescription.medicationName} {request.prescription.drugStrength}
+          </span>
+        )}
+        <span className="text-slate-600">
+          from {review.partner.name} · received <LocalTime iso={review.receivedAt} />
+        </span>
+        <span className="font-mono text-xs text-slate-500">{review.referenceID}</span>
+      </div>
+
+      <ReviewActions
+        referenceID={review.referenceID}
+        initial={activity}
+        user={{ id: user.id, name: user.name, role: user.role }}
+        windowMs={SENDER_WINDOW_MS}
+        claimMs={claimMs()}
+        expired={request ? instantOf(request.prescription.expirationDate) <= now.getTime() : false}
+        summary={{
+          patient: request ? sortName(request.patient.name) : review.referenceID,
+          drug: request ? `${request.prescription.medicationName} ${request.prescription.drugStrength}` : "this prescription",
+          sender: review.partner.name,
+          refillsRemaining: request?.prescription.refillsRemaining ?? 0,
+          refillsAuthorized: request?.prescription.refillsAuthorized ?? 0,
+          writtenDate: request?.prescription.writtenDate ?? review.receivedAt,
+          controlledHint: request?.prescriber.dea != null,
+        }}
+      />
+
+      {request ? (
+        <>
+          <AllergyBanner request={request} />
+          <div className="grid gap-3 lg:grid-cols-2 2xl:grid-cols-3">
+            <PatientSection request={request} now={now} />
+            <div className="lg:row-span-2">
+              <PrescriptionSection request={request} now={now} />
+            </div>
+            <ChecksSection checks={review.checks} />
+            <PrescriberSection prescriber={request.prescriber} />
+            <PharmacySection title="Sending pharmacy" pharmacy={request.sendingPharmacy} />
+            <PharmacySection title="Receiving pharmacy" pharmacy={request.receivingPharmacy} />
+            <InsuranceSection title="Primary insurance" insurance={request.primaryInsurance} />
+            <InsuranceSection title="Secondary insurance" insurance={request.secondaryInsurance} />
+            <Section title="Timeline">
+              <ActivityPanel referenceID={review.referenceID} initial={activity} />
+            </Section>
+          </div>
+        </>
+      ) : (
+        <>
+          <ChecksSection checks={review.checks} />
+          <Section title="Timeline">
+            <ActivityPanel referenceID={review.referenceID} initial={activity} />
+          </Section>
+        </>
+      )}
+      <RawRequestSection raw={review.raw} />
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+// POST /api/transfers/{referenceID}/approve {drugSchedule?, localRxNumber?, note?}: CONFIRMED to the sender.
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { approveTransfer } from "@/lib/transfers/approve-transfer";
+import { ApproveInputSchema } from "@/lib/transfers/decision-inputs";
+
+export const dynamic = "force-dynamic";
+
+export const POST = dashboardRoute<{ referenceID: string }>(async ({ request, params, user, clientAddress }) => {
+  const approval = await readJsonBody(request, ApproveInputSchema);
+  return json(await approveTransfer({ transferId: params.referenceID, actor: user, clientAddress, approval }));
+});

@@ -1,0 +1,11 @@
+// POST /api/transfers/{referenceID}/reject {errorType, description}: ERROR to the sender.
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { RejectInputSchema } from "@/lib/transfers/decision-inputs";
+import { rejectTransfer } from "@/lib/transfers/reject-transfer";
+
+export const dynamic = "force-dynamic";
+
+export const POST = dashboardRoute<{ referenceID: string }>(async ({ request, params, user, clientAddress }) => {
+  const rejection = await readJsonBody(request, RejectInputSchema);
+  return json(await rejectTransfer({ transferId: params.referenceID, actor: user, clientAddress, rejection }));
+});

@@ -1,0 +1,7 @@
+// GET /api/transfers/{referenceID}/status: status, claim, decision, callback and timeline (no patient data).
+import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { getTransferActivity } from "@/lib/transfers/get-transfer-activity";
+
+export const dynamic = "force-dynamic";
+
+export const GET = dashboardRoute<{ referenceID: string }>(async ({ params }) => json(await getTransferActivity(params.referenceID)));

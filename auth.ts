@@ -1,0 +1,103 @@
+// next-auth (Auth.js v5) for the dashboard: email + password (Credentials provider), JWT sessions in an
+// httpOnly, SameSite=Lax cookie (Secure under HTTPS, where next-auth names it `__Secure-…`).
+// The rules live in lib/auth: attempt-sign-in.ts (passwords, lockout), session-claims.ts (idle logoff,
+// absolute lifetime), require-user.ts (user still exists, not disabled, same session version, role).
+// Configured lazily (a function), so that nothing reads the environment at build time.
+import NextAuth, { CredentialsSignin, type User } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import * as z from "zod";
+import { ROLES } from "@/lib/auth/access-policy";
+import { attemptSignIn } from "@/lib/auth/attempt-sign-in";
+import { SessionClaimsSchema, sessionCookieMaxAgeSeconds, sessionEnded, type SessionClaims } from "@/lib/auth/session-claims";
+import { env } from "@/lib/env";
+import { clientAddressOf } from "@/lib/http/request-context";
+import { log } from "@/lib/log";
+
+/** Wrong email or password (deliberately the same answer for both). */
+export class SignInInvalid extends CredentialsSignin {
+  code = "invalid";
+}
+
+/** Locked out: retry at `retryAt`. The code (it may reach a URL) carries the time, never the reason. */
+export class SignInLocked extends CredentialsSignin {
+  readonly retryAt: Date;
+  constructor(retryAt: Date) {
+    super("sign-in locked");
+    this.retryAt = retryAt;
+    this.code = `locked-${Math.ceil(retryAt.getTime() / 1000)}`;
+  }
+}
+
+const SignedInUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+  sessionVersion: z.number().int(),
+});
+
+export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
+  secret: env().AUTH_SECRET,
+  // The Host / X-Forwarded-* of the request name this service (no fixed AUTH_URL is needed).
+  trustHost: true,
+  session: { strategy: "jwt", maxAge: sessionCookieMaxAgeSeconds() },
+  pages: { signIn: "/login", error: "/login" },
+  providers: [
+    Credentials({
+      credentials: {
+        email: { label: "Email", type: "email" },
+        password: { label: "Password", type: "password" },
+      },
+      async authorize(credentials, request) {
+        const outcome = await attemptSignIn({
+          email: credentials.email,
+          password: credentials.password,
+          clientAddress: clientAddressOf(request),
+        });
+        if (outcome.ok) {
+          const user: User & z.infer<typeof SignedInUserSchema> = { ...outcome.user };
+          return user;
+        }
+        if (outcome.reason === "locked") throw new SignInLocked(outcome.retryAt);
+        throw new SignInInvalid();
+      },
+    }),
+  ],
+  callbacks: {
+    jwt({ token, user, trigger }) {
+      if (trigger === "signIn" && user) {
+        const signedIn = SignedInUserSchema.parse(user);
+        const now = Date.now();
+        const claims: SessionClaims = {
+          sub: signedIn.id,
+          email: signedIn.email,
+          name: signedIn.name,
+          role: signedIn.role,
+          sv: signedIn.sessionVersion,
+          act: now,
+          sia: now,
+        };
+        return claims;
+      }
+      // Every later read of the session: an idle or expired session is ended (its cookie is cleared).
+      const claims = SessionClaimsSchema.safeParse(token);
+      if (!claims.success || sessionEnded(claims.data) !== null) return null;
+      return token;
+    },
+    session({ session, token }) {
+      const claims = SessionClaimsSchema.safeParse(token);
+      return Object.assign(session, { claims: claims.success ? claims.data : null });
+    },
+  },
+  logger: {
+    error(error) {
+      // A refused sign-in is an expected answer (and is in the audit log), not a server error.
+      if (error instanceof CredentialsSignin) return;
+      log("error", "auth error", { error: error.message, errorName: error.name });
+    },
+    warn(code) {
+      log("warn", "auth warning", { code });
+    },
+    debug() {},
+  },
+}));

@@ -1,0 +1,107 @@
+// The authoritative check behind every dashboard page and API route. proxy.ts has already refused the
+// obvious cases from the cookie alone; here the session is also checked against the database: the user
+// still exists, is not disabled, and the session was issued for the current session version (bumped on
+// disable, role change and password reset). The role comes from the database, not from the cookie.
+import { redirect } from "next/navigation";
+import { cache } from "react";
+import * as z from "zod";
+import { auth } from "@/auth";
+import { accessRuleFor, isAllowed, type Role } from "@/lib/auth/access-policy";
+import { SessionClaimsSchema, sessionEnded } from "@/lib/auth/session-claims";
+import { db } from "@/lib/db/prisma";
+
+export type SessionUser = { id: string; email: string; name: string; role: Role };
+
+export type AuthFailure = "signed_out" | "idle" | "expired" | "revoked";
+
+const SessionWithClaims = z.object({ claims: SessionClaimsSchema });
+
+/** Once per request (React's cache): the layout and the page ask the same question. */
+export const loadSessionUser = cache(async (): Promise<{ ok: true; user: SessionUser } | { ok: false; reason: AuthFailure }> => {
+  const parsed = SessionWithClaims.safeParse(await auth());
+  if (!parsed.success) return { ok: false, reason: "signed_out" };
+  const claims = parsed.data.claims;
+  const ended = sessionEnded(claims);
+  if (ended) return { ok: false, reason: ended };
+  const user = await db().user.findUnique({
+    where: { id: claims.sub },
+    select: { id: true, email: true, name: true, role: true, disabledAt: true, sessionVersion: true },
+  });
+  if (!user || user.disabledAt || user.sessionVersion !== claims.sv) return { ok: false, reason: "revoked" };
+  return { ok: true, user: { id: user.id, email: user.email, name: user.name, role: user.role } };
+});
+
+/** The user a session belongs to, or null (for pages that are public but greet a signed-in user). */
+export async function currentUser(): Promise<SessionUser | null> {
+  const result = await loadSessionUser();
+  return result.ok ? result.user : null;
+}
+
+export function loginUrl(callbackPath: string, reason?: AuthFailure | "forbidden"): string {
+  const params = new URLSearchParams({ callbackUrl: callbackPath });
+  if (reason && reason !== "signed_out") params.set("reason", reason);
+  return `/login?${params}`;
+}
+
+/**
+ * For pages: the signed-in user allowed to open `path` (the page's own path, with its query if it
+ * matters for coming back), or a redirect to the sign-in page that comes back to `path` afterwards.
+ */
+export async function requirePageUser(path: string): Promise<SessionUser> {
+  const result = await loadSessionUser();
+  if (!result.ok) redirect(loginUrl(path, result.reason));
+  const pathname = path.split("?")[0] ?? path;
+  if (!isAllowed(accessRuleFor(pathname, "GET"), result.user.role)) {
+    redirect(`/transfers?denied=${encodeURIComponent(pathname)}`);
+  }
+  return result.user;
+}
+
+/** An API request refused: 401 (not signed in) or 403 (signed in, not allowed). */
+export class AuthRefusal extends Error {
+  constructor(
+    readonly status: 401 | 403,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "AuthRefusal";
+  }
+}
+
+const REFUSAL_TEXT: Record<AuthFailure, string> = {
+  signed_out: "Sign in to use the dashboard API.",
+  idle: "Your session ended after a period without activity. Sign in again.",
+  expired: "Your session reached its maximum length. Sign in again.",
+  revoked: "Your session is no longer valid (account changed or disabled). Sign in again.",
+};
+
+/**
+ * For API routes: the signed-in user allowed to call this method on this path (the access policy), or
+ * an AuthRefusal. Only the session cookie counts: partner credentials in an Authorization header are
+ * not a dashboard identity. Requests that change something must come from this site (Origin check, on
+ * top of the SameSite=Lax cookie).
+ */
+export async function requireApiUser(request: Request): Promise<SessionUser> {
+  const url = new URL(request.url);
+  const result = await loadSessionUser();
+  if (!result.ok) throw new AuthRefusal(401, result.reason, REFUSAL_TEXT[result.reason]);
+  if (!isAllowed(accessRuleFor(url.pathname, request.method), result.user.role)) {
+    throw new AuthRefusal(403, "forbidden", `Your role (${result.user.role}) may not ${request.method} ${url.pathname}.`);
+  }
+  if (!["GET", "HEAD", "OPTIONS"].includes(request.method) && !isSameOrigin(request)) {
+    throw new AuthRefusal(403, "cross_origin", "Changes are accepted only from this site's own pages.");
+  }
+  return result.user;
+}
+
+function isSameOrigin(request: Request): boolean {
+  const origin = request.headers.get("origin");
+  if (!origin) return true; // non-browser clients; browsers always send Origin on POST/DELETE
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,23 @@
+// The two ways a claim or a decision loses to another pharmacist, as typed domain errors whose
+// `extensions` the dashboard API puts in its problem+json body, so the screen can say who and when.
+import { DomainError } from "@/lib/errors";
+
+export type DecidedBy = { decision: "APPROVED" | "REJECTED"; decidedBy: string; decidedAt: string };
+export type HeldBy = { heldBy: string; heldById: string; claimExpiresAt: string };
+
+export class AlreadyDecidedError extends DomainError {
+  readonly extensions: DecidedBy & { reason: "already_decided" };
+  constructor(decided: DecidedBy) {
+    const verb = decided.decision === "APPROVED" ? "approved" : "rejected";
+    super("conflict", `This transfer was already ${verb} by ${decided.decidedBy} at ${decided.decidedAt}.`);
+    this.extensions = { reason: "already_decided", ...decided };
+  }
+}
+
+export class ClaimHeldError extends DomainError {
+  readonly extensions: HeldBy & { reason: "claimed_by_other" };
+  constructor(held: HeldBy) {
+    super("conflict", `${held.heldBy} is reviewing this transfer (claim until ${held.claimExpiresAt}).`);
+    this.extensions = { reason: "claimed_by_other", ...held };
+  }
+}

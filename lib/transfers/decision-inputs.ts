@@ -1,0 +1,46 @@
+// What a pharmacist submits to approve or reject a transfer. Shared by the API routes (validation) and the
+// dashboard's forms (react-hook-form's zod resolver), so both say the same thing about the same field.
+// No server-only imports here.
+import * as z from "zod";
+import { ERROR_TYPES } from "@/lib/transfers/wire";
+
+export const DRUG_SCHEDULES = ["CII", "CIII", "CIV", "CV"] as const;
+export type DrugSchedule = (typeof DRUG_SCHEDULES)[number];
+export const DRUG_SCHEDULE_LABELS: Readonly<Record<DrugSchedule, string>> = {
+  CII: "Schedule II",
+  CIII: "Schedule III",
+  CIV: "Schedule IV",
+  CV: "Schedule V",
+};
+
+const optionalText = (max: number, label: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .optional()
+    .transform((v) => (v ? v : undefined));
+
+export const ApproveInputSchema = z.object({
+  /** Set by the pharmacist: the interface carries no schedule. Absent: not a controlled substance / not recorded. */
+  drugSchedule: z.enum(DRUG_SCHEDULES).nullable().optional(),
+  localRxNumber: optionalText(64, "Local Rx number").refine((v) => v === undefined || /^[A-Za-z0-9-]+$/.test(v), {
+    message: "Local Rx number may contain letters, digits and hyphens only",
+  }),
+  note: optionalText(1000, "Note"),
+});
+/** What approving takes (the schema's output fits it: empty fields become absent). */
+export type ApproveInput = { drugSchedule?: DrugSchedule | null; localRxNumber?: string; note?: string };
+
+export const DESCRIPTION_MAX = 1000;
+
+export const RejectInputSchema = z.object({
+  errorType: z.enum(ERROR_TYPES, { error: "Choose an error type" }),
+  /** What the sender's staff will read: which field or condition is wrong. */
+  description: z
+    .string({ error: "Description is required" })
+    .trim()
+    .min(1, "Description is required: say which field or condition is wrong")
+    .max(DESCRIPTION_MAX, `Description must be at most ${DESCRIPTION_MAX} characters`),
+});
+export type RejectInput = z.infer<typeof RejectInputSchema>;

@@ -1,0 +1,100 @@
+// Everything the review screen and the printable transfer record show about one transfer. Reading it is a
+// view of patient data, so every call is recorded in the audit log (who, when, from where, which screen).
+import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import type { SessionUser } from "@/lib/auth/require-user";
+import { db } from "@/lib/db/prisma";
+import { DomainError } from "@/lib/errors";
+import { reviewChecks, type ReviewCheck } from "@/lib/transfers/review-checks";
+import { TransferRequestSchema, type Address, type TransferRequest, type TransferResponse } from "@/lib/transfers/wire";
+
+export type DecisionRecord = {
+  decision: "APPROVED" | "REJECTED";
+  pharmacistName: string;
+  userId: string;
+  decidedAt: string;
+  errorType: string | null;
+  description: string | null;
+  drugSchedule: string | null;
+  note: string | null;
+  localRxNumber: string | null;
+  response: TransferResponse;
+};
+
+export type TransferReview = {
+  referenceID: string;
+  status: "RECEIVED" | "CONFIRMED" | "REJECTED";
+  receivedAt: string;
+  decidedAt: string | null;
+  partner: { partnerId: string; name: string };
+  /** The request as received; null only if it no longer matches today's wire schema (then see `raw`). */
+  request: TransferRequest | null;
+  raw: unknown;
+  checks: ReviewCheck[];
+  claim: { heldBy: string; heldById: string; claimExpiresAt: string } | null;
+  decision: DecisionRecord | null;
+  callbackStatus: string | null;
+  store: { name: string; npi: string; dea: string | null; address: Address | null } | null;
+  serverTime: string;
+};
+
+export type ReviewScreen = "review" | "record" | "api";
+
+export async function getTransferReview(
+  referenceID: string,
+  ctx: { actor: SessionUser; clientAddress: string | null; screen: ReviewScreen },
+): Promise<TransferReview> {
+  if (referenceID.length > 64) throw new DomainError("not_found", `No transfer ${referenceID}.`);
+  const row = await db().transfer.findUnique({
+    where: { id: referenceID },
+    include: {
+      partner: { select: { id: true, name: true } },
+      claimedBy: { select: { id: true, name: true } },
+      decision: true,
+    },
+  });
+  if (!row) throw new DomainError("not_found", `No transfer ${referenceID}.`);
+
+  await recordAuditEvent({
+    userId: ctx.actor.id,
+    actor: ctx.actor.email,
+    action: "transfer.viewed",
+    transferId: referenceID,
+    clientAddress: ctx.clientAddress,
+    details: { screen: ctx.screen },
+  });
+
+  const now = new Date();
+  const parsed = TransferRequestSchema.safeParse(row.request);
+  const request = parsed.success ? parsed.data : null;
+  const store = await db().store.findUnique({ where: { npi: row.receivingNpi } });
+  const claimLive = row.claimedBy && row.claimExpiresAt && row.claimExpiresAt > now && row.status === "RECEIVED";
+
+  return {
+    referenceID: row.id,
+    status: row.status,
+    receivedAt: row.receivedAt.toISOString(),
+    decidedAt: row.decidedAt?.toISOString() ?? null,
+    partner: { partnerId: row.partner.id, name: row.partner.name },
+    request,
+    raw: row.request,
+    checks: request ? reviewChecks(request, now) : [{ id: "schema", title: "Stored request", status: "fail", detail: "The stored request no longer matches the wire schema: read the raw request." }],
+    claim: claimLive && row.claimedBy && row.claimExpiresAt ? { heldBy: row.claimedBy.name, heldById: row.claimedBy.id, claimExpiresAt: row.claimExpiresAt.toISOString() } : null,
+    decision: row.decision
+      ? {
+          decision: row.decision.decision,
+          pharmacistName: row.decision.pharmacistName,
+          userId: row.decision.userId,
+          decidedAt: row.decision.decidedAt.toISOString(),
+          errorType: row.decision.errorType,
+          description: row.decision.description,
+          drugSchedule: row.decision.drugSchedule,
+          note: row.decision.note,
+          localRxNumber: row.decision.localRxNumber,
+          response: row.decision.response as TransferResponse,
+        }
+      : null,
+    callbackStatus: row.callbackStatus,
+    store: store ? { name: store.name, npi: store.npi, dea: store.dea, address: (store.address as Address | null) ?? null } : null,
+    serverTime: now.toISOString(),
+  };
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { buildTransferRequest } from "@/lib/transfers/fixtures";
+import { countProblems, dawConflict, explainDaw, reviewChecks } from "@/lib/transfers/review-checks";
+import type { TransferRequest } from "@/lib/transfers/wire";
+
+const NOW = new Date("2026-06-01T12:00:00Z");
+const DAY = 86_400_000;
+
+function checksOf(change?: (r: TransferRequest) => void) {
+  const request = structuredClone(buildTransferRequest({}, { now: NOW }));
+  change?.(request);
+  return Object.fromEntries(reviewChecks(request, NOW).map((c) => [c.id, c]));
+}
+
+describe("review checks", () => {
+  it("a clean fixture passes everything, with the controlled-substance hint as a note", () => {
+    const checks = checksOf();
+    expect(Object.keys(checks)).toEqual(["npi", "dea", "expiry", "refills", "quantity", "daw", "ndc", "controlled"]);
+    expect(checks.controlled!.status).toBe("info");
+    expect(countProblems(Object.values(checks))).toEqual({ warnings: 0, failures: 0 });
+    expect(checks.npi!.detail).toContain("Luhn");
+    expect(checks.refills!.detail).toMatch(/4 of 5 refills after the first fill remain \(6 authorized/);
+  });
+
+  it("fails a wrong NPI or DEA check digit, and warns when the DEA initial is not the prescriber's", () => {
+    expect(checksOf((r) => (r.prescriber.npi = "1234567890")).npi!.status).toBe("fail");
+    expect(checksOf((r) => (r.prescriber.dea = "AC1234560")).dea!.status).toBe("fail");
+    const initial = checksOf((r) => (r.prescriber.name.lastName = "Zhou"));
+    expect(initial.dea!.status).toBe("warn");
+    expect(initial.dea!.detail).toContain("initial");
+  });
+
+  it("says how many days are left, warns within 30 days and fails once expired", () => {
+    expect(checksOf().expiry!.detail).toMatch(/in \d+ days/);
+    expect(checksOf((r) => (r.prescription.expirationDate = new Date(NOW.getTime() + 10 * DAY).toISOString())).expiry!.status).toBe("warn");
+    const expired = checksOf((r) => (r.prescription.expirationDate = new Date(NOW.getTime() - DAY).toISOString()));
+    expect(expired.expiry!.status).toBe("fail");
+    expect(expired.expiry!.detail).toContain("RX_EXPIRED");
+  });
+
+  it("checks refill arithmetic: refillsAuthorized counts the first fill", () => {
+    expect(checksOf((r) => (r.prescription.refillsRemaining = 6)).refills!.status).toBe("fail");
+    expect(checksOf((r) => (r.prescription.refillsRemaining = 0)).refills!.status).toBe("fail");
+    const never = checksOf((r) => {
+      r.prescription.firstFilledDate = null;
+      r.prescription.lastFilledDate = null;
+      r.prescription.refillsRemaining = 5;
+    });
+    expect(never.refills!.status).toBe("pass");
+    expect(never.refills!.detail).toContain("Never filled");
+  });
+
+  it("compares quantity with days supply and the written quantity", () => {
+    expect(checksOf((r) => (r.prescription.quantityDispensed = 60)).quantity!.status).toBe("warn");
+    const many = checksOf((r) => {
+      r.prescription.quantityWritten = 300;
+      r.prescription.quantityDispensed = 300;
+    });
+    expect(many.quantity!.status).toBe("warn");
+    expect(many.quantity!.detail).toContain("10 per day");
+    const liquid = checksOf((r) => {
+      r.prescription.drugForm = "Oral solution";
+      r.prescription.quantityWritten = 300;
+      r.prescription.quantityDispensed = 300;
+    });
+    expect(liquid.quantity!.status).toBe("pass");
+  });
+
+  it("explains DAW codes and flags a conflict with canSubstitute", () => {
+    expect(explainDaw(1)).toBe("1 – Substitution not allowed by prescriber");
+    expect(explainDaw(null)).toBe("Not given");
+    expect(dawConflict(1, true)).toContain("forbids substitution");
+    expect(dawConflict(0, false)).toContain("allows substitution");
+    expect(dawConflict(2, false)).toBeNull();
+    expect(checksOf((r) => (r.prescription.dawCode = 7)).daw!.status).toBe("warn");
+    expect(checksOf((r) => (r.prescription.dawCode = null)).daw!.status).toBe("info");
+  });
+
+  it("warns when the dispensed NDC differs from the prescribed one", () => {
+    expect(checksOf((r) => (r.prescription.dispensedNDC = "00093505601")).ndc!.status).toBe("warn");
+    expect(checksOf().ndc!.detail).toContain("as prescribed");
+  });
+});

@@ -1,0 +1,235 @@
+// Automated checks a pharmacist sees on the review screen, each explained in words. Advisory: the intake
+// (validate-request.ts) has already rejected what must be rejected; these say what deserves a second
+// look. Pure functions over the stored request (no server-only imports: client components use the
+// constants). The queue's "warnings" filter is the same rules in SQL (review-checks-sql.ts); an
+// integration test holds the two together.
+import { hasDeaFormat, isValidDea, isValidNpi } from "@/lib/transfers/identifiers";
+import { instantOf } from "@/lib/transfers/validate-request";
+import type { TransferRequest } from "@/lib/transfers/wire";
+
+export type CheckStatus = "pass" | "info" | "warn" | "fail";
+export type ReviewCheck = { id: string; title: string; status: CheckStatus; detail: string };
+
+/** The sender gives up on a transfer this long after sending it (domain.md). */
+export const SENDER_WINDOW_MS = 4 * 3_600_000;
+/** A prescription expiring within this many days is flagged. */
+export const EXPIRY_WARNING_DAYS = 30;
+/** Tablets or capsules per day above which the quantity is flagged against the days supply. */
+export const MAX_UNITS_PER_DAY = 8;
+const UNIT_FORMS = /(tab|cap)/i;
+const DAY_MS = 86_400_000;
+
+/** NCPDP Dispense As Written (product selection) codes, field 408-D8. */
+export const DAW_CODES: Readonly<Record<number, string>> = {
+  0: "No product selection indicated (generic substitution permitted)",
+  1: "Substitution not allowed by prescriber",
+  2: "Substitution allowed – patient requested product dispensed",
+  3: "Substitution allowed – pharmacist selected product dispensed",
+  4: "Substitution allowed – generic drug not in stock",
+  5: "Substitution allowed – brand drug dispensed as a generic",
+  6: "Override",
+  7: "Substitution not allowed – brand drug mandated by law",
+  8: "Substitution allowed – generic drug not available in marketplace",
+  9: "Substitution allowed by prescriber but plan requests brand",
+};
+/** Codes that forbid substitution, and codes that presume it is allowed. 2, 6 and 9 go either way. */
+export const DAW_NO_SUBSTITUTION = [1, 7];
+export const DAW_SUBSTITUTION_ALLOWED = [0, 3, 4, 5, 8];
+
+export function explainDaw(code: number | null): string {
+  if (code === null) return "Not given";
+  return `${code} – ${DAW_CODES[code] ?? "unknown code"}`;
+}
+
+export function dawConflict(code: number | null, canSubstitute: boolean): string | null {
+  if (code === null) return null;
+  if (DAW_NO_SUBSTITUTION.includes(code) && canSubstitute) {
+    return `DAW ${code} forbids substitution, but canSubstitute is true`;
+  }
+  if (DAW_SUBSTITUTION_ALLOWED.includes(code) && !canSubstitute) {
+    return `DAW ${code} allows substitution, but canSubstitute is false`;
+  }
+  return null;
+}
+
+export function daysUntil(dateTime: string, now: Date): number {
+  return Math.floor((instantOf(dateTime) - now.getTime()) / DAY_MS);
+}
+
+export function reviewChecks(request: TransferRequest, now: Date): ReviewCheck[] {
+  return [
+    npiCheck(request),
+    deaCheck(request),
+    expiryCheck(request, now),
+    refillCheck(request),
+    quantityCheck(request),
+    dawCheck(request),
+    ndcCheck(request),
+    controlledCheck(request),
+  ];
+}
+
+export function countProblems(checks: readonly ReviewCheck[]): { warnings: number; failures: number } {
+  return {
+    warnings: checks.filter((c) => c.status === "warn").length,
+    failures: checks.filter((c) => c.status === "fail").length,
+  };
+}
+
+function npiCheck(request: TransferRequest): ReviewCheck {
+  const npis: [string, string][] = [
+    ["Prescriber", request.prescriber.npi],
+    ["Sending pharmacy", request.sendingPharmacy.npi],
+    ["Receiving pharmacy", request.receivingPharmacy.npi],
+  ];
+  const bad = npis.filter(([, npi]) => !isValidNpi(npi));
+  return {
+    id: "npi",
+    title: "NPI check digits",
+    status: bad.length ? "fail" : "pass",
+    detail: bad.length
+      ? `${bad.map(([who, npi]) => `${who} NPI ${npi}`).join(", ")} fails the Luhn check digit (prefix 80840).`
+      : `${npis.map(([who, npi]) => `${who} ${npi}`).join("; ")}: each passes the Luhn check digit (prefix 80840).`,
+  };
+}
+
+function deaCheck(request: TransferRequest): ReviewCheck {
+  const deas: [string, string | null][] = [
+    ["Prescriber", request.prescriber.dea],
+    ["Sending pharmacy", request.sendingPharmacy.dea],
+    ["Receiving pharmacy", request.receivingPharmacy.dea],
+  ];
+  const present = deas.filter((d): d is [string, string] => d[1] !== null);
+  if (present.length === 0) return { id: "dea", title: "DEA check digits", status: "info", detail: "No DEA numbers were sent." };
+  const bad = present.filter(([, dea]) => !isValidDea(dea));
+  if (bad.length) {
+    return {
+      id: "dea",
+      title: "DEA check digits",
+      status: "fail",
+      detail: `${bad.map(([who, dea]) => `${who} DEA ${dea}`).join(", ")}: the check digit does not match.`,
+    };
+  }
+  const initial = prescriberDeaInitialMismatch(request);
+  return {
+    id: "dea",
+    title: "DEA check digits",
+    status: initial ? "warn" : "pass",
+    detail:
+      `${present.map(([who, dea]) => `${who} ${dea}`).join("; ")}: each check digit matches.` +
+      (initial ? ` ${initial}` : ""),
+  };
+}
+
+/** For a practitioner's DEA number the second letter is the initial of the registrant's last name. */
+function prescriberDeaInitialMismatch(request: TransferRequest): string | null {
+  const dea = request.prescriber.dea;
+  if (!dea || !hasDeaFormat(dea) || !"ABFGM".includes(dea[0]!) || dea[1] === "9") return null;
+  const initial = request.prescriber.name.lastName.trim()[0]?.toUpperCase();
+  if (!initial || initial === dea[1]) return null;
+  return `The prescriber DEA's second letter (${dea[1]}) is not the initial of the last name (${initial}): confirm the prescriber.`;
+}
+
+function expiryCheck(request: TransferRequest, now: Date): ReviewCheck {
+  const expiration = request.prescription.expirationDate;
+  const days = daysUntil(expiration, now);
+  const date = expiration.slice(0, 10);
+  if (instantOf(expiration) <= now.getTime()) {
+    return { id: "expiry", title: "Expiry", status: "fail", detail: `Expired on ${date}: it cannot be transferred (reject with RX_EXPIRED).` };
+  }
+  if (instantOf(expiration) - now.getTime() < EXPIRY_WARNING_DAYS * DAY_MS) {
+    return { id: "expiry", title: "Expiry", status: "warn", detail: `Expires on ${date}, in ${days} ${days === 1 ? "day" : "days"}.` };
+  }
+  return { id: "expiry", title: "Expiry", status: "pass", detail: `Expires on ${date}, in ${days} days.` };
+}
+
+function refillCheck(request: TransferRequest): ReviewCheck {
+  const rx = request.prescription;
+  const refillsAfterFirst = rx.refillsAuthorized - 1;
+  if (rx.refillsAuthorized < 1 || rx.refillsRemaining < 0 || rx.refillsRemaining > refillsAfterFirst) {
+    return {
+      id: "refills",
+      title: "Refill arithmetic",
+      status: "fail",
+      detail: `${rx.refillsAuthorized} authorized (including the first fill) cannot leave ${rx.refillsRemaining} refills remaining.`,
+    };
+  }
+  const used = refillsAfterFirst - rx.refillsRemaining;
+  const filled = rx.firstFilledDate === null ? "Never filled" : `Filled ${1 + used} of ${rx.refillsAuthorized} times`;
+  if (rx.firstFilledDate !== null && rx.refillsRemaining === 0) {
+    return { id: "refills", title: "Refill arithmetic", status: "fail", detail: `${filled}: no refills remain to transfer.` };
+  }
+  return {
+    id: "refills",
+    title: "Refill arithmetic",
+    status: "pass",
+    detail: `${filled}; ${rx.refillsRemaining} of ${refillsAfterFirst} refills after the first fill remain (${rx.refillsAuthorized} authorized including the first fill).`,
+  };
+}
+
+function quantityCheck(request: TransferRequest): ReviewCheck {
+  const rx = request.prescription;
+  const perDay = rx.daysSupply > 0 ? rx.quantityDispensed / rx.daysSupply : Number.POSITIVE_INFINITY;
+  const perDayText = Number.isFinite(perDay) ? `${round(perDay)} per day` : "no days supply";
+  const problems: string[] = [];
+  if (rx.quantityDispensed > rx.quantityWritten) {
+    problems.push(`quantity dispensed (${rx.quantityDispensed}) is more than quantity written (${rx.quantityWritten})`);
+  }
+  if (UNIT_FORMS.test(rx.drugForm) && rx.daysSupply > 0 && perDay > MAX_UNITS_PER_DAY) {
+    problems.push(`${perDayText} is more than ${MAX_UNITS_PER_DAY} ${rx.drugForm.toLowerCase()} units a day: compare with the sig`);
+  }
+  return {
+    id: "quantity",
+    title: "Quantity vs days supply",
+    status: problems.length ? "warn" : "pass",
+    detail: problems.length
+      ? `${capitalize(problems.join("; "))}.`
+      : `${rx.quantityDispensed} dispensed over ${rx.daysSupply} days is ${perDayText} (written ${rx.quantityWritten}).`,
+  };
+}
+
+function dawCheck(request: TransferRequest): ReviewCheck {
+  const rx = request.prescription;
+  const conflict = dawConflict(rx.dawCode, rx.canSubstitute);
+  const substitution = rx.canSubstitute ? "substitution allowed" : "substitution not allowed";
+  return {
+    id: "daw",
+    title: "DAW vs substitution",
+    status: conflict ? "warn" : rx.dawCode === null ? "info" : "pass",
+    detail: conflict ? `${conflict}: clarify with the sender before dispensing.` : `DAW ${explainDaw(rx.dawCode)}; ${substitution}.`,
+  };
+}
+
+function ndcCheck(request: TransferRequest): ReviewCheck {
+  const rx = request.prescription;
+  if (rx.dispensedNDC !== null && rx.dispensedNDC !== rx.prescribedNDC) {
+    return {
+      id: "ndc",
+      title: "Dispensed NDC",
+      status: "warn",
+      detail: `Dispensed NDC ${rx.dispensedNDC} differs from prescribed NDC ${rx.prescribedNDC}: another product or package was dispensed.`,
+    };
+  }
+  return { id: "ndc", title: "Dispensed NDC", status: "pass", detail: `Dispensed as prescribed (NDC ${rx.prescribedNDC}).` };
+}
+
+function controlledCheck(request: TransferRequest): ReviewCheck {
+  if (request.prescriber.dea !== null) {
+    return {
+      id: "controlled",
+      title: "Controlled-substance hint",
+      status: "info",
+      detail:
+        "The prescriber sent a DEA number: this may be a controlled substance. Set its schedule when approving (Schedule III–V refills transfer once between pharmacies; Schedule II only an electronic prescription's initial fill).",
+    };
+  }
+  return { id: "controlled", title: "Controlled-substance hint", status: "pass", detail: "No prescriber DEA number: probably not a controlled substance." };
+}
+
+function round(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(2);
+}
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

@@ -35,6 +35,15 @@ async function main(): Promise<number> {
         "header-value": { type: "string" },
         clear: { type: "boolean" },
         dea: { type: "string" },
+        "clear-npis": { type: "boolean" },
+        user: { type: "string" },
+        action: { type: "string" },
+        transfer: { type: "string" },
+        from: { type: "string" },
+        to: { type: "string" },
+        order: { type: "string" },
+        limit: { type: "string" },
+        cursor: { type: "string" },
       },
     });
   } catch (err) {

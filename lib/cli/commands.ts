@@ -10,6 +10,9 @@ import { DomainError } from "@/lib/errors";
 import { assertPartnerExists, createPartner, listPartners } from "@/lib/partners/create-partner";
 import { createUser } from "@/lib/users/create-user";
 import { verifyAuditChain } from "@/lib/audit/verify-audit-chain";
+import { exportAuditLog, parseAuditQuery, queryAuditLog } from "@/lib/admin/audit-log";
+import { getPartnerDetails } from "@/lib/admin/partner-overview";
+import { updatePartnerProfile } from "@/lib/admin/update-partner-profile";
 
 export class CliUsageError extends Error {}
 
@@ -18,6 +21,9 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
   partner create --name <name> --callback-url <url> [--npi <npi>]...
                                    create a sending partner with an API key, an OAuth client and a webhook secret
   partner list                     list partners with their keys and clients
+  partner show <partnerId>         one partner: keys, OAuth clients, traffic (24 h / 7 d) and callback health
+  partner update <partnerId> [--name <name>] [--npi <npi>]... [--clear-npis]
+                                   rename a partner, or set the NPIs it may send from
   partner suspend|resume <partnerId>
   partner set-callback <partnerId> --callback-url <url>
   partner rotate-secret <partnerId> [--overlap-hours <h>]   new webhook secret; both sign until the overlap ends (default 24)
@@ -39,6 +45,10 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
   store list
   store remove <storeId>
   audit verify                     check the audit log's hash chain; exit 1 and name the first broken record
+  audit list [--user <email|id>] [--action <a|prefix.*>] [--transfer <id>] [--from <iso>] [--to <iso>]
+             [--order newest|oldest] [--limit <n>] [--cursor <id>]
+                                   one page of the audit log (nextCursor for the next)
+  audit export [same filters]      the matching records as CSV, oldest first (the export is audited)
 
   --json   print one JSON object on stdout
 `;
@@ -57,7 +67,26 @@ export type CliValues = {
   "header-value"?: string;
   clear?: boolean;
   dea?: string;
+  "clear-npis"?: boolean;
+  user?: string;
+  action?: string;
+  transfer?: string;
+  from?: string;
+  to?: string;
+  order?: string;
+  limit?: string;
+  cursor?: string;
 };
+
+/** The audit filters given on the command line, as the API's query string takes them. */
+function auditParams(values: CliValues): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const key of ["user", "action", "transfer", "from", "to", "order", "limit", "cursor"] as const) {
+    const value = values[key];
+    if (value !== undefined) params.set(key, value);
+  }
+  return params;
+}
 
 /** exitCode: non-zero when the command ran but found a problem (e.g. a broken audit chain). */
 export type CliResult = { json: unknown; human: string; exitCode?: number };
@@ -114,6 +143,28 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
             .join("\n")
         : "no partners";
       return { json: { partners }, human };
+    }
+    case "partner show": {
+      const details = await getPartnerDetails(positional(args, 2, "partnerId"));
+      const active = details.apiKeys.filter((k) => k.state === "active");
+      return {
+        json: details,
+        human: [
+          `${details.partnerId}  ${details.name}${details.suspended ? " (suspended)" : ""}`,
+          `callbacks to   ${details.callbackUrl}  (endpoint ${details.callbacks.state})`,
+          `NPIs           ${details.npis.join(", ") || "any"}`,
+          `received       ${details.traffic.last24h} in 24 h, ${details.traffic.last7d} in 7 days, last ${details.traffic.lastReceivedAt ?? "never"}`,
+          `API keys       ${active.map((k) => `${k.keyId} ${k.display}`).join(", ") || "none active"}`,
+          `OAuth clients  ${details.oauthClients.filter((c) => c.state === "active").map((c) => c.clientId).join(", ") || "none active"}`,
+        ].join("\n"),
+      };
+    }
+    case "partner update": {
+      const partnerId = positional(args, 2, "partnerId");
+      const npis = values["clear-npis"] ? [] : values.npi;
+      if (values.name === undefined && npis === undefined) throw new CliUsageError("give --name, --npi or --clear-npis");
+      const updated = await updatePartnerProfile(partnerId, { name: values.name, npis }, CLI_ACTOR);
+      return { json: { partnerId, ...updated }, human: `${partnerId} ${updated.name}, NPIs: ${updated.npis.join(", ") || "any"}` };
     }
     case "key create": {
       const partnerId = required(values, "partner");
@@ -240,6 +291,20 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
         human: `audit chain BROKEN at record ${b.id} (${b.at}, ${b.action}): ${b.reason}; ${report.records} records before it verified`,
         exitCode: 1,
       };
+    }
+    case "audit list": {
+      const page = await queryAuditLog(parseAuditQuery(auditParams(values)));
+      const human = page.items.length
+        ? page.items.map((e) => `${e.id}  ${e.at}  ${e.actor}  ${e.action}${e.transferId ? `  ${e.transferId}` : ""}`).join("\n") +
+          (page.nextCursor ? `\nmore: --cursor ${page.nextCursor}` : "")
+        : "no records";
+      return { json: page, human };
+    }
+    case "audit export": {
+      const exported = await exportAuditLog(parseAuditQuery(auditParams(values)), CLI_ACTOR);
+      let csv = "";
+      for await (const line of exported.lines) csv += line;
+      return { json: { filename: exported.filename, records: exported.records, csv }, human: csv.replace(/\r\n$/, "") };
     }
     default:
       throw new CliUsageError(`unknown command: ${args.join(" ") || "(none)"}; see npm run cli -- help`);

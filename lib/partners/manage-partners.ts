@@ -4,7 +4,7 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
-import { normalizeCallbackUrl } from "@/lib/partners/callback-url";
+import { checkCallbackUrl } from "@/lib/partners/callback-url";
 import { generateWebhookSecret } from "@/lib/partners/webhook-secret";
 
 async function partnerOrThrow(partnerId: string) {
@@ -26,7 +26,7 @@ export async function setPartnerSuspended(partnerId: string, suspended: boolean,
 
 export async function updatePartnerCallbackUrl(partnerId: string, url: string, actor: Actor): Promise<string> {
   await partnerOrThrow(partnerId);
-  const callbackUrl = normalizeCallbackUrl(url);
+  const callbackUrl = await checkCallbackUrl(url);
   await db().partner.update({ where: { id: partnerId }, data: { callbackUrl, callbackGoneAt: null, callbackFailingSince: null } });
   await audit(actor, "partner.callback_url_changed", partnerId, { callbackUrl });
   return callbackUrl;

@@ -82,6 +82,9 @@ describe("npm run cli", () => {
     expect((demote.json.error as { message: string }).message).toContain("last active admin");
     expect((await cli("user", "disable", email)).code).toBe(1);
     for (const a of admins) await cli("user", "enable", a.id);
+    // With a second active admin, demoting this one is allowed.
+    const second = `admin2-${randomUUID().slice(0, 8)}@pharmacy.test`;
+    expect((await cli("user", "create", "--email", second, "--password", "a long password", "--role", "admin")).code).toBe(0);
     expect((await cli("user", "role", email, "--role", "pharmacist")).code).toBe(0);
   });
 

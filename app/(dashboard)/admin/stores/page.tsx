@@ -1,0 +1,11 @@
+import type { Metadata } from "next";
+import { StoresView } from "@/components/admin/stores-view";
+import { requirePageUser } from "@/lib/auth/require-user";
+import { listStores } from "@/lib/stores/manage-stores";
+
+export const metadata: Metadata = { title: "Stores" };
+
+export default async function StoresPage() {
+  await requirePageUser("/admin/stores");
+  return <StoresView initial={await listStores()} />;
+}

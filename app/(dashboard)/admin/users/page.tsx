@@ -1,0 +1,11 @@
+import type { Metadata } from "next";
+import { UsersView } from "@/components/admin/users-view";
+import { requirePageUser } from "@/lib/auth/require-user";
+import { listUsers } from "@/lib/users/manage-users";
+
+export const metadata: Metadata = { title: "Users" };
+
+export default async function UsersPage() {
+  const user = await requirePageUser("/admin/users");
+  return <UsersView initial={await listUsers()} currentUserId={user.id} />;
+}

@@ -1,0 +1,10 @@
+// GET /api/admin/audit?user&action&transfer&from&to&order&cursor&limit: one page of the audit log, keyset
+// on the record id (nextCursor for the next page).
+import { parseAuditQuery, queryAuditLog } from "@/lib/admin/audit-log";
+import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+
+export const dynamic = "force-dynamic";
+
+export const GET = dashboardRoute(async ({ request }) =>
+  json(await queryAuditLog(parseAuditQuery(new URL(request.url).searchParams))),
+);

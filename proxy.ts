@@ -21,6 +21,7 @@ import {
 } from "@/lib/auth/session-claims";
 import { env } from "@/lib/env";
 import { problemResponse } from "@/lib/http/problem-response";
+import { HSTS, isCrossSiteWrite, isHttps, pageContentSecurityPolicy } from "@/lib/http/security-headers";
 
 type SessionRead =
   | { ok: true; cookieName: string; token: JWT; claims: SessionClaims }
@@ -89,10 +90,33 @@ function refuse(request: NextRequest, reason: "signed_out" | "idle" | "expired",
   return response;
 }
 
+/** Security headers on everything the proxy answers: the page CSP with this request's nonce, HSTS under HTTPS. */
+function secure<T extends Response>(request: NextRequest, response: T, csp: string): T {
+  if (!isApiPath(request.nextUrl.pathname)) response.headers.set("content-security-policy", csp);
+  if (isHttps(request)) response.headers.set("strict-transport-security", HSTS);
+  return response;
+}
+
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
+  // CSRF: a state-changing request another site's page made is refused before anything else.
+  if (isCrossSiteWrite(request)) {
+    return problemResponse(403, "cross_site_request", "Cross-site request refused", "This request came from another site's page; use the dashboard itself.");
+  }
+  // A fresh nonce per request: Next puts it on its own scripts when it sees it in the request's CSP.
+  const nonce = btoa(crypto.randomUUID());
+  const csp = pageContentSecurityPolicy(nonce, env().NODE_ENV === "development");
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("content-security-policy", csp);
+  const next = () => NextResponse.next({ request: { headers: requestHeaders } });
+
+  return secure(request, await decide(request, pathname, next), csp);
+}
+
+async function decide(request: NextRequest, pathname: string, next: () => NextResponse): Promise<Response> {
   const rule = accessRuleFor(pathname, request.method);
-  if (isPublic(rule)) return NextResponse.next();
+  if (isPublic(rule)) return next();
 
   const session = await readSession(request);
   if (!session.ok) return refuse(request, session.reason, session.cookieName);
@@ -104,7 +128,7 @@ export async function proxy(request: NextRequest) {
     return redirectTo(request, `/transfers?${new URLSearchParams({ denied: pathname })}`);
   }
 
-  const response = NextResponse.next();
+  const response = next();
   const now = Date.now();
   if (countsAsActivity(request) && now - session.claims.act >= activityResolutionMs()) {
     const maxAge = sessionCookieMaxAgeSeconds();

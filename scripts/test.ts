@@ -82,6 +82,8 @@ if (built) {
     failed: num(stats.unexpected),
     skipped: num(stats.skipped),
   }, pwOk);
+  // The benchmark's smoke run: every part of `npm run bench` works (short runs, small data); no timing is asserted.
+  check("benchmark smoke run (npm run bench -- --quick)", run("npx", ["tsx", "bench/run.ts", "--quick"]));
 } else {
   lines.push("✘ tests not run: the build failed");
   total.failed++;

@@ -9,7 +9,7 @@ import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import { ERROR_TYPE_MEANINGS, ERROR_TYPES } from "@/lib/transfers/wire";
 
 export const metadata: Metadata = { title: "API documentation" };
-export const dynamic = "force-static";
+export const dynamic = "force-dynamic";
 
 type Operation = { summary?: string; description?: string; responses?: Record<string, { description?: string }> };
 type Doc = {

@@ -4,6 +4,12 @@ import { PrismaClient } from "@/generated/prisma/client";
 import { env } from "@/lib/env";
 
 const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
+let queryEvents = false;
+
+/** For tools that inspect the SQL sent (the benchmark's EXPLAIN): call before the first db(). */
+export function enableQueryEvents(): void {
+  queryEvents = true;
+}
 
 function createClient(): PrismaClient {
   const url = env().DATABASE_URL;
@@ -12,7 +18,10 @@ function createClient(): PrismaClient {
       "DATABASE_URL is not set: start the service with `npm run dev` / `npm start` (they start the embedded database) or set DATABASE_URL",
     );
   }
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) });
+  return new PrismaClient({
+    adapter: new PrismaPg({ connectionString: url, max: 10 }),
+    ...(queryEvents ? { log: [{ emit: "event" as const, level: "query" as const }] } : {}),
+  });
 }
 
 /** Created on first use so that importing a module never needs a database (e.g. during `next build`). */

@@ -1,0 +1,45 @@
+// One autocannon run, in its own process (pinned apart from the server by the caller), against
+// POST /v1/transfer with a distinct valid transfer in every request. Prints the result as one JSON line.
+import autocannon from "autocannon";
+
+type Args = { url: string; apiKey: string; template: string; connections: number; seconds: number; prefix: string };
+const args = JSON.parse(process.argv[2]!) as Args;
+
+let n = 0;
+const instance = autocannon(
+  {
+    url: args.url,
+    connections: args.connections,
+    duration: args.seconds,
+    requests: [
+      {
+        method: "POST",
+        path: "/v1/transfer",
+        headers: { "content-type": "application/json", authorization: `senderKey ${args.apiKey}` },
+        setupRequest: (req) => {
+          n++;
+          const body = args.template.replace("__REQUEST_ID__", `${args.prefix}-${n}`).replace("__RX__", `${args.prefix}${n}`);
+          return { ...req, body };
+        },
+      },
+    ],
+  },
+  (err, result) => {
+    if (err) {
+      process.stderr.write(`${String(err)}\n`);
+      process.exit(1);
+    }
+    process.stdout.write(
+      `${JSON.stringify({
+        requestsPerSecond: result.requests.average,
+        total: result.requests.total,
+        non2xx: result.non2xx,
+        errors: result.errors,
+        timeouts: result.timeouts,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+      })}\n`,
+    );
+  },
+);
+process.on("SIGTERM", () => instance.stop());

@@ -1,0 +1,114 @@
+// `npm run bench [-- --quick]`: every figure beside its baseline, measured in the same run, reported as a
+// ratio; a table on stdout and the whole result as JSON in bench/results/. --quick is the smoke run the
+// test suite uses (short runs, small data).
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { enableQueryEvents } from "@/lib/db/prisma";
+import { setEnv } from "@/lib/env";
+import { createUser } from "@/lib/users/create-user";
+import { createPartner } from "@/lib/partners/create-partner";
+import { DEMO_PHARMACY_NPI } from "@/lib/transfers/fixtures";
+import { createMigratedDatabase, startTestPostgres } from "@/tests/support/database";
+import { ensureBuild } from "@/tests/support/server";
+import { benchIntake, type IntakeResult } from "./intake";
+import { benchQueue, seedTransfers, type QueueSize } from "./queue";
+import { ROOT } from "./support";
+
+const quick = process.argv.includes("--quick");
+const settings = quick ? { connections: 10, seconds: 3, rounds: 1 } : { connections: 50, seconds: 20, rounds: 2 };
+const queueSizes = quick ? [2_000] : [100_000, 1_000_000];
+const queueRuns = quick ? 5 : 40;
+
+function step(text: string): void {
+  process.stdout.write(`\n▶ ${text}\n`);
+}
+
+async function serverVersion(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<{ server_version: string }>("SHOW server_version")).rows[0]!.server_version;
+  } finally {
+    await client.end();
+  }
+}
+
+function machine() {
+  const cpus = os.cpus();
+  return { cpu: cpus[0]?.model ?? "unknown", cores: cpus.length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join("  ")).join("\n");
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  step(quick ? "quick smoke run" : "full run");
+  step("production build");
+  ensureBuild();
+
+  step("PostgreSQL");
+  const postgres = await startTestPostgres();
+  try {
+    const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_bench");
+    const authSecret = randomBytes(32).toString("base64url");
+    setEnv({ DATABASE_URL: databaseUrl, AUTH_SECRET: authSecret, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", LOG_LEVEL: "warn" });
+    enableQueryEvents();
+    const partner = await createPartner({ name: "Bench Sender", callbackUrl: "http://127.0.0.1:9/unused", npis: [] });
+    const pgVersion = await serverVersion(databaseUrl);
+
+    step(`intake: ${settings.rounds} round(s) of ${settings.seconds} s at ${settings.connections} connections`);
+    const intake: IntakeResult = await benchIntake({ databaseUrl, authSecret, apiKey: partner.apiKey, pharmacyNpi: DEMO_PHARMACY_NPI, ...settings });
+
+    const queue: QueueSize[] = [];
+    const { userId } = await createUser({ email: "bench@pharmacy.test", password: randomBytes(12).toString("base64url"), role: "pharmacist", name: "Bench Pharmacist" });
+    const actor = { id: userId, email: "bench@pharmacy.test", name: "Bench Pharmacist", role: "pharmacist" as const };
+    for (const size of queueSizes) {
+      step(`queue at ${size.toLocaleString()} transfers`);
+      const seedSeconds = await seedTransfers(databaseUrl, partner.partnerId, size);
+      queue.push({ transfers: size, seedSeconds, cases: await benchQueue({ databaseUrl, partnerId: partner.partnerId, actor, runs: queueRuns }) });
+    }
+
+    const result = { at: new Date().toISOString(), quick, machine: { ...machine(), postgres: pgVersion }, intake, queue, seconds: Math.round((Date.now() - started) / 1000) };
+    const dir = path.join(ROOT, "bench", "results");
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${result.at.replace(/[:.]/g, "-")}${quick ? "-quick" : ""}.json`);
+    writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+
+    process.stdout.write(`\n${table([
+      ["figure", "ours", "baseline", "ratio"],
+      ["intake req/s", String(intake.ours.requestsPerSecond), String(intake.baseline.requestsPerSecond), String(intake.ratio)],
+      ["intake p50 ms", String(intake.ours.p50), String(intake.baseline.p50), (intake.ours.p50 / intake.baseline.p50).toFixed(2)],
+      ["intake p99 ms", String(intake.ours.p99), String(intake.baseline.p99), (intake.ours.p99 / intake.baseline.p99).toFixed(2)],
+    ])}\n`);
+    for (const size of queue) {
+      process.stdout.write(`\nqueue at ${size.transfers.toLocaleString()} transfers (ms; baseline: the bare keyset index read of the same page)\n`);
+      process.stdout.write(`${table([
+        ["case", "p50", "p95", "baseline p50", "baseline p95", "ratio p50"],
+        ...size.cases.map((c) => [c.name, String(c.p50), String(c.p95), String(c.baselineP50), String(c.baselineP95), String(c.ratio)]),
+      ])}\n`);
+      for (const c of size.cases) {
+        const indexes = [...new Set(c.plan.flatMap((line) => /(Index(?: Only)? Scan(?: Backward)? using \S+|Bitmap Index Scan on \S+|Seq Scan on \S+)/.exec(line)?.[1] ?? []))];
+        process.stdout.write(`  plan of ${c.name}: ${indexes.join(", ") || "(no plan captured)"}\n`);
+      }
+    }
+    process.stdout.write(`\nmachine: ${result.machine.cpu}, ${result.machine.cores} cores, ${result.machine.memoryGiB} GiB, Node ${result.machine.node}, PostgreSQL ${pgVersion}\n`);
+    process.stdout.write(`written to ${path.relative(ROOT, file)}\n`);
+    process.stdout.write(`intake: ${intake.ours.requestsPerSecond} req/s vs baseline ${intake.baseline.requestsPerSecond} req/s, ratio ${intake.ratio}\n`);
+  } finally {
+    await postgres.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,62 @@
+// Security headers. Pages get a per-request nonce CSP from proxy.ts (Next puts the nonce on its own
+// scripts, so no inline script runs without it); next.config.ts sends the rest on every response.
+
+/** The CSP of a page: scripts only with this request's nonce (and what they load), nothing framed. */
+export function pageContentSecurityPolicy(nonce: string, isDev: boolean): string {
+  return [
+    "default-src 'self'",
+    // 'strict-dynamic': chunks loaded by the nonced bootstrap are trusted; dev needs eval for fast refresh.
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${isDev ? " 'unsafe-eval'" : ""}`,
+    // React and Next set style attributes; styles cannot run code.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    `connect-src 'self'${isDev ? " ws: wss:" : ""}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** JSON endpoints have nothing to run or show. */
+export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/** Sent on every response (next.config.ts). */
+export const BASE_SECURITY_HEADERS: { key: string; value: string }[] = [
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "Referrer-Policy", value: "no-referrer" },
+  { key: "X-Frame-Options", value: "DENY" },
+  { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
+];
+
+export const HSTS = "max-age=63072000; includeSubDomains";
+
+/** Served over HTTPS, directly or behind a proxy that says so: only then is HSTS meaningful. */
+export function isHttps(request: { headers: Headers; url: string }): boolean {
+  const forwarded = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  return forwarded ? forwarded === "https" : new URL(request.url).protocol === "https:";
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * CSRF guard for the dashboard's state-changing requests, on top of the SameSite=Lax session cookie:
+ * browsers send Sec-Fetch-Site (or at least Origin) with every cross-site POST, PUT, PATCH or DELETE, so
+ * one that says it comes from another site is refused. A request with neither header is not from a
+ * browser page and carries no ambient-cookie risk.
+ */
+export function isCrossSiteWrite(request: { method: string; headers: Headers; url: string }): boolean {
+  if (SAFE_METHODS.has(request.method.toUpperCase())) return false;
+  const site = request.headers.get("sec-fetch-site");
+  if (site) return site !== "same-origin" && site !== "none";
+  const origin = request.headers.get("origin");
+  if (!origin) return false;
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? new URL(request.url).host;
+  try {
+    return new URL(origin).host !== host;
+  } catch {
+    return true;
+  }
+}

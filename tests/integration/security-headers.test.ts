@@ -1,0 +1,45 @@
+// Security headers and the CSRF guard, over real HTTP against the production server.
+import { describe, expect, it } from "vitest";
+import { connectTestEnvironment } from "@/tests/support/integration";
+
+const { baseUrl } = connectTestEnvironment();
+
+describe("security headers", () => {
+  it("sends a per-request nonce CSP on pages", async () => {
+    const a = (await fetch(`${baseUrl}/login`)).headers.get("content-security-policy");
+    const b = (await fetch(`${baseUrl}/login`)).headers.get("content-security-policy");
+    expect(a).toMatch(/'nonce-[^']+'/);
+    expect(a).not.toBe(b);
+  });
+
+  it("sends a CSP that allows nothing on JSON endpoints, and the base headers everywhere", async () => {
+    for (const path of ["/v1/openapi.json", "/oauth/token"]) {
+      const res = await fetch(`${baseUrl}${path}`);
+      expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("x-frame-options")).toBe("DENY");
+    }
+  });
+
+  it("sends HSTS only when served over HTTPS (as a TLS proxy in front says)", async () => {
+    expect((await fetch(`${baseUrl}/login`)).headers.get("strict-transport-security")).toBeNull();
+    const https = await fetch(`${baseUrl}/login`, { headers: { "x-forwarded-proto": "https" } });
+    expect(https.headers.get("strict-transport-security")).toMatch(/max-age=\d+/);
+  });
+});
+
+describe("CSRF guard", () => {
+  it("refuses a state-changing dashboard request made by another site's page", async () => {
+    for (const headers of [{ "sec-fetch-site": "cross-site" }, { origin: "https://evil.example" }]) {
+      const res = await fetch(`${baseUrl}/api/transfers/trf_x/approve`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: "{}" });
+      expect(res.status).toBe(403);
+      expect(res.headers.get("content-type")).toContain("application/problem+json");
+      expect(((await res.json()) as { type?: string; title?: string }).title).toBe("Cross-site request refused");
+    }
+  });
+
+  it("lets a same-origin request through to authentication", async () => {
+    const res = await fetch(`${baseUrl}/api/transfers/trf_x/approve`, { method: "POST", headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" }, body: "{}" });
+    expect(res.status).toBe(401);
+  });
+});

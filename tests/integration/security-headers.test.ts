@@ -30,7 +30,8 @@ describe("security headers", () => {
 
 describe("CSRF guard", () => {
   it("refuses a state-changing dashboard request made by another site's page", async () => {
-    for (const headers of [{ "sec-fetch-site": "cross-site" }, { origin: "https://evil.example" }]) {
+    const attempts: Record<string, string>[] = [{ "sec-fetch-site": "cross-site" }, { origin: "https://evil.example" }];
+    for (const headers of attempts) {
       const res = await fetch(`${baseUrl}/api/transfers/trf_x/approve`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: "{}" });
       expect(res.status).toBe(403);
       expect(res.headers.get("content-type")).toContain("application/problem+json");

@@ -67,9 +67,12 @@ if (built) {
   const vitestFile = path.join(RESULTS, "vitest.json");
   const vitestOk = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestFile}`]);
   const v = readJson(vitestFile);
+  // A file that failed without a failed test (it did not load, or a hook threw) counts as one failure.
+  const files = (Array.isArray(v?.testResults) ? v.testResults : []) as { status?: string; assertionResults?: { status?: string }[] }[];
+  const brokenFiles = files.filter((f) => f.status === "failed" && !(f.assertionResults ?? []).some((a) => a.status === "failed")).length;
   add("unit + integration (vitest)", {
     passed: num(v?.numPassedTests),
-    failed: num(v?.numFailedTests) + num(v?.numFailedTestSuites),
+    failed: num(v?.numFailedTests) + brokenFiles,
     skipped: num(v?.numPendingTests) + num(v?.numTodoTests),
   }, vitestOk);
 

@@ -65,11 +65,12 @@ export async function attemptSignIn(input: { email: unknown; password: unknown; 
     }
     dummyHash ??= hashPassword("not-a-password-of-anyone");
     await verifyPassword(password, await dummyHash);
-    const failures = await countUnknownEmailFailure(emailKey);
+    const { failures, lastFailure } = await countUnknownEmailFailure(emailKey);
     if (address) await countAddressFailure(address);
     const lock = lockoutSeconds(failures);
     await audit("auth.sign_in_failed", null, { reason: "unknown_email", failures });
-    return lock > 0 ? { ok: false, reason: "locked", retryAt: new Date(now.getTime() + lock * 1000) } : { ok: false, reason: "invalid" };
+    // From the stored failure time, as unknownEmailLockedUntil computes it: every answer names the same instant.
+    return lock > 0 ? { ok: false, reason: "locked", retryAt: new Date(lastFailure.getTime() + lock * 1000) } : { ok: false, reason: "invalid" };
   }
 
   if (user.lockedUntil && user.lockedUntil > now) {
@@ -118,16 +119,17 @@ async function unknownEmailLockedUntil(key: string, now: Date): Promise<Date | n
 }
 
 /** For an unknown email, window_start is the time of the last failure and count the consecutive failures. */
-async function countUnknownEmailFailure(key: string): Promise<number> {
+async function countUnknownEmailFailure(key: string): Promise<{ failures: number; lastFailure: Date }> {
   const memory = UNKNOWN_EMAIL_MEMORY_MS / 1000;
-  const rows = await db().$queryRaw<{ count: number }[]>`
+  const rows = await db().$queryRaw<{ count: number; window_start: Date }[]>`
     INSERT INTO rate_limit_buckets (key, window_start, count) VALUES (${key}, now(), 1)
     ON CONFLICT (key) DO UPDATE SET
       count = CASE WHEN rate_limit_buckets.window_start < now() - make_interval(secs => ${memory}::float8)
         THEN 1 ELSE rate_limit_buckets.count + 1 END,
       window_start = now()
-    RETURNING count`;
-  return rows[0]?.count ?? 1;
+    RETURNING count, window_start`;
+  const row = rows[0]!;
+  return { failures: row.count, lastFailure: row.window_start };
 }
 
 async function addressLockedUntil(address: string, now: Date): Promise<Date | null> {

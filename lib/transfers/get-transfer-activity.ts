@@ -2,6 +2,7 @@
 // sender's callback, and a timeline (received, viewed by whom, claimed, released, decided, each callback
 // attempt). The review screen polls it, so it is not itself recorded as a view. Callback rows are only
 // read here; lib/callbacks owns writing them.
+import type { CallbackAttemptView } from "@/lib/callbacks/find-callback-timeline";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 
@@ -30,14 +31,8 @@ export type TimelineEvent = {
   ok?: boolean;
 };
 
-export type CallbackAttemptView = {
-  attemptNumber: number;
-  startedAt: string;
-  statusCode: number | null;
-  error: string | null;
-  latencyMs: number | null;
-  manual: boolean;
-};
+/** An attempt as the timeline shows it: the callbacks module's view without its in-flight lease detail. */
+type TimelineAttempt = Omit<CallbackAttemptView, "isInFlight">;
 
 export type TransferActivity = {
   referenceID: string;
@@ -54,7 +49,7 @@ export type TransferActivity = {
     deliveredAt: string | null;
     lastStatusCode: number | null;
     lastError: string | null;
-    attempts: CallbackAttemptView[];
+    attempts: TimelineAttempt[];
   } | null;
   timeline: TimelineEvent[];
   serverTime: string;

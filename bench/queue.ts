@@ -33,7 +33,7 @@ export async function seedTransfers(databaseUrl: string, partnerId: string, tota
            rx_number, drug_name, drug_strength, has_allergies, prescriber_dea, received_at, request, response, response_id)
          SELECT 'trf_bench' || lpad(i::text, 9, '0'), $1, 'bench-' || i, md5(i::text),
                 s.status::"TransferStatus", CASE WHEN s.status <> 'REJECTED' THEN 'bench:' || i END,
-                initcap(f.name), initcap(l.name), l.name || ' ' || f.name, date '1940-01-01' + (i * 7919 % 25000),
+                initcap(f.name), initcap(l.name), l.name || ' ' || f.name, date '1940-01-01' + (i * 7919 % 25000)::int,
                 '1843501234', 'Bench Sender Pharmacy', '1245319599', 'RXB' || i, 'Atorvastatin', '20 mg',
                 i % 3 = 0, i % 5 = 0, now() - make_interval(secs => (($2::bigint - i) * 31536000.0 / $2::bigint)),
                 $3::jsonb, '{}'::jsonb, 'rsp_bench' || i

@@ -19,7 +19,7 @@ import { ROOT } from "./support";
 
 const quick = process.argv.includes("--quick");
 const settings = quick ? { connections: 10, seconds: 3, rounds: 1 } : { connections: 50, seconds: 20, rounds: 2 };
-const queueSizes = quick ? [2_000] : [100_000, 1_000_000];
+const queueSizes = quick ? [20_000] : [100_000, 1_000_000];
 const queueRuns = quick ? 5 : 40;
 
 function step(text: string): void {

@@ -101,38 +101,11 @@ export function buildTransferRequest(
       expirationDate: formatDateTime(written + 365 * DAY_MS, -300),
       canSubstitute: true,
     },
-    sendingPharmacy: {
-      dea: "FD" + withDeaCheck("382910"),
-      npi: opts.sendingNpi ?? DEMO_SENDING_NPI,
-      name: DEMO_SENDING_NAME,
-      pharmacist: { firstName: "Priya", lastName: "Raman", middleName: null, prefix: null, suffix: "PharmD" },
-      address: {
-        addressLine1: "2500 Commerce Parkway",
-        addressLine2: null,
-        city: "Columbus",
-        state: "OH",
-        postalCode: "43219",
-        countryCode: "US",
-      },
-      email: "transfers@mailorder.example.com",
-      contactInfo: { countryCode: "+1", phoneNumber: "6145550110" },
-    },
-    receivingPharmacy: {
-      dea: "FR" + withDeaCheck("604417"),
-      npi: opts.receivingNpi ?? DEMO_PHARMACY_NPI,
-      name: DEMO_PHARMACY_NAME,
-      pharmacist: { firstName: "Dana", lastName: "Whitfield", middleName: null, prefix: null, suffix: "PharmD" },
-      address: {
-        addressLine1: "75 River Road",
-        addressLine2: null,
-        city: "Philadelphia",
-        state: "PA",
-        postalCode: "19128",
-        countryCode: "US",
-      },
-      email: "rx@riverside.example.com",
-      contactInfo: { countryCode: "+1", phoneNumber: "2155550125" },
-    },
+    sendingPharmacy: demoSendingPharmacy(
+      { firstName: "Priya", lastName: "Raman", middleName: null, prefix: null, suffix: "PharmD" },
+      opts.sendingNpi ?? DEMO_SENDING_NPI,
+    ),
+    receivingPharmacy: demoReceivingPharmacy(opts.receivingNpi ?? DEMO_PHARMACY_NPI),
     primaryInsurance: {
       planName: "Keystone Health PPO",
       cardHolderID: "KHP448120937",
@@ -532,27 +505,28 @@ export function randomTransferRequest(rng: () => number, opts: FixtureOptions = 
       expirationDate: formatDateTime(written + validityDays * DAY_MS, senderOffset),
       canSubstitute: dispenseAlternate || r.chance(0.9),
     },
-    sendingPharmacy: {
-      ...demoSendingPharmacy(r),
-      npi: opts.sendingNpi ?? DEMO_SENDING_NPI,
-    },
+    sendingPharmacy: demoSendingPharmacy(randomPharmacist(r), opts.sendingNpi ?? DEMO_SENDING_NPI),
     receivingPharmacy: demoReceivingPharmacy(opts.receivingNpi ?? DEMO_PHARMACY_NPI),
     primaryInsurance: primary,
     secondaryInsurance: secondary,
   };
 }
 
-function demoSendingPharmacy(r: RandomTools): Pharmacy {
-  const pharmacist: Name = {
+function randomPharmacist(r: RandomTools): Name {
+  return {
     firstName: r.pick([...FEMALE_FIRST_NAMES, ...MALE_FIRST_NAMES]),
     lastName: r.pick(LAST_NAMES),
     middleName: null,
     prefix: null,
     suffix: "PharmD",
   };
+}
+
+/** The demo mail-order pharmacy that sends transfers. */
+function demoSendingPharmacy(pharmacist: Name, npi: string): Pharmacy {
   return {
     dea: "FD" + withDeaCheck("382910"),
-    npi: DEMO_SENDING_NPI,
+    npi,
     name: DEMO_SENDING_NAME,
     pharmacist,
     address: {

@@ -14,6 +14,7 @@ import { DEMO_PHARMACY_NPI } from "@/lib/transfers/fixtures";
 import { createMigratedDatabase, startTestPostgres } from "@/tests/support/database";
 import { ensureBuild } from "@/tests/support/server";
 import { benchIntake, type IntakeResult } from "./intake";
+import { benchCallbacks, type CallbacksResult } from "./callbacks";
 import { benchQueue, seedTransfers, type QueueSize } from "./queue";
 import { ROOT } from "./support";
 
@@ -21,6 +22,7 @@ const quick = process.argv.includes("--quick");
 const settings = quick ? { connections: 10, seconds: 3, rounds: 1 } : { connections: 50, seconds: 20, rounds: 2 };
 const queueSizes = quick ? [20_000] : [100_000, 1_000_000];
 const queueRuns = quick ? 5 : 40;
+const callbackSettings = quick ? { count: 20, latencySamples: 5 } : { count: 500, latencySamples: 50 };
 
 function step(text: string): void {
   process.stdout.write(`\n▶ ${text}\n`);
@@ -74,7 +76,10 @@ async function main(): Promise<void> {
       queue.push({ transfers: size, seedSeconds, cases: await benchQueue({ databaseUrl, partnerId: partner.partnerId, actor, runs: queueRuns }) });
     }
 
-    const result = { at: new Date().toISOString(), quick, machine: { ...machine(), postgres: pgVersion }, intake, queue, seconds: Math.round((Date.now() - started) / 1000) };
+    step(`callbacks: ${callbackSettings.count} deliveries, ${callbackSettings.latencySamples} latency samples`);
+    const callbacks: CallbacksResult = await benchCallbacks({ databaseUrl, authSecret, pharmacyNpi: DEMO_PHARMACY_NPI, actor, ...callbackSettings });
+
+    const result = { at: new Date().toISOString(), quick, machine: { ...machine(), postgres: pgVersion }, intake, queue, callbacks, seconds: Math.round((Date.now() - started) / 1000) };
     const dir = path.join(ROOT, "bench", "results");
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `${result.at.replace(/[:.]/g, "-")}${quick ? "-quick" : ""}.json`);
@@ -97,6 +102,13 @@ async function main(): Promise<void> {
         process.stdout.write(`  plan of ${c.name}: ${indexes.join(", ") || "(no plan captured)"}\n`);
       }
     }
+    process.stdout.write(`\ncallbacks (${callbacks.count} deliveries at concurrency ${callbacks.concurrency}; baseline: the same signed POSTs sent directly)\n`);
+    process.stdout.write(`${table([
+      ["figure", "ours", "baseline", "ratio"],
+      ["callbacks/s", String(callbacks.ours.callbacksPerSecond), String(callbacks.baseline.callbacksPerSecond), String(callbacks.ratio)],
+      ["approve-to-callback p50 ms", String(callbacks.ours.latencyP50), String(callbacks.baseline.latencyP50), ""],
+      ["approve-to-callback p99 ms", String(callbacks.ours.latencyP99), String(callbacks.baseline.latencyP99), ""],
+    ])}\n`);
     process.stdout.write(`\nmachine: ${result.machine.cpu}, ${result.machine.cores} cores, ${result.machine.memoryGiB} GiB, Node ${result.machine.node}, PostgreSQL ${pgVersion}\n`);
     process.stdout.write(`written to ${path.relative(ROOT, file)}\n`);
     process.stdout.write(`intake: ${intake.ours.requestsPerSecond} req/s vs baseline ${intake.baseline.requestsPerSecond} req/s, ratio ${intake.ratio}\n`);

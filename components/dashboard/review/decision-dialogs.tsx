@@ -47,6 +47,16 @@ function scheduleWarnings(schedule: string | null | undefined, t: TransferSummar
   return warnings;
 }
 
+/** What both decision dialogs take: the confirmation of one decision on one transfer. */
+type DecisionDialogProps<Input> = {
+  open: boolean;
+  onClose: () => void;
+  onConfirm: (input: Input) => void;
+  pending: boolean;
+  error: string | null;
+  summary: TransferSummary;
+};
+
 export function ApproveDialog({
   open,
   onClose,
@@ -54,14 +64,7 @@ export function ApproveDialog({
   pending,
   error,
   summary,
-}: {
-  open: boolean;
-  onClose: () => void;
-  onConfirm: (input: ApproveInput) => void;
-  pending: boolean;
-  error: string | null;
-  summary: TransferSummary;
-}) {
+}: DecisionDialogProps<ApproveInput>) {
   const form = useForm<z.input<typeof ApproveInputSchema>, unknown, z.output<typeof ApproveInputSchema>>({
     resolver: zodResolver(ApproveInputSchema),
     defaultValues: { drugSchedule: null, localRxNumber: "", note: "" },
@@ -149,14 +152,7 @@ export function RejectDialog({
   pending,
   error,
   summary,
-}: {
-  open: boolean;
-  onClose: () => void;
-  onConfirm: (input: RejectInput) => void;
-  pending: boolean;
-  error: string | null;
-  summary: TransferSummary;
-}) {
+}: DecisionDialogProps<RejectInput>) {
   const form = useForm<z.input<typeof RejectInputSchema>, unknown, RejectInput>({
     resolver: zodResolver(RejectInputSchema),
     defaultValues: { description: "" },

@@ -1,12 +1,15 @@
 // `npm run dev` and `npm start`: the database (embedded unless DATABASE_URL is set), migrations (ours and the
 // job queue's), this pharmacy's store row, demo data on first dev start, the callback worker (unless
-// RUN_WORKER=false), then Next itself as a child process.
+// RUN_WORKER=false), then the web server: in production Next runs in this process behind
+// lib/http/production-server.ts; in development `next dev` runs as a child.
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { startCallbackWorker, type CallbackWorker } from "@/lib/callbacks/worker";
 import { disconnectDb } from "@/lib/db/prisma";
 import { env, setEnv } from "@/lib/env";
 import { seedDemoOnce } from "@/lib/demo/seed-demo";
+import { startProductionServer } from "@/lib/http/production-server";
 import { errorFields, log } from "@/lib/log";
 import { ensureConfiguredStore } from "@/lib/stores/store-npis";
 import { dataDir, ensureAuthSecret, loadEnvOrExit, startDatabase } from "./runtime";
@@ -18,6 +21,7 @@ if (arg !== "dev" && arg !== "start") {
 }
 const mode: "dev" | "start" = arg;
 
+const ROOT = path.resolve(import.meta.dirname, "..");
 const say = (msg: string) => process.stdout.write(`[rx-transfer] ${msg}\n`);
 
 async function main(): Promise<void> {
@@ -44,35 +48,53 @@ async function main(): Promise<void> {
     say(`callback worker running (${env().WORKER_CONCURRENCY} at once; RUN_WORKER=false to run it apart with \`npm run worker\`)`);
   }
 
-  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-  const child = spawn(process.execPath, [nextBin, mode, "-p", String(env().PORT)], {
-    stdio: "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  const web = mode === "start" ? await startInProcess() : spawnNextDev();
 
   let stopping = false;
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    const nextStopped = (async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill("SIGTERM");
-        await new Promise((resolve) => child.once("exit", resolve));
-      }
-    })();
     // The worker finishes (or hands back) the deliveries in flight before the database goes away.
-    await Promise.all([worker?.stop(), nextStopped]);
+    await Promise.all([worker?.stop(), web.stop()]);
     await disconnectDb();
     await db.stop();
     process.exit(code);
   };
   process.on("SIGINT", () => void shutdown(0));
   process.on("SIGTERM", () => void shutdown(0));
-  child.on("exit", (code) => void shutdown(code ?? 1));
+  web.exited?.then((code) => void shutdown(code));
   worker?.done.catch((err: unknown) => {
     log("error", "callback worker stopped unexpectedly", errorFields(err));
     void shutdown(1);
   });
+}
+
+type WebServer = { stop(): Promise<void>; exited?: Promise<number> };
+
+/** Production: Next in this process behind our own HTTP server (lib/http/production-server.ts). */
+async function startInProcess(): Promise<WebServer> {
+  Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV ?? "production", NEXT_TELEMETRY_DISABLED: "1" });
+  const server = await startProductionServer({ dir: ROOT, port: env().PORT });
+  say(`ready on http://localhost:${env().PORT}`);
+  return { stop: () => server.close() };
+}
+
+/** Development: `next dev` as a child, so edits reload as Next means them to. */
+function spawnNextDev(): WebServer {
+  const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
+  const child = spawn(process.execPath, [nextBin, "dev", "-p", String(env().PORT)], {
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  return {
+    exited: new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1))),
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
 }
 
 main().catch((err: unknown) => {

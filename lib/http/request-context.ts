@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export function requestIdOf(request: Request): string {
+export function requestIdOf(request: { headers: { get(name: string): string | null } }): string {
   const given = request.headers.get("x-request-id");
   return given && SANE_REQUEST_ID.test(given) ? given : randomUUID();
 }

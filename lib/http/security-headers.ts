@@ -60,3 +60,9 @@ export function isCrossSiteWrite(request: { method: string; headers: Headers; ur
     return true;
   }
 }
+
+/** What next.config.ts sends on a JSON endpoint, for answers written without Next (lib/http/production-server.ts). */
+export const API_RESPONSE_HEADERS: Readonly<Record<string, string>> = Object.fromEntries([
+  ...BASE_SECURITY_HEADERS.map((h) => [h.key, h.value]),
+  ["Content-Security-Policy", API_CONTENT_SECURITY_POLICY],
+]);

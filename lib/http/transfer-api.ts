@@ -1,8 +1,10 @@
 // The HTTP edge of /v1: turns requests into domain calls and every outcome, failures included, into a
-// TransferResponse envelope with the status product.md settles. No business rules here.
+// TransferResponse envelope with the status product.md settles. No business rules here. Handlers take an
+// ApiRequest and give an ApiAnswer; the exports at the bottom adapt them to Next's route handlers.
 import { authenticateSender, WWW_AUTHENTICATE, type Sender } from "@/lib/auth/sender-auth";
-import { isDatabaseUnavailable, jsonResponse } from "@/lib/http/json-response";
-import { MAX_BODY_BYTES, readBodyLimited } from "@/lib/http/read-body";
+import { fromWebRequest, jsonAnswer, toWebResponse, type ApiAnswer, type ApiRequest } from "@/lib/http/api-exchange";
+import { isDatabaseUnavailable } from "@/lib/http/json-response";
+import { MAX_BODY_BYTES } from "@/lib/http/read-body";
 import { requestIdOf } from "@/lib/http/request-context";
 import { errorFields, log } from "@/lib/log";
 import { consumeRateLimit } from "@/lib/rate-limit/consume-rate-limit";
@@ -16,7 +18,7 @@ import type { ErrorType, TransferResponse } from "@/lib/transfers/wire";
 
 type Ctx = { requestId: string; started: number; route: string };
 
-function answer(ctx: Ctx, body: TransferResponse, status: number, headers: Record<string, string> = {}, logFields: Record<string, unknown> = {}) {
+function answer(ctx: Ctx, body: TransferResponse, status: number, headers: Record<string, string> = {}, logFields: Record<string, unknown> = {}): ApiAnswer {
   log(status >= 500 ? "error" : "info", "v1 request", {
     requestId: ctx.requestId,
     route: ctx.route,
@@ -27,14 +29,14 @@ function answer(ctx: Ctx, body: TransferResponse, status: number, headers: Recor
     durationMs: Math.round(performance.now() - ctx.started),
     ...logFields,
   });
-  return jsonResponse(body, status, { "x-request-id": ctx.requestId, ...headers });
+  return jsonAnswer(body, status, { "x-request-id": ctx.requestId, ...headers });
 }
 
 function fail(ctx: Ctx, status: number, requestID: string, type: ErrorType, description: string, headers: Record<string, string> = {}, logFields: Record<string, unknown> = {}) {
   return answer(ctx, errorResponse(requestID, type, description), status, headers, logFields);
 }
 
-async function guarded(request: Request, route: string, run: (ctx: Ctx) => Promise<Response>): Promise<Response> {
+async function guarded(request: ApiRequest, route: string, run: (ctx: Ctx) => Promise<ApiAnswer>): Promise<ApiAnswer> {
   const ctx: Ctx = { requestId: requestIdOf(request), started: performance.now(), route };
   try {
     return await run(ctx);
@@ -49,7 +51,7 @@ async function guarded(request: Request, route: string, run: (ctx: Ctx) => Promi
 }
 
 /** The caller's credential is over its budget: 429 with Retry-After, or null to go on. */
-async function rateLimited(ctx: Ctx, sender: Sender, requestID: string): Promise<Response | null> {
+async function rateLimited(ctx: Ctx, sender: Sender, requestID: string): Promise<ApiAnswer | null> {
   const limit = env().V1_RATE_LIMIT_PER_MINUTE;
   const result = await consumeRateLimit(`v1:${sender.credential}:${sender.credentialId}`, limit, 60);
   if (result.allowed) return null;
@@ -84,9 +86,9 @@ function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false;
   }
 }
 
-export function postTransfer(request: Request): Promise<Response> {
+export function handlePostTransfer(request: ApiRequest): Promise<ApiAnswer> {
   return guarded(request, "POST /v1/transfer", async (ctx) => {
-    const body = await readBodyLimited(request);
+    const body = await request.readBody(MAX_BODY_BYTES);
     if (!body.ok) {
       return fail(ctx, 413, "", "OTHER", `request body is larger than the limit of ${MAX_BODY_BYTES} bytes (1 MB)`);
     }
@@ -111,7 +113,7 @@ export function postTransfer(request: Request): Promise<Response> {
   });
 }
 
-async function receive(ctx: Ctx, sender: Sender, body: unknown, requestID: string): Promise<Response> {
+async function receive(ctx: Ctx, sender: Sender, body: unknown, requestID: string): Promise<ApiAnswer> {
   const validation = validateTransferRequest(body, { storeNpis: await getStoreNpis(), now: new Date() });
   if (!validation.ok) {
     return fail(ctx, 400, requestID, validation.type, validation.description, {}, {
@@ -137,7 +139,7 @@ async function receive(ctx: Ctx, sender: Sender, body: unknown, requestID: strin
   }
 }
 
-export function getTransferStatus(request: Request, referenceID: string): Promise<Response> {
+function handleGetTransferStatus(request: ApiRequest, referenceID: string): Promise<ApiAnswer> {
   return guarded(request, "GET /v1/transfer/{referenceID}", async (ctx) => {
     const auth = await authenticateSender(request.headers.get("authorization"));
     if (!auth.ok) return unauthorized(ctx, "", auth.description, auth.error);
@@ -151,14 +153,22 @@ export function getTransferStatus(request: Request, referenceID: string): Promis
   });
 }
 
-export function methodNotAllowed(request: Request, route: string, allow: string): Promise<Response> {
+function handleMethodNotAllowed(request: ApiRequest, route: string, allow: string): Promise<ApiAnswer> {
   return guarded(request, route, async (ctx) =>
     fail(ctx, 405, "", "OTHER", `method ${request.method} is not allowed here; allowed: ${allow}`, { allow }),
   );
 }
 
-export function notFound(request: Request): Promise<Response> {
+function handleNotFound(request: ApiRequest): Promise<ApiAnswer> {
   return guarded(request, "v1 unknown path", async (ctx) =>
-    fail(ctx, 404, "", "OTHER", `no such endpoint: ${request.method} ${new URL(request.url).pathname}; see /v1/openapi.json`),
+    fail(ctx, 404, "", "OTHER", `no such endpoint: ${request.method} ${request.url.split("?")[0]}; see /v1/openapi.json`),
   );
 }
+
+// Next's route handlers.
+export const postTransfer = (request: Request) => handlePostTransfer(fromWebRequest(request)).then(toWebResponse);
+export const getTransferStatus = (request: Request, referenceID: string) =>
+  handleGetTransferStatus(fromWebRequest(request), referenceID).then(toWebResponse);
+export const methodNotAllowed = (request: Request, route: string, allow: string) =>
+  handleMethodNotAllowed(fromWebRequest(request), route, allow).then(toWebResponse);
+export const notFound = (request: Request) => handleNotFound(fromWebRequest(request)).then(toWebResponse);

@@ -1,0 +1,51 @@
+// ApiRequest / ApiAnswer over Node's own http objects, for the production server's direct routes.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ApiAnswer, ApiRequest } from "@/lib/http/api-exchange";
+import type { BodyResult } from "@/lib/http/read-body";
+
+/** Reads up to `limit` bytes; past it, stops buffering and lets the rest drain. */
+function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    return Promise.resolve({ ok: false, reason: "too_large" });
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let overflowed = false;
+    req.on("data", (chunk: Buffer) => {
+      if (overflowed) return;
+      size += chunk.length;
+      if (size > limit) {
+        overflowed = true;
+        chunks.length = 0;
+        resolve({ ok: false, reason: "too_large" });
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once("end", () => resolve({ ok: true, text: Buffer.concat(chunks).toString("utf8") }));
+    req.once("error", reject);
+  });
+}
+
+export function fromNodeRequest(req: IncomingMessage): ApiRequest {
+  return {
+    method: req.method ?? "GET",
+    url: req.url ?? "/",
+    headers: {
+      get(name: string) {
+        const value = req.headers[name.toLowerCase()];
+        if (value === undefined) return null;
+        return Array.isArray(value) ? value.join(", ") : value;
+      },
+    },
+    readBody: (limit) => readNodeBody(req, limit),
+  };
+}
+
+export function writeNodeAnswer(res: ServerResponse, answer: ApiAnswer, baseHeaders: Record<string, string>): void {
+  res.writeHead(answer.status, { ...baseHeaders, ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)) });
+  res.end(answer.body);
+}

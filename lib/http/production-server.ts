@@ -1,0 +1,49 @@
+// `npm start`'s HTTP server. Next's request handler answers everything except POST /v1/transfer, the
+// partner API's hot path, which goes straight to its handler: Next's per-request pipeline (routing, Web
+// Request/Response conversion, async context) costs several times the handler's own work
+// (shared/notes/performance.md, bench/README.md). The route in app/v1/transfer serves the same handler
+// under `npm run dev` and `next start`.
+import { createServer, type IncomingMessage } from "node:http";
+import next from "next";
+import { fromNodeRequest, writeNodeAnswer } from "@/lib/http/node-exchange";
+import { API_RESPONSE_HEADERS } from "@/lib/http/security-headers";
+import { handlePostTransfer } from "@/lib/http/transfer-api";
+
+export type ProductionServer = { close(): Promise<void> };
+
+function isIntake(req: IncomingMessage): boolean {
+  if (req.method !== "POST" || !req.url) return false;
+  const query = req.url.indexOf("?");
+  return (query === -1 ? req.url : req.url.slice(0, query)) === "/v1/transfer";
+}
+
+export async function startProductionServer(opts: { dir: string; port: number }): Promise<ProductionServer> {
+  const app = next({ dev: false, dir: opts.dir, port: opts.port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+
+  const server = createServer((req, res) => {
+    if (!isIntake(req)) {
+      void handle(req, res);
+      return;
+    }
+    handlePostTransfer(fromNodeRequest(req)).then(
+      (answer) => writeNodeAnswer(res, answer, API_RESPONSE_HEADERS),
+      // handlePostTransfer answers its own failures; this is only a socket that went away mid-answer.
+      () => res.destroy(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, () => resolve());
+  });
+
+  return {
+    close: async () => {
+      const closed = new Promise((resolve) => server.close(resolve));
+      server.closeIdleConnections();
+      await closed;
+      await app.close();
+    },
+  };
+}

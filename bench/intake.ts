@@ -1,20 +1,24 @@
-// Intake throughput and latency: POST /v1/transfer on the production build against the node:http
-// baseline, both on core 0, the load generator on core 1, distinct valid transfers each stored,
-// alternating rounds so both see the same machine.
+// Intake throughput, latency and server CPU per request: POST /v1/transfer on the production server
+// (`npm start`) against the node:http baseline, both on core 0, the load generator on core 1, distinct
+// valid transfers each stored, alternating rounds so both see the same machine.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import { freePort } from "@/tests/support/server";
-import { median, progress, ROOT, runJsonChild, startProcess, stopProcess, waitForHttp } from "./support";
+import { median, processTreeCpuMs, progress, ROOT, runJsonChild, startProcess, stopProcess, waitForHttp } from "./support";
 
 export type LoadResult = { requestsPerSecond: number; total: number; non2xx: number; errors: number; timeouts: number; p50: number; p99: number };
+/** A load run plus the server's CPU time per request (its whole process tree), which moves less with machine noise than req/s. */
+export type ServerRun = LoadResult & { cpuMsPerRequest: number };
 export type IntakeResult = {
   connections: number;
   seconds: number;
   rounds: number;
-  ours: { requestsPerSecond: number; p50: number; p99: number; runs: LoadResult[] };
-  baseline: { requestsPerSecond: number; p50: number; p99: number; runs: LoadResult[] };
+  ours: { requestsPerSecond: number; p50: number; p99: number; cpuMsPerRequest: number; runs: ServerRun[] };
+  baseline: { requestsPerSecond: number; p50: number; p99: number; cpuMsPerRequest: number; runs: ServerRun[] };
   ratio: number;
+  /** Baseline CPU per request over ours: 1 would be as lean as the baseline. */
+  cpuRatio: number;
 };
 
 /** A valid request as JSON text with two placeholders, so every request can be made distinct cheaply. */
@@ -25,11 +29,12 @@ export function requestTemplate(receivingNpi: string): string {
   return JSON.stringify(request);
 }
 
-function summarize(runs: LoadResult[]) {
+function summarize(runs: ServerRun[]) {
   return {
     requestsPerSecond: Math.round(median(runs.map((r) => r.requestsPerSecond))),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
+    cpuMsPerRequest: Math.round(median(runs.map((r) => r.cpuMsPerRequest)) * 1000) / 1000,
     runs,
   };
 }
@@ -45,9 +50,10 @@ export async function benchIntake(opts: {
 }): Promise<IntakeResult> {
   const oursPort = await freePort();
   const basePort = await freePort();
-  const ours = startProcess(0, process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(oursPort)], {
+  // The product as `npm start` runs it (its callback worker included, idle here).
+  const ours = startProcess(0, process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/serve.ts", "start"], {
     NODE_ENV: "production",
-    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(oursPort),
     DATABASE_URL: opts.databaseUrl,
     AUTH_SECRET: opts.authSecret,
     PHARMACY_NPI: opts.pharmacyNpi,
@@ -58,10 +64,12 @@ export async function benchIntake(opts: {
     await waitForHttp(`http://127.0.0.1:${oursPort}/v1/openapi.json`, ours);
     await waitForHttp(`http://127.0.0.1:${basePort}/`, baseline);
     const template = requestTemplate(opts.pharmacyNpi);
-    const run = async (name: "ours" | "baseline", port: number, seconds: number, label: string) => {
+    const run = async (name: "ours" | "baseline", port: number, seconds: number, label: string): Promise<ServerRun> => {
       const done = progress(label, seconds);
+      const server = name === "ours" ? ours : baseline;
+      const cpuBefore = processTreeCpuMs(server.pid!);
       try {
-        return await runJsonChild<LoadResult>(1, "bench/load-child.ts", {
+        const load = await runJsonChild<LoadResult>(1, "bench/load-child.ts", {
           url: `http://127.0.0.1:${port}`,
           apiKey: opts.apiKey,
           template,
@@ -69,6 +77,8 @@ export async function benchIntake(opts: {
           seconds,
           prefix: `${name}-${randomBytes(4).toString("hex")}`,
         });
+        const cpuMsPerRequest = (processTreeCpuMs(server.pid!) - cpuBefore) / Math.max(1, load.total);
+        return { ...load, cpuMsPerRequest: Math.round(cpuMsPerRequest * 1000) / 1000 };
       } finally {
         done();
       }
@@ -76,8 +86,8 @@ export async function benchIntake(opts: {
     // Warm-up: JIT, pools and Next's lazily compiled route.
     await run("baseline", basePort, 2, "intake warm-up baseline");
     await run("ours", oursPort, 2, "intake warm-up ours");
-    const oursRuns: LoadResult[] = [];
-    const baseRuns: LoadResult[] = [];
+    const oursRuns: ServerRun[] = [];
+    const baseRuns: ServerRun[] = [];
     for (let round = 1; round <= opts.rounds; round++) {
       baseRuns.push(await run("baseline", basePort, opts.seconds, `intake baseline round ${round}/${opts.rounds}`));
       oursRuns.push(await run("ours", oursPort, opts.seconds, `intake ours round ${round}/${opts.rounds}`));
@@ -94,6 +104,7 @@ export async function benchIntake(opts: {
       ours: o,
       baseline: b,
       ratio: Math.round((o.requestsPerSecond / b.requestsPerSecond) * 100) / 100,
+      cpuRatio: Math.round((b.cpuMsPerRequest / o.cpuMsPerRequest) * 100) / 100,
     };
   } finally {
     await stopProcess(ours);

@@ -1,6 +1,6 @@
-// `npm run bench [-- --quick]`: every figure beside its baseline, measured in the same run, reported as a
-// ratio; a table on stdout and the whole result as JSON in bench/results/. --quick is the smoke run the
-// test suite uses (short runs, small data).
+// `npm run bench [-- --quick] [--only intake|queue|callbacks]`: every figure beside its baseline, measured
+// in the same run, reported as a ratio; a table on stdout and the whole result as JSON in bench/results/.
+// --quick is the smoke run the test suite uses (short runs, small data); --only measures one part.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -19,6 +19,14 @@ import { benchQueue, seedTransfers, type QueueSize } from "./queue";
 import { ROOT } from "./support";
 
 const quick = process.argv.includes("--quick");
+const PARTS = ["intake", "queue", "callbacks"] as const;
+type Part = (typeof PARTS)[number];
+const onlyArg = process.argv[process.argv.indexOf("--only") + 1];
+if (process.argv.includes("--only") && !PARTS.includes(onlyArg as Part)) {
+  process.stderr.write(`--only takes one of: ${PARTS.join(", ")}\n`);
+  process.exit(2);
+}
+const runs = (part: Part) => !process.argv.includes("--only") || onlyArg === part;
 const settings = quick ? { connections: 10, seconds: 3, rounds: 1 } : { connections: 50, seconds: 20, rounds: 2 };
 const queueSizes = quick ? [20_000] : [100_000, 1_000_000];
 const queueRuns = quick ? 5 : 40;
@@ -64,34 +72,46 @@ async function main(): Promise<void> {
     const partner = await createPartner({ name: "Bench Sender", callbackUrl: "http://127.0.0.1:9/unused", npis: [] });
     const pgVersion = await serverVersion(databaseUrl);
 
-    step(`intake: ${settings.rounds} round(s) of ${settings.seconds} s at ${settings.connections} connections`);
-    const intake: IntakeResult = await benchIntake({ databaseUrl, authSecret, apiKey: partner.apiKey, pharmacyNpi: DEMO_PHARMACY_NPI, ...settings });
-
-    const queue: QueueSize[] = [];
-    const { userId } = await createUser({ email: "bench@pharmacy.test", password: randomBytes(12).toString("base64url"), role: "pharmacist", name: "Bench Pharmacist" });
-    const actor = { id: userId, email: "bench@pharmacy.test", name: "Bench Pharmacist", role: "pharmacist" as const };
-    for (const size of queueSizes) {
-      step(`queue at ${size.toLocaleString()} transfers`);
-      const seedSeconds = await seedTransfers(databaseUrl, partner.partnerId, size);
-      queue.push({ transfers: size, seedSeconds, cases: await benchQueue({ databaseUrl, partnerId: partner.partnerId, actor, runs: queueRuns }) });
+    let intake: IntakeResult | undefined;
+    if (runs("intake")) {
+      step(`intake: ${settings.rounds} round(s) of ${settings.seconds} s at ${settings.connections} connections`);
+      intake = await benchIntake({ databaseUrl, authSecret, apiKey: partner.apiKey, pharmacyNpi: DEMO_PHARMACY_NPI, ...settings });
     }
 
-    step(`callbacks: ${callbackSettings.count} deliveries, ${callbackSettings.latencySamples} latency samples`);
-    const callbacks: CallbacksResult = await benchCallbacks({ databaseUrl, authSecret, pharmacyNpi: DEMO_PHARMACY_NPI, actor, ...callbackSettings });
+    const { userId } = await createUser({ email: "bench@pharmacy.test", password: randomBytes(12).toString("base64url"), role: "pharmacist", name: "Bench Pharmacist" });
+    const actor = { id: userId, email: "bench@pharmacy.test", name: "Bench Pharmacist", role: "pharmacist" as const };
+    let queue: QueueSize[] | undefined;
+    if (runs("queue")) {
+      queue = [];
+      for (const size of queueSizes) {
+        step(`queue at ${size.toLocaleString()} transfers`);
+        const seedSeconds = await seedTransfers(databaseUrl, partner.partnerId, size);
+        queue.push({ transfers: size, seedSeconds, cases: await benchQueue({ databaseUrl, partnerId: partner.partnerId, actor, runs: queueRuns }) });
+      }
+    }
 
-    const result = { at: new Date().toISOString(), quick, machine: { ...machine(), postgres: pgVersion }, intake, queue, callbacks, seconds: Math.round((Date.now() - started) / 1000) };
+    let callbacks: CallbacksResult | undefined;
+    if (runs("callbacks")) {
+      step(`callbacks: ${callbackSettings.count} deliveries, ${callbackSettings.latencySamples} latency samples`);
+      callbacks = await benchCallbacks({ databaseUrl, authSecret, pharmacyNpi: DEMO_PHARMACY_NPI, actor, ...callbackSettings });
+    }
+
+    const result = { at: new Date().toISOString(), quick, only: process.argv.includes("--only") ? onlyArg : null, machine: { ...machine(), postgres: pgVersion }, intake, queue, callbacks, seconds: Math.round((Date.now() - started) / 1000) };
     const dir = path.join(ROOT, "bench", "results");
     mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, `${result.at.replace(/[:.]/g, "-")}${quick ? "-quick" : ""}.json`);
+    const file = path.join(dir, `${result.at.replace(/[:.]/g, "-")}${quick ? "-quick" : ""}${result.only ? `-${result.only}` : ""}.json`);
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 
-    process.stdout.write(`\n${table([
-      ["figure", "ours", "baseline", "ratio"],
-      ["intake req/s", String(intake.ours.requestsPerSecond), String(intake.baseline.requestsPerSecond), String(intake.ratio)],
-      ["intake p50 ms", String(intake.ours.p50), String(intake.baseline.p50), (intake.ours.p50 / intake.baseline.p50).toFixed(2)],
-      ["intake p99 ms", String(intake.ours.p99), String(intake.baseline.p99), (intake.ours.p99 / intake.baseline.p99).toFixed(2)],
-    ])}\n`);
-    for (const size of queue) {
+    if (intake) {
+      process.stdout.write(`\n${table([
+        ["figure", "ours", "baseline", "ratio"],
+        ["intake req/s", String(intake.ours.requestsPerSecond), String(intake.baseline.requestsPerSecond), String(intake.ratio)],
+        ["intake p50 ms", String(intake.ours.p50), String(intake.baseline.p50), (intake.ours.p50 / intake.baseline.p50).toFixed(2)],
+        ["intake p99 ms", String(intake.ours.p99), String(intake.baseline.p99), (intake.ours.p99 / intake.baseline.p99).toFixed(2)],
+        ["intake server CPU ms/request", String(intake.ours.cpuMsPerRequest), String(intake.baseline.cpuMsPerRequest), String(intake.cpuRatio)],
+      ])}\n`);
+    }
+    for (const size of queue ?? []) {
       process.stdout.write(`\nqueue at ${size.transfers.toLocaleString()} transfers (ms; baseline: the bare keyset index read of the same page)\n`);
       process.stdout.write(`${table([
         ["case", "p50", "p95", "baseline p50", "baseline p95", "ratio p50"],
@@ -102,16 +122,19 @@ async function main(): Promise<void> {
         process.stdout.write(`  plan of ${c.name}: ${indexes.join(", ") || "(no plan captured)"}\n`);
       }
     }
-    process.stdout.write(`\ncallbacks (${callbacks.count} deliveries at concurrency ${callbacks.concurrency}; baseline: the same signed POSTs sent directly)\n`);
-    process.stdout.write(`${table([
-      ["figure", "ours", "baseline", "ratio"],
-      ["callbacks/s", String(callbacks.ours.callbacksPerSecond), String(callbacks.baseline.callbacksPerSecond), String(callbacks.ratio)],
-      ["approve-to-callback p50 ms", String(callbacks.ours.latencyP50), String(callbacks.baseline.latencyP50), ""],
-      ["approve-to-callback p99 ms", String(callbacks.ours.latencyP99), String(callbacks.baseline.latencyP99), ""],
-    ])}\n`);
+    if (callbacks) {
+      process.stdout.write(`\ncallbacks (${callbacks.count} deliveries at concurrency ${callbacks.concurrency}; baseline: the same signed POSTs sent directly)\n`);
+      process.stdout.write(`${table([
+        ["figure", "ours", "baseline", "ratio"],
+        ["callbacks/s (a backlog drained)", String(callbacks.ours.callbacksPerSecond), String(callbacks.baseline.callbacksPerSecond), String(callbacks.ratio)],
+        ["approvals + callbacks/s (end to end)", String(callbacks.ours.approveAndDeliverPerSecond), "", ""],
+        ["approve-to-callback p50 ms", String(callbacks.ours.latencyP50), String(callbacks.baseline.latencyP50), ""],
+        ["approve-to-callback p99 ms", String(callbacks.ours.latencyP99), String(callbacks.baseline.latencyP99), ""],
+      ])}\n`);
+    }
     process.stdout.write(`\nmachine: ${result.machine.cpu}, ${result.machine.cores} cores, ${result.machine.memoryGiB} GiB, Node ${result.machine.node}, PostgreSQL ${pgVersion}\n`);
     process.stdout.write(`written to ${path.relative(ROOT, file)}\n`);
-    process.stdout.write(`intake: ${intake.ours.requestsPerSecond} req/s vs baseline ${intake.baseline.requestsPerSecond} req/s, ratio ${intake.ratio}\n`);
+    if (intake) process.stdout.write(`intake: ${intake.ours.requestsPerSecond} req/s vs baseline ${intake.baseline.requestsPerSecond} req/s, ratio ${intake.ratio}\n`);
   } finally {
     await postgres.stop();
   }

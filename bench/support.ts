@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: processes pinned to a core, a progress line, medians and percentiles.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
@@ -89,4 +89,34 @@ export function runJsonChild<T>(core: 0 | 1, script: string, arg: unknown): Prom
       }
     });
   });
+}
+
+/** CPU time (user + system, ms) used so far by a process and all its descendants, from /proc (Linux). */
+export function processTreeCpuMs(rootPid: number): number {
+  const ticksPerSecond = 100; // USER_HZ on Linux
+  const children = new Map<number, number[]>();
+  const cpu = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    // Fields after the command name (which may hold spaces) start at state; ppid is the 2nd, utime the 12th, stime the 13th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const pid = Number(entry);
+    const ppid = Number(fields[1]);
+    cpu.set(pid, Number(fields[11]) + Number(fields[12]));
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  let ticks = 0;
+  const stack = [rootPid];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    ticks += cpu.get(pid) ?? 0;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return (ticks / ticksPerSecond) * 1000;
 }

@@ -186,8 +186,11 @@ async function recordOutcome(claim: Claim, result: AttemptResult, manual: boolea
         await setTransferCallbackStatus(tx, current.transfer_id, "DELIVERED");
         await cancelScheduledDelivery(tx, callbackId);
       }
+      // Only when there is something to clear: an unconditional write would lock the partner's row, and
+      // every concurrent delivery to that partner would wait for the others to commit.
       await tx.$executeRaw`
-        UPDATE partners SET callback_failing_since = NULL, callback_gone_at = NULL WHERE id = ${current.partner_id}`;
+        UPDATE partners SET callback_failing_since = NULL, callback_gone_at = NULL
+         WHERE id = ${current.partner_id} AND (callback_failing_since IS NOT NULL OR callback_gone_at IS NOT NULL)`;
       return "delivered";
     }
 
@@ -215,8 +218,8 @@ async function recordOutcome(claim: Claim, result: AttemptResult, manual: boolea
     }
 
     await tx.$executeRaw`
-      UPDATE partners SET callback_failing_since = coalesce(callback_failing_since, ${claim.startedAt}::timestamptz)
-       WHERE id = ${current.partner_id}`;
+      UPDATE partners SET callback_failing_since = ${claim.startedAt}::timestamptz
+       WHERE id = ${current.partner_id} AND callback_failing_since IS NULL`;
     if (current.status !== "DELIVERED") {
       await tx.$executeRaw`
         UPDATE callbacks SET last_status_code = ${result.statusCode}, last_error = ${describeFailure(result)}

@@ -1,23 +1,62 @@
 // Fixed-window rate limits kept in PostgreSQL, so every instance of the service counts against the same
-// budget. One statement per check: insert the bucket or bump it, restarting the count in a new window.
+// budget. A process takes its share of a window's budget in small leases (one statement: insert the bucket
+// or bump it by the lease, restarting the count in a new window) and spends them locally, so a busy
+// credential costs one database write per lease instead of one per request, and concurrent requests do
+// not queue on the bucket's row lock. Small limits lease one at a time and stay exact; larger ones may
+// leave at most a lease's worth unused per process at a window's end.
 import { db } from "@/lib/db/prisma";
 
-export type RateLimitResult = { allowed: boolean; count: number; limit: number; retryAfterSeconds: number };
+export type RateLimitResult = { allowed: boolean; limit: number; retryAfterSeconds: number };
 
-export async function consumeRateLimit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
+type Lease = { windowEndsAt: number; remaining: number; exhausted: boolean };
+
+const leases = new Map<string, Lease>();
+const taking = new Map<string, Promise<void>>();
+
+/** Up to 1/60 of the limit (20 of 1,200 a minute), at most 20: 1 (exact) for limits under 120. */
+export function leaseSize(limit: number): number {
+  return Math.max(1, Math.min(20, Math.floor(limit / 60)));
+}
+
+async function takeLease(key: string, limit: number, windowSeconds: number): Promise<void> {
+  const size = leaseSize(limit);
   const rows = await db().$queryRaw<{ count: number; window_start: Date }[]>`
     INSERT INTO rate_limit_buckets AS b (key, window_start, count)
-    VALUES (${key}, to_timestamp(floor(extract(epoch FROM now()) / ${windowSeconds}) * ${windowSeconds}), 1)
+    VALUES (${key}, to_timestamp(floor(extract(epoch FROM now()) / ${windowSeconds}) * ${windowSeconds}), ${size})
     ON CONFLICT (key) DO UPDATE SET
-      count = CASE WHEN b.window_start = EXCLUDED.window_start THEN b.count + 1 ELSE 1 END,
+      count = CASE WHEN b.window_start = EXCLUDED.window_start THEN b.count + ${size} ELSE ${size} END,
       window_start = EXCLUDED.window_start
     RETURNING count, window_start`;
   const row = rows[0]!;
-  const windowEnds = row.window_start.getTime() + windowSeconds * 1000;
-  return {
-    allowed: row.count <= limit,
-    count: row.count,
-    limit,
-    retryAfterSeconds: Math.max(1, Math.ceil((windowEnds - Date.now()) / 1000)),
-  };
+  const granted = Math.max(0, Math.min(size, limit - (row.count - size)));
+  const windowEndsAt = row.window_start.getTime() + windowSeconds * 1000;
+  const current = leases.get(key);
+  const remaining = (current && current.windowEndsAt === windowEndsAt ? current.remaining : 0) + granted;
+  leases.set(key, { windowEndsAt, remaining, exhausted: granted < size });
+}
+
+export async function consumeRateLimit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
+  // A lease just taken is spent even if this host's clock already says its window is over: the database's
+  // clock decides the window, and waiting for the two to agree would mean asking again in a loop.
+  let justTaken = false;
+  for (;;) {
+    const lease = leases.get(key);
+    const now = Date.now();
+    if (lease && (justTaken || now < lease.windowEndsAt)) {
+      const retryAfterSeconds = Math.max(1, Math.ceil((lease.windowEndsAt - now) / 1000));
+      if (lease.remaining > 0) {
+        lease.remaining -= 1;
+        return { allowed: true, limit, retryAfterSeconds };
+      }
+      if (lease.exhausted) return { allowed: false, limit, retryAfterSeconds };
+    }
+    // One lease request per key at a time; the others wait for it and then spend from it.
+    let pending = taking.get(key);
+    if (!pending) {
+      pending = takeLease(key, limit, windowSeconds).finally(() => taking.delete(key));
+      taking.set(key, pending);
+    }
+    await pending;
+    justTaken = true;
+  }
 }

@@ -1,6 +1,8 @@
 // Rate limits on /v1 hold across several instances of the service: their counters live in PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
+import { db } from "@/lib/db/prisma";
+import { consumeRateLimit, leaseSize } from "@/lib/rate-limit/consume-rate-limit";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { createTestPartner, expectEnvelope, freshRequest, send, senderKey } from "@/tests/support/api";
 import { connectTestEnvironment } from "@/tests/support/integration";
@@ -50,5 +52,37 @@ describe("rate limits on /v1", () => {
     // Another credential of the same partner has its own budget.
     const other = await createApiKey(partner.partnerId);
     expect((await send(servers[0]!.baseUrl, { body: freshRequest(), authorization: senderKey(other.apiKey) })).status).toBe(200);
+  });
+});
+
+describe("rate-limit leases", () => {
+  const bucketCount = async (key: string) =>
+    (await db().$queryRaw<{ count: number }[]>`SELECT count FROM rate_limit_buckets WHERE key = ${key}`)[0]?.count ?? 0;
+
+  it("allow exactly the limit from one process, many at once, with one write per lease", async () => {
+    await startOfFreshWindow();
+    const limit = 600;
+    const key = `test:lease:${Date.now()}`;
+    const answers = await Promise.all(Array.from({ length: limit + 25 }, () => consumeRateLimit(key, limit, 60)));
+    expect(answers.filter((a) => a.allowed)).toHaveLength(limit);
+    const refused = answers.filter((a) => !a.allowed);
+    expect(refused).toHaveLength(25);
+    for (const a of refused) expect(a.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    // 60 leases of 10 granted the budget, one more found it spent: nothing asked per request.
+    expect(leaseSize(limit)).toBe(10);
+    expect(await bucketCount(key)).toBe(limit + leaseSize(limit));
+    expect((await consumeRateLimit(key, limit, 60)).allowed).toBe(false);
+  });
+
+  it("lease one at a time under 120 a minute, so small limits stay exact across instances", async () => {
+    expect(leaseSize(5)).toBe(1);
+    expect(leaseSize(119)).toBe(1);
+    expect(leaseSize(1200)).toBe(20);
+    expect(leaseSize(1_000_000)).toBe(20);
+    await startOfFreshWindow();
+    const key = `test:lease-small:${Date.now()}`;
+    for (let i = 0; i < 3; i++) expect((await consumeRateLimit(key, 3, 60)).allowed).toBe(true);
+    expect(await bucketCount(key)).toBe(3);
+    expect((await consumeRateLimit(key, 3, 60)).allowed).toBe(false);
   });
 });

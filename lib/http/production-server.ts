@@ -8,6 +8,7 @@ import next from "next";
 import { fromNodeRequest, writeNodeAnswer } from "@/lib/http/node-exchange";
 import { API_RESPONSE_HEADERS } from "@/lib/http/security-headers";
 import { handlePostTransfer } from "@/lib/http/transfer-api";
+import { errorFields, log } from "@/lib/log";
 
 export type ProductionServer = { close(): Promise<void> };
 
@@ -24,7 +25,16 @@ export async function startProductionServer(opts: { dir: string; port: number })
 
   const server = createServer((req, res) => {
     if (!isIntake(req)) {
-      void handle(req, res);
+      handle(req, res).catch((err: unknown) => {
+        // Next answers its own errors; this is a failure inside Next's handler itself.
+        log("error", "request handler failed", { url: req.url, ...errorFields(err) });
+        if (!res.headersSent) {
+          res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+          res.end("internal error");
+        } else {
+          res.destroy();
+        }
+      });
       return;
     }
     handlePostTransfer(fromNodeRequest(req)).then(

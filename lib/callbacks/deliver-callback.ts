@@ -15,7 +15,7 @@ import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { serializeCallbackBody } from "@/lib/callbacks/callback-body";
-import { cancelScheduledDelivery, scheduleDelivery } from "@/lib/callbacks/job-queue";
+import { cancelScheduledDelivery, removeScheduledDeliverySql, scheduleDelivery } from "@/lib/callbacks/job-queue";
 import { isSuccess, postCallback, type AttemptResult } from "@/lib/callbacks/post-callback";
 import { planRetry, parseRetryAfter } from "@/lib/callbacks/retry-schedule";
 import { webhookHeaders } from "@/lib/callbacks/signature";
@@ -83,11 +83,33 @@ async function lockCallback(tx: Tx, callbackId: string): Promise<CallbackRow | u
   return rows[0];
 }
 
+/** The callback, locked, with its partner's delivery settings (read in the same statement). */
+async function lockCallbackForAttempt(tx: Tx, callbackId: string): Promise<{ callback: CallbackRow; partner: PartnerRow } | undefined> {
+  const rows = await tx.$queryRaw<(CallbackRow & { [K in keyof PartnerRow]: PartnerRow[K] | null })[]>`
+    SELECT c.id, c.transfer_id, c.partner_id, c.payload, c.status::text AS status, c.attempt_count, c.next_attempt_at,
+           c.created_at, clock_timestamp() AS db_now,
+           p.callback_url, p.webhook_secret, p.previous_webhook_secret, p.previous_secret_expires_at,
+           p.outbound_header_name, p.outbound_header_value
+      FROM callbacks c LEFT JOIN partners p ON p.id = c.partner_id
+     WHERE c.id = ${callbackId} FOR UPDATE OF c`;
+  const row = rows[0];
+  if (!row) return undefined;
+  const { callback_url, webhook_secret, previous_webhook_secret, previous_secret_expires_at, outbound_header_name, outbound_header_value, ...callback } = row;
+  if (callback_url === null || webhook_secret === null) throw new Error(`callback ${callbackId} names a partner that does not exist`);
+  return {
+    callback,
+    partner: { callback_url, webhook_secret, previous_webhook_secret, previous_secret_expires_at, outbound_header_name, outbound_header_value },
+  };
+}
+
+// Statements are few on purpose: a delivery's bookkeeping, not the POST, is what limits callbacks per second.
 async function claimAttempt(callbackId: string, manual: boolean): Promise<Claim | DeliveryOutcome> {
   return db().$transaction(async (tx) => {
-    const callback = await lockCallback(tx, callbackId);
-    if (!callback) return "missing";
+    const locked = await lockCallbackForAttempt(tx, callbackId);
+    if (!locked) return "missing";
+    const { callback, partner } = locked;
     const now = new Date();
+    const firstAttempt = callback.attempt_count === 0;
     if (!manual) {
       if (callback.status !== "PENDING") return "not-pending";
       const due = callback.next_attempt_at;
@@ -97,32 +119,34 @@ async function claimAttempt(callbackId: string, manual: boolean): Promise<Claim 
         return "not-due";
       }
       // Attempts whose worker died before recording anything: say so on the timeline.
-      await tx.$executeRaw`
-        UPDATE callback_attempts
-           SET error = 'interrupted: no answer was recorded (the worker stopped during the attempt)'
-         WHERE callback_id = ${callbackId} AND status_code IS NULL AND error IS NULL
-           AND started_at < ${new Date(now.getTime() - attemptLeaseMs())}::timestamptz`;
+      if (!firstAttempt) {
+        await tx.$executeRaw`
+          UPDATE callback_attempts
+             SET error = 'interrupted: no answer was recorded (the worker stopped during the attempt)'
+           WHERE callback_id = ${callbackId} AND status_code IS NULL AND error IS NULL
+             AND started_at < ${new Date(now.getTime() - attemptLeaseMs())}::timestamptz`;
+      }
     }
     const attemptNumber = callback.attempt_count + 1;
-    const inserted = await tx.$queryRaw<{ started_at: Date }[]>`
-      INSERT INTO callback_attempts (callback_id, attempt_number, started_at, manual)
-      VALUES (${callbackId}, ${attemptNumber}, ${now}::timestamptz, ${manual})
-      ON CONFLICT (callback_id, attempt_number) DO NOTHING
-      RETURNING started_at`;
-    if (inserted.length === 0) return "claimed-elsewhere";
     const lease = manual ? callback.next_attempt_at : new Date(now.getTime() + attemptLeaseMs());
-    await tx.$executeRaw`
+    // The attempt row is the claim; the callback row moves on only if the claim was ours.
+    const claimed = await tx.$queryRaw<{ attempt_count: number }[]>`
+      WITH attempt AS (
+        INSERT INTO callback_attempts (callback_id, attempt_number, started_at, manual)
+        VALUES (${callbackId}, ${attemptNumber}, ${now}::timestamptz, ${manual})
+        ON CONFLICT (callback_id, attempt_number) DO NOTHING
+        RETURNING attempt_number)
       UPDATE callbacks SET attempt_count = ${attemptNumber}, next_attempt_at = ${lease}::timestamptz
-       WHERE id = ${callbackId}`;
-    const counted = await tx.$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM callback_attempts WHERE callback_id = ${callbackId} AND NOT manual`;
-    const partners = await tx.$queryRaw<PartnerRow[]>`
-      SELECT callback_url, webhook_secret, previous_webhook_secret, previous_secret_expires_at,
-             outbound_header_name, outbound_header_value
-        FROM partners WHERE id = ${callback.partner_id}`;
-    const partner = partners[0];
-    if (!partner) throw new Error(`callback ${callbackId} names a partner that does not exist`);
-    return { callback, partner, attemptNumber, automaticAttempts: counted[0]?.n ?? attemptNumber, startedAt: now };
+       WHERE id = ${callbackId} AND EXISTS (SELECT 1 FROM attempt)
+      RETURNING attempt_count`;
+    if (claimed.length === 0) return "claimed-elsewhere";
+    const automaticAttempts = firstAttempt
+      ? manual ? 0 : 1
+      : ((
+          await tx.$queryRaw<{ n: number }[]>`
+            SELECT count(*)::int AS n FROM callback_attempts WHERE callback_id = ${callbackId} AND NOT manual`
+        )[0]?.n ?? attemptNumber);
+    return { callback, partner, attemptNumber, automaticAttempts, startedAt: now };
   });
 }
 
@@ -166,33 +190,39 @@ async function recordOutcome(claim: Claim, result: AttemptResult, manual: boolea
   return db().$transaction(async (tx) => {
     const current = await lockCallback(tx, callbackId);
     if (!current) return "missing";
+    const now = new Date();
+
+    if (isSuccess(result.statusCode)) {
+      // One statement: the attempt's answer; the callback and its transfer DELIVERED (unless already) with
+      // the job cancelled; the partner's failure marks cleared, written only when set (an unconditional
+      // write would lock the partner's row, and concurrent deliveries to that partner would queue on it).
+      await tx.$executeRaw`
+        WITH attempt AS (
+          UPDATE callback_attempts SET status_code = ${result.statusCode}, error = ${result.error}, latency_ms = ${result.latencyMs}
+           WHERE callback_id = ${callbackId} AND attempt_number = ${claim.attemptNumber}),
+        delivered AS (
+          UPDATE callbacks SET status = 'DELIVERED', delivered_at = ${now}::timestamptz, next_attempt_at = NULL,
+                 last_status_code = ${result.statusCode}, last_error = NULL
+           WHERE id = ${callbackId} AND status <> 'DELIVERED'
+          RETURNING transfer_id),
+        transfer AS (
+          UPDATE transfers SET callback_status = 'DELIVERED' WHERE id IN (SELECT transfer_id FROM delivered)),
+        partner AS (
+          UPDATE partners SET callback_failing_since = NULL, callback_gone_at = NULL
+           WHERE id = ${current.partner_id} AND (callback_failing_since IS NOT NULL OR callback_gone_at IS NOT NULL))
+        SELECT ${removeScheduledDeliverySql(callbackId)} FROM delivered`;
+      return "delivered";
+    }
+
     await tx.$executeRaw`
       UPDATE callback_attempts
          SET status_code = ${result.statusCode}, error = ${result.error}, latency_ms = ${result.latencyMs}
        WHERE callback_id = ${callbackId} AND attempt_number = ${claim.attemptNumber}`;
-    const now = new Date();
     // The latest automatic attempt owns the retry schedule. A later one exists only when this attempt
     // outlived its lease; manual attempts ("Redeliver") never take the schedule over.
     const latest = await tx.$queryRaw<{ n: number | null }[]>`
       SELECT max(attempt_number)::int AS n FROM callback_attempts WHERE callback_id = ${callbackId} AND NOT manual`;
     const ownsSchedule = !manual && current.status === "PENDING" && latest[0]?.n === claim.attemptNumber;
-
-    if (isSuccess(result.statusCode)) {
-      if (current.status !== "DELIVERED") {
-        await tx.$executeRaw`
-          UPDATE callbacks SET status = 'DELIVERED', delivered_at = ${now}::timestamptz, next_attempt_at = NULL,
-                 last_status_code = ${result.statusCode}, last_error = NULL
-           WHERE id = ${callbackId}`;
-        await setTransferCallbackStatus(tx, current.transfer_id, "DELIVERED");
-        await cancelScheduledDelivery(tx, callbackId);
-      }
-      // Only when there is something to clear: an unconditional write would lock the partner's row, and
-      // every concurrent delivery to that partner would wait for the others to commit.
-      await tx.$executeRaw`
-        UPDATE partners SET callback_failing_since = NULL, callback_gone_at = NULL
-         WHERE id = ${current.partner_id} AND (callback_failing_since IS NOT NULL OR callback_gone_at IS NOT NULL)`;
-      return "delivered";
-    }
 
     if (result.interrupted) {
       // Not the partner's fault: hand the callback straight to the next worker.

@@ -6,7 +6,7 @@
 // waiting job (or, when that job is running, leaves it to finish and queues a new one), so a callback never
 // has two waiting automatic jobs. A pharmacist's "Redeliver" is a job of its own under another key, so the
 // retry schedule cannot overwrite it.
-import type { Prisma } from "@/generated/prisma/client";
+import { Prisma } from "@/generated/prisma/client";
 import { db } from "@/lib/db/prisma";
 
 export const DELIVER_TASK = "deliver-callback";
@@ -40,8 +40,13 @@ export async function scheduleRedelivery(tx: Tx, callbackId: string): Promise<vo
 }
 
 /** Drops the callback's waiting automatic job (the callback is settled); a running one is left to finish. */
+/** The SQL expression that cancels the automatic job, for statements that do more at once. */
+export function removeScheduledDeliverySql(callbackId: string): Prisma.Sql {
+  return Prisma.sql`graphile_worker.remove_job(${callbackId}::text)`;
+}
+
 export async function cancelScheduledDelivery(tx: Tx, callbackId: string): Promise<void> {
-  await tx.$executeRaw`SELECT graphile_worker.remove_job(${callbackId}::text)`;
+  await tx.$executeRaw`SELECT ${removeScheduledDeliverySql(callbackId)}`;
 }
 
 /**

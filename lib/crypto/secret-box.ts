@@ -5,11 +5,19 @@ import { env } from "@/lib/env";
 
 const PREFIX = "enc:v1:";
 
+// Derived once per configured secret: every callback attempt opens a webhook secret.
+let derived: { from: string; key: Buffer } | undefined;
+
 function key(): Buffer {
   const { DATA_ENCRYPTION_KEY, AUTH_SECRET } = env();
-  if (DATA_ENCRYPTION_KEY) return createHash("sha256").update(DATA_ENCRYPTION_KEY).digest();
-  if (!AUTH_SECRET) throw new Error("DATA_ENCRYPTION_KEY or AUTH_SECRET must be set to store secrets");
-  return Buffer.from(hkdfSync("sha256", AUTH_SECRET, "rx-transfer", "secret-box v1", 32));
+  const from = DATA_ENCRYPTION_KEY ? `dek:${DATA_ENCRYPTION_KEY}` : `auth:${AUTH_SECRET ?? ""}`;
+  if (derived?.from === from) return derived.key;
+  let value: Buffer;
+  if (DATA_ENCRYPTION_KEY) value = createHash("sha256").update(DATA_ENCRYPTION_KEY).digest();
+  else if (AUTH_SECRET) value = Buffer.from(hkdfSync("sha256", AUTH_SECRET, "rx-transfer", "secret-box v1", 32));
+  else throw new Error("DATA_ENCRYPTION_KEY or AUTH_SECRET must be set to store secrets");
+  derived = { from, key: value };
+  return value;
 }
 
 export function sealSecret(plain: string): string {

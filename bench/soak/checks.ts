@@ -35,6 +35,10 @@ export type CheckNumbers = {
   maxDeliveryLagMs: number;
   p50DeliveryLagMs: number;
   p99DeliveryLagMs: number;
+  /** The five callbacks that took longest, with every request of theirs the receiver saw (seconds after the decision). */
+  slowestDeliveries: { transferId: string; callbackId: string; decidedAt: string; lagSeconds: number; seenAt: string[]; attempts?: string[] }[];
+  /** Attempts a kill cut short before any answer was recorded (the next one waited for the attempt's lease to run out). */
+  interruptedAttempts: number;
 };
 
 class CheckBuilder {
@@ -244,6 +248,7 @@ export async function runChecks(input: {
     let withDuplicates = 0;
     let missing = 0;
     const lags: number[] = [];
+    const slowest: CheckNumbers["slowestDeliveries"] = [];
     for (const [transferId, rows] of decisionByTransfer) {
       const row = rows[0]!;
       const cbs = callbacksByTransfer.get(transferId) ?? [];
@@ -265,7 +270,16 @@ export async function runChecks(input: {
           duplicates += ok.length - 1;
           withDuplicates++;
         }
-        lags.push(ok[0]!.at - row.decided_at.getTime());
+        const decidedAt = row.decided_at.getTime();
+        lags.push(ok[0]!.at - decidedAt);
+        slowest.push({
+          transferId,
+          callbackId: cb.id,
+          decidedAt: row.decided_at.toISOString(),
+          lagSeconds: Math.round((ok[0]!.at - decidedAt) / 100) / 10,
+          seenAt: got.map((d) => `${((d.at - decidedAt) / 1000).toFixed(1)} s: ${d.status}`),
+        });
+        slowest.sort((a, b) => b.lagSeconds - a.lagSeconds).splice(5);
         const partner = partnerById.get(cb.partner_id);
         const transferKey = transferKeyById.get(transferId);
         const t = transferKey ? sent.get(transferKey) : undefined;
@@ -307,6 +321,20 @@ export async function runChecks(input: {
     const settled = new CheckBuilder("every callback is DELIVERED in the database too");
     for (const c of callbackRows) settled.expect(c.status === "DELIVERED", () => `${c.id} (${c.transfer_id}) is ${c.status}`);
 
+    // The database's own account of the slowest ones' attempts, and of the attempts a kill cut short.
+    for (const slow of slowest) {
+      const { rows: attempts } = await client.query<{ attempt_number: number; started_at: Date; status_code: number | null; error: string | null }>(
+        `SELECT attempt_number, started_at, status_code, error FROM callback_attempts WHERE callback_id = $1 ORDER BY attempt_number`,
+        [slow.callbackId],
+      );
+      const decidedAt = Date.parse(slow.decidedAt);
+      slow.attempts = attempts.map((a) => `#${a.attempt_number} at ${((a.started_at.getTime() - decidedAt) / 1000).toFixed(1)} s: ${a.status_code ?? a.error ?? "no answer recorded"}`);
+    }
+    const interrupted = await client.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM callback_attempts a JOIN callbacks c ON c.id = a.callback_id
+        WHERE c.partner_id = ANY($1) AND a.status_code IS NULL AND (a.error IS NULL OR a.error LIKE 'interrupted%')`,
+      [partnerIds],
+    );
     const ok2xx = input.deliveries.filter((d) => d.status >= 200 && d.status < 300).length;
     return {
       checks: [stored.done(), phantoms.done(), decisions.done(), callbacks.done(), settled.done()],
@@ -331,6 +359,8 @@ export async function runChecks(input: {
         maxDeliveryLagMs: lags.length ? Math.max(...lags) : 0,
         p50DeliveryLagMs: lags.length ? percentile(lags, 50) : 0,
         p99DeliveryLagMs: lags.length ? percentile(lags, 99) : 0,
+        slowestDeliveries: slowest,
+        interruptedAttempts: interrupted.rows[0]?.n ?? 0,
       },
     };
   } finally {

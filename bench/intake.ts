@@ -1,6 +1,7 @@
 // Intake throughput, latency and server CPU per request: POST /v1/transfer on the production server
 // (`npm start`) against the node:http baseline, both on core 0, the load generator on core 1, distinct
-// valid transfers each stored, alternating rounds so both see the same machine.
+// valid transfers each stored, alternating rounds so both see the same machine. A bare `next start` (Next's
+// route handler for the same endpoint) is measured alongside for reference.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
@@ -16,6 +17,8 @@ export type IntakeResult = {
   rounds: number;
   ours: { requestsPerSecond: number; p50: number; p99: number; cpuMsPerRequest: number; runs: ServerRun[] };
   baseline: { requestsPerSecond: number; p50: number; p99: number; cpuMsPerRequest: number; runs: ServerRun[] };
+  /** The same endpoint through Next's route handler (`next start`), for reference. */
+  routeHandler: { requestsPerSecond: number; p50: number; p99: number; cpuMsPerRequest: number; runs: ServerRun[] };
   ratio: number;
   /** Baseline CPU per request over ours: 1 would be as lean as the baseline. */
   cpuRatio: number;
@@ -48,29 +51,36 @@ export async function benchIntake(opts: {
   seconds: number;
   rounds: number;
 }): Promise<IntakeResult> {
-  const oursPort = await freePort();
-  const basePort = await freePort();
-  // The product as `npm start` runs it (its callback worker included, idle here).
-  const ours = startProcess(0, process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/serve.ts", "start"], {
+  const ports = { ours: await freePort(), baseline: await freePort(), routeHandler: await freePort() };
+  const productEnv = {
     NODE_ENV: "production",
-    PORT: String(oursPort),
+    NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_URL: opts.databaseUrl,
     AUTH_SECRET: opts.authSecret,
     PHARMACY_NPI: opts.pharmacyNpi,
     V1_RATE_LIMIT_PER_MINUTE: "1000000000",
-  });
-  const baseline = startProcess(0, process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "bench/baseline-server.ts", String(basePort), opts.databaseUrl, opts.pharmacyNpi], {});
+  };
+  const tsx = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
+  const servers = {
+    // The product as `npm start` runs it (its callback worker included, idle here).
+    ours: startProcess(0, process.execPath, [tsx, "scripts/serve.ts", "start"], { ...productEnv, PORT: String(ports.ours) }),
+    baseline: startProcess(0, process.execPath, [tsx, "bench/baseline-server.ts", String(ports.baseline), opts.databaseUrl, opts.pharmacyNpi], {}),
+    // For reference: the same handler behind Next's own pipeline (a bare `next start`, as before the direct route).
+    routeHandler: startProcess(0, process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(ports.routeHandler)], productEnv),
+  };
+  type Name = keyof typeof servers;
   try {
-    await waitForHttp(`http://127.0.0.1:${oursPort}/v1/openapi.json`, ours);
-    await waitForHttp(`http://127.0.0.1:${basePort}/`, baseline);
+    await waitForHttp(`http://127.0.0.1:${ports.ours}/v1/openapi.json`, servers.ours);
+    await waitForHttp(`http://127.0.0.1:${ports.baseline}/`, servers.baseline);
+    await waitForHttp(`http://127.0.0.1:${ports.routeHandler}/v1/openapi.json`, servers.routeHandler);
     const template = requestTemplate(opts.pharmacyNpi);
-    const run = async (name: "ours" | "baseline", port: number, seconds: number, label: string): Promise<ServerRun> => {
+    const run = async (name: Name, seconds: number, label: string): Promise<ServerRun> => {
       const done = progress(label, seconds);
-      const server = name === "ours" ? ours : baseline;
+      const server = servers[name];
       const cpuBefore = processTreeCpuMs(server.pid!);
       try {
         const load = await runJsonChild<LoadResult>(1, "bench/load-child.ts", {
-          url: `http://127.0.0.1:${port}`,
+          url: `http://127.0.0.1:${ports[name]}`,
           apiKey: opts.apiKey,
           template,
           connections: opts.connections,
@@ -83,31 +93,29 @@ export async function benchIntake(opts: {
         done();
       }
     };
+    const order: Name[] = ["baseline", "ours", "routeHandler"];
     // Warm-up: JIT, pools and Next's lazily compiled route.
-    await run("baseline", basePort, 2, "intake warm-up baseline");
-    await run("ours", oursPort, 2, "intake warm-up ours");
-    const oursRuns: ServerRun[] = [];
-    const baseRuns: ServerRun[] = [];
+    for (const name of order) await run(name, 2, `intake warm-up ${name}`);
+    const runs: Record<Name, ServerRun[]> = { ours: [], baseline: [], routeHandler: [] };
     for (let round = 1; round <= opts.rounds; round++) {
-      baseRuns.push(await run("baseline", basePort, opts.seconds, `intake baseline round ${round}/${opts.rounds}`));
-      oursRuns.push(await run("ours", oursPort, opts.seconds, `intake ours round ${round}/${opts.rounds}`));
+      for (const name of order) runs[name].push(await run(name, opts.seconds, `intake ${name} round ${round}/${opts.rounds}`));
     }
-    for (const r of [...oursRuns, ...baseRuns]) {
+    for (const r of Object.values(runs).flat()) {
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`intake run had failures: ${JSON.stringify(r)}`);
     }
-    const o = summarize(oursRuns);
-    const b = summarize(baseRuns);
+    const o = summarize(runs.ours);
+    const b = summarize(runs.baseline);
     return {
       connections: opts.connections,
       seconds: opts.seconds,
       rounds: opts.rounds,
       ours: o,
       baseline: b,
+      routeHandler: summarize(runs.routeHandler),
       ratio: Math.round((o.requestsPerSecond / b.requestsPerSecond) * 100) / 100,
       cpuRatio: Math.round((b.cpuMsPerRequest / o.cpuMsPerRequest) * 100) / 100,
     };
   } finally {
-    await stopProcess(ours);
-    await stopProcess(baseline);
+    await Promise.all(Object.values(servers).map((server) => stopProcess(server)));
   }
 }

@@ -110,6 +110,10 @@ async function main(): Promise<void> {
         ["intake p99 ms", String(intake.ours.p99), String(intake.baseline.p99), (intake.ours.p99 / intake.baseline.p99).toFixed(2)],
         ["intake server CPU ms/request", String(intake.ours.cpuMsPerRequest), String(intake.baseline.cpuMsPerRequest), String(intake.cpuRatio)],
       ])}\n`);
+      const rh = intake.routeHandler;
+      process.stdout.write(
+        `(reference: the same endpoint through Next's route handler, \`next start\`: ${rh.requestsPerSecond} req/s, p50 ${rh.p50} ms, p99 ${rh.p99} ms, ${rh.cpuMsPerRequest} ms CPU/request)\n`,
+      );
     }
     for (const size of queue ?? []) {
       process.stdout.write(`\nqueue at ${size.transfers.toLocaleString()} transfers (ms; baseline: the bare keyset index read of the same page)\n`);

@@ -87,6 +87,9 @@ if (built) {
   }, pwOk);
   // The benchmark's smoke run: every part of `npm run bench` works (short runs, small data); no timing is asserted.
   check("benchmark smoke run (npm run bench -- --quick)", run("npx", ["tsx", "bench/run.ts", "--quick"]));
+  // The soak's short run: kills and restarts the server and takes the callback receiver down under load, then
+  // checks that nothing acknowledged was lost (it fails on a lost transfer, decision or callback).
+  check("soak, short run (npm run soak -- --quick)", run("npx", ["tsx", "bench/soak.ts", "--quick"]));
 } else {
   lines.push("✘ tests not run: the build failed");
   total.failed++;

@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import { freePort } from "@/tests/support/server";
-import { median, processTreeCpuMs, progress, ROOT, runJsonChild, startProcess, stopProcess, waitForHttp } from "./support";
+import { median, processTreeCpuMs, progress, ROOT, runJsonChild, SERVER_NODE_FLAGS, startProcess, stopProcess, waitForHttp } from "./support";
 
 export type LoadResult = { requestsPerSecond: number; total: number; non2xx: number; errors: number; timeouts: number; p50: number; p99: number };
 /** A load run plus the server's CPU time per request (its whole process tree), which moves less with machine noise than req/s. */
@@ -60,13 +60,13 @@ export async function benchIntake(opts: {
     PHARMACY_NPI: opts.pharmacyNpi,
     V1_RATE_LIMIT_PER_MINUTE: "1000000000",
   };
-  const tsx = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
+  const node = (...args: string[]) => [...SERVER_NODE_FLAGS, ...args];
   const servers = {
     // The product as `npm start` runs it (its callback worker included, idle here).
-    ours: startProcess(0, process.execPath, [tsx, "scripts/serve.ts", "start"], { ...productEnv, PORT: String(ports.ours) }),
-    baseline: startProcess(0, process.execPath, [tsx, "bench/baseline-server.ts", String(ports.baseline), opts.databaseUrl, opts.pharmacyNpi], {}),
+    ours: startProcess(0, process.execPath, node("--import", "tsx", "scripts/serve.ts", "start"), { ...productEnv, PORT: String(ports.ours) }),
+    baseline: startProcess(0, process.execPath, node("--import", "tsx", "bench/baseline-server.ts", String(ports.baseline), opts.databaseUrl, opts.pharmacyNpi), {}),
     // For reference: the same handler behind Next's own pipeline (a bare `next start`, as before the direct route).
-    routeHandler: startProcess(0, process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(ports.routeHandler)], productEnv),
+    routeHandler: startProcess(0, process.execPath, node(path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(ports.routeHandler)), productEnv),
   };
   type Name = keyof typeof servers;
   try {

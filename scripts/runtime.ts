@@ -41,13 +41,13 @@ export function ensureAuthSecret(log: (msg: string) => void): void {
   setEnv({ AUTH_SECRET: readFileSync(file, "utf8").trim() });
 }
 
-export async function startDatabase(opts: { log: (msg: string) => void; migrate?: boolean }): Promise<Runtime> {
+export async function startDatabase(opts: { log: (msg: string) => void; migrate?: boolean; callerHandlesSignals?: boolean }): Promise<Runtime> {
   const given = env().DATABASE_URL;
   let runtime: Runtime;
   if (given) {
     runtime = { databaseUrl: given, embedded: false, stop: async () => {} };
   } else {
-    const pg = await startEmbeddedPostgres({ dataDir: dataDir(), log: opts.log });
+    const pg = await startEmbeddedPostgres({ dataDir: dataDir(), log: opts.log, callerHandlesSignals: opts.callerHandlesSignals });
     setEnv({ DATABASE_URL: pg.url });
     runtime = { databaseUrl: pg.url, embedded: true, stop: () => pg.stop() };
   }

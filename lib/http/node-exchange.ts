@@ -10,7 +10,7 @@ function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyResult> 
     req.resume();
     return Promise.resolve({ ok: false, reason: "too_large" });
   }
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let overflowed = false;
@@ -26,7 +26,8 @@ function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyResult> 
       chunks.push(chunk);
     });
     req.once("end", () => resolve({ ok: true, text: Buffer.concat(chunks).toString("utf8") }));
-    req.once("error", reject);
+    // A client that disconnects mid-upload is not a server failure (nor, despite ECONNRESET, a database one).
+    req.once("error", () => resolve({ ok: false, reason: "aborted" }));
   });
 }
 

@@ -1,7 +1,8 @@
 // Reads a request body up to a limit without buffering more than the limit (a huge upload is cut off early).
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-export type BodyResult = { ok: true; text: string } | { ok: false; reason: "too_large" };
+/** "aborted": the client went away mid-body (only the node:http reader tells it apart from a failure). */
+export type BodyResult = { ok: true; text: string } | { ok: false; reason: "too_large" | "aborted" };
 
 export async function readBodyLimited(request: Request, limit = MAX_BODY_BYTES): Promise<BodyResult> {
   const declared = Number(request.headers.get("content-length"));

@@ -89,6 +89,9 @@ function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false;
 export function handlePostTransfer(request: ApiRequest): Promise<ApiAnswer> {
   return guarded(request, "POST /v1/transfer", async (ctx) => {
     const body = await request.readBody(MAX_BODY_BYTES);
+    if (!body.ok && body.reason === "aborted") {
+      return fail(ctx, 400, "", "SPEC_MISMATCH", "the request body ended before it was complete; nothing was stored");
+    }
     if (!body.ok) {
       return fail(ctx, 413, "", "OTHER", `request body is larger than the limit of ${MAX_BODY_BYTES} bytes (1 MB)`);
     }

@@ -2,7 +2,8 @@
 // POST /v1/transfer with a distinct valid transfer in every request. Prints the result as one JSON line.
 import autocannon from "autocannon";
 
-type Args = { url: string; apiKey: string; template: string; connections: number; seconds: number; prefix: string };
+/** rate: requests per second for the whole run (paced); without it, as fast as the server answers. */
+type Args = { url: string; apiKey: string; template: string; connections: number; seconds: number; prefix: string; rate?: number };
 const args = JSON.parse(process.argv[2]!) as Args;
 
 let n = 0;
@@ -11,6 +12,7 @@ const instance = autocannon(
     url: args.url,
     connections: args.connections,
     duration: args.seconds,
+    ...(args.rate ? { overallRate: args.rate } : {}),
     requests: [
       {
         method: "POST",

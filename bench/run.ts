@@ -110,6 +110,8 @@ async function main(): Promise<void> {
         ["intake p99 ms", String(intake.ours.p99), String(intake.baseline.p99), (intake.ours.p99 / intake.baseline.p99).toFixed(2)],
         ["intake server CPU ms/request", String(intake.ours.cpuMsPerRequest), String(intake.baseline.cpuMsPerRequest), String(intake.cpuRatio)],
       ])}\n`);
+      const half = intake.atHalfBaseline;
+      process.stdout.write(`ours paced at half the baseline's throughput (${half.rate} req/s): p50 ${half.p50} ms, p99 ${half.p99} ms\n`);
       const rh = intake.routeHandler;
       process.stdout.write(
         `(reference: the same endpoint through Next's route handler, \`next start\`: ${rh.requestsPerSecond} req/s, p50 ${rh.p50} ms, p99 ${rh.p99} ms, ${rh.cpuMsPerRequest} ms CPU/request)\n`,

@@ -5,7 +5,8 @@
 //   - "all statuses" reads the pending phase, then the decided phase (each in index order) instead of
 //     sorting the table by an expression;
 //   - search uses the indexes on id, patient_dob, rx_number and patient_search (a lower-case "last first"
-//     prefix: LIKE 'abc%' uses the btree index under the C collation the service's database is created with);
+//     prefix: LIKE 'abc%' reads its btree index because the column has the C collation, whatever the
+//     database's default: migration 20261122155640_patient_search_collation_c);
 //   - counts stop at COUNT_CAP per status and say so ("1,000+"): past a few hundred, "how many" matters less
 //     to a pharmacist than a fast refresh, and a capped count still reads up to COUNT_CAP rows (at 10,000 it
 //     was most of a page load over a million transfers: bench/README.md);

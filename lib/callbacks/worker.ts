@@ -45,6 +45,9 @@ export async function startCallbackWorker(opts: { connectionString: string }): P
   // instead of crashing the process.
   const pool = new pg.Pool({ connectionString: opts.connectionString, max: settings.WORKER_CONCURRENCY + 2 });
   pool.on("error", (err) => log("warn", "job queue connection lost", { error: err.message }));
+  // A checked-out client that loses its connection emits on itself, not on the pool (graphile-worker
+  // warns at start when a pool it is given has no such handler).
+  pool.on("connect", (client) => client.on("error", (err) => log("warn", "job queue connection lost", { error: err.message })));
   let runner: Runner;
   try {
     runner = await run({

@@ -1,6 +1,6 @@
 // The admin screens' calls to /api/admin/**: the dashboard's fetch (problem+json errors as ApiError), and
 // the server's field errors put next to the fields of a react-hook-form form.
-import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
+import type { FieldValues, Path, UseFormReturn, UseFormSetError } from "react-hook-form";
 import { ApiError } from "@/components/dashboard/api-client";
 
 export { apiFetch, ApiError } from "@/components/dashboard/api-client";
@@ -28,4 +28,19 @@ export function showServerErrors<T extends FieldValues>(
     }
   }
   if (!placed) setError("root.server" as Path<T>, { type: "server", message: messageOf(error) });
+}
+
+/** A form's submit handler: `run` with the parsed input; a failure is shown as showServerErrors shows it. */
+export function submitShowingErrors<In extends FieldValues, Out>(
+  form: UseFormReturn<In, unknown, Out>,
+  fields: readonly (keyof In & string)[],
+  run: (input: Out) => Promise<void>,
+) {
+  return form.handleSubmit(async (input) => {
+    try {
+      await run(input);
+    } catch (err) {
+      showServerErrors(err, form.setError, fields);
+    }
+  });
 }

@@ -2,18 +2,16 @@
 // One sending partner: traffic and callback health, its profile (name, NPIs), callback URL, outbound
 // credential, webhook secret, API keys and OAuth clients. New secrets are shown once in a panel at the
 // top; destructive actions (suspend, revoke, rotate, remove) are confirmed in a dialog first.
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
-import type * as z from "zod";
-import { apiFetch, messageOf, showServerErrors } from "@/components/admin/api";
+import { apiFetch, messageOf, submitShowingErrors } from "@/components/admin/api";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
 import { Field } from "@/components/admin/field";
 import { callbackHealthText } from "@/components/admin/format";
 import { ErrorMessage, StatusMessage } from "@/components/admin/notices";
 import { SecretPanel, type ShownSecret } from "@/components/admin/secret-panel";
 import { TABLE_CLASS, TD_CLASS, TH_CLASS, THEAD_CLASS, TR_CLASS } from "@/components/admin/sortable";
+import { type SchemaForm, useSchemaForm } from "@/components/forms/use-schema-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
@@ -168,25 +166,20 @@ function SuspensionControl({ p }: { p: PartnerDetails }) {
 function ProfileForm({ p }: { p: PartnerDetails }) {
   const refresh = usePartnerRefresh(p.partnerId);
   const [status, setStatus] = useState("");
-  const form = useForm<z.input<typeof PartnerProfileFormSchema>, unknown, z.output<typeof PartnerProfileFormSchema>>({
-    resolver: zodResolver(PartnerProfileFormSchema),
+  const form = useSchemaForm(PartnerProfileFormSchema, {
     values: { name: p.name, npis: p.npis.join(", ") },
     resetOptions: { keepDirtyValues: true },
   });
   const errors = form.formState.errors;
-  const submit = form.handleSubmit(async (input) => {
+  const submit = submitShowingErrors(form, ["name", "npis"], async (input) => {
     setStatus("");
-    try {
-      await apiFetch(`/api/admin/partners/${p.partnerId}`, {
-        method: "PATCH",
-        body: { name: input.name, npis: input.npis },
-      });
-      setStatus("Name and NPIs saved.");
-      form.reset({ name: input.name, npis: input.npis.join(", ") });
-      await refresh();
-    } catch (err) {
-      showServerErrors(err, form.setError, ["name", "npis"]);
-    }
+    await apiFetch(`/api/admin/partners/${p.partnerId}`, {
+      method: "PATCH",
+      body: { name: input.name, npis: input.npis },
+    });
+    setStatus("Name and NPIs saved.");
+    form.reset({ name: input.name, npis: input.npis.join(", ") });
+    await refresh();
   });
   return (
     <Section
@@ -218,25 +211,20 @@ function ProfileForm({ p }: { p: PartnerDetails }) {
 function CallbackUrlForm({ p }: { p: PartnerDetails }) {
   const refresh = usePartnerRefresh(p.partnerId);
   const [status, setStatus] = useState("");
-  const form = useForm<z.input<typeof CallbackUrlInputSchema>, unknown, z.output<typeof CallbackUrlInputSchema>>({
-    resolver: zodResolver(CallbackUrlInputSchema),
+  const form = useSchemaForm(CallbackUrlInputSchema, {
     values: { callbackUrl: p.callbackUrl },
     resetOptions: { keepDirtyValues: true },
   });
   const errors = form.formState.errors;
-  const submit = form.handleSubmit(async (input) => {
+  const submit = submitShowingErrors(form, ["callbackUrl"], async (input) => {
     setStatus("");
-    try {
-      const saved = await apiFetch<{ callbackUrl: string }>(`/api/admin/partners/${p.partnerId}/callback-url`, {
-        method: "PUT",
-        body: input,
-      });
-      setStatus(`Callbacks now go to ${saved.callbackUrl}.`);
-      form.reset({ callbackUrl: saved.callbackUrl });
-      await refresh();
-    } catch (err) {
-      showServerErrors(err, form.setError, ["callbackUrl"]);
-    }
+    const saved = await apiFetch<{ callbackUrl: string }>(`/api/admin/partners/${p.partnerId}/callback-url`, {
+      method: "PUT",
+      body: input,
+    });
+    setStatus(`Callbacks now go to ${saved.callbackUrl}.`);
+    form.reset({ callbackUrl: saved.callbackUrl });
+    await refresh();
   });
   return (
     <Section
@@ -263,25 +251,16 @@ function OutboundCredentialForm({ p }: { p: PartnerDetails }) {
   const refresh = usePartnerRefresh(p.partnerId);
   const [status, setStatus] = useState("");
   const [confirmingRemove, setConfirmingRemove] = useState(false);
-  const form = useForm<
-    z.input<typeof OutboundCredentialInputSchema>,
-    unknown,
-    z.output<typeof OutboundCredentialInputSchema>
-  >({
-    resolver: zodResolver(OutboundCredentialInputSchema),
+  const form = useSchemaForm(OutboundCredentialInputSchema, {
     defaultValues: { headerName: p.outboundHeaderName ?? "Authorization", headerValue: "" },
   });
   const errors = form.formState.errors;
-  const submit = form.handleSubmit(async (input) => {
+  const submit = submitShowingErrors(form, ["headerName", "headerValue"], async (input) => {
     setStatus("");
-    try {
-      await apiFetch(`/api/admin/partners/${p.partnerId}/outbound-credential`, { method: "PUT", body: input });
-      setStatus(`Callbacks now carry the ${input.headerName} header.`);
-      form.reset({ headerName: input.headerName, headerValue: "" });
-      await refresh();
-    } catch (err) {
-      showServerErrors(err, form.setError, ["headerName", "headerValue"]);
-    }
+    await apiFetch(`/api/admin/partners/${p.partnerId}/outbound-credential`, { method: "PUT", body: input });
+    setStatus(`Callbacks now carry the ${input.headerName} header.`);
+    form.reset({ headerName: input.headerName, headerValue: "" });
+    await refresh();
   });
   const remove = useMutation({
     mutationFn: () => apiFetch(`/api/admin/partners/${p.partnerId}/outbound-credential`, { method: "DELETE" }),
@@ -360,7 +339,7 @@ function OverlapField({
   max,
   label,
 }: {
-  form: ReturnType<typeof useForm<{ overlapHours: unknown }, unknown, { overlapHours: number }>>;
+  form: SchemaForm<typeof RotateApiKeyInputSchema>;
   max: number;
   label: string;
 }) {
@@ -386,34 +365,29 @@ function OverlapField({
 function WebhookSecretSection({ p, onShow }: { p: PartnerDetails; onShow: (shown: Shown) => void }) {
   const refresh = usePartnerRefresh(p.partnerId);
   const [confirming, setConfirming] = useState(false);
-  const form = useForm<{ overlapHours: unknown }, unknown, { overlapHours: number }>({
-    resolver: zodResolver(RotateWebhookSecretInputSchema),
+  const form = useSchemaForm(RotateWebhookSecretInputSchema, {
     defaultValues: { overlapHours: 24 },
   });
-  const submit = form.handleSubmit(async (input) => {
-    try {
-      const rotated = await apiFetch<{ webhookSecret: string; previousExpiresAt: string }>(
-        `/api/admin/partners/${p.partnerId}/webhook-secret`,
-        {
-          method: "POST",
-          body: input,
-        },
-      );
-      setConfirming(false);
-      onShow({
-        title: `New webhook signing secret for ${p.name}`,
-        secrets: [{ label: "Webhook signing secret", value: rotated.webhookSecret }],
-        note: (
-          <p>
-            Callbacks are signed with both the new and the old secret until{" "}
-            <LocalTime iso={rotated.previousExpiresAt} />. Give the partner the new one before then.
-          </p>
-        ),
-      });
-      await refresh();
-    } catch (err) {
-      showServerErrors(err, form.setError, ["overlapHours"]);
-    }
+  const submit = submitShowingErrors(form, ["overlapHours"], async (input) => {
+    const rotated = await apiFetch<{ webhookSecret: string; previousExpiresAt: string }>(
+      `/api/admin/partners/${p.partnerId}/webhook-secret`,
+      {
+        method: "POST",
+        body: input,
+      },
+    );
+    setConfirming(false);
+    onShow({
+      title: `New webhook signing secret for ${p.name}`,
+      secrets: [{ label: "Webhook signing secret", value: rotated.webhookSecret }],
+      note: (
+        <p>
+          Callbacks are signed with both the new and the old secret until{" "}
+          <LocalTime iso={rotated.previousExpiresAt} />. Give the partner the new one before then.
+        </p>
+      ),
+    });
+    await refresh();
   });
   return (
     <Section
@@ -471,33 +445,28 @@ function ApiKeysSection({ p, onShow }: { p: PartnerDetails; onShow: (shown: Show
   const [revoking, setRevoking] = useState<ApiKeyInfo | null>(null);
   const [rotating, setRotating] = useState<ApiKeyInfo | null>(null);
 
-  const createForm = useForm<z.input<typeof CreateApiKeyFormSchema>, unknown, z.output<typeof CreateApiKeyFormSchema>>({
-    resolver: zodResolver(CreateApiKeyFormSchema),
+  const createForm = useSchemaForm(CreateApiKeyFormSchema, {
     defaultValues: { expiresInDays: "" },
   });
-  const create = createForm.handleSubmit(async (input) => {
+  const create = submitShowingErrors(createForm, ["expiresInDays"], async (input) => {
     setStatus("");
-    try {
-      const key = await apiFetch<CreatedKey>(`/api/admin/partners/${p.partnerId}/keys`, {
-        method: "POST",
-        body: input,
-      });
-      createForm.reset();
-      onShow({
-        title: `New API key for ${p.name}`,
-        secrets: [{ label: "API key", value: key.apiKey }],
-        note: key.expiresAt ? (
-          <p>
-            It expires at <LocalTime iso={key.expiresAt} />.
-          </p>
-        ) : (
-          <p>It does not expire; revoke it when it is no longer needed.</p>
-        ),
-      });
-      await refresh();
-    } catch (err) {
-      showServerErrors(err, createForm.setError, ["expiresInDays"]);
-    }
+    const key = await apiFetch<CreatedKey>(`/api/admin/partners/${p.partnerId}/keys`, {
+      method: "POST",
+      body: input,
+    });
+    createForm.reset();
+    onShow({
+      title: `New API key for ${p.name}`,
+      secrets: [{ label: "API key", value: key.apiKey }],
+      note: key.expiresAt ? (
+        <p>
+          It expires at <LocalTime iso={key.expiresAt} />.
+        </p>
+      ) : (
+        <p>It does not expire; revoke it when it is no longer needed.</p>
+      ),
+    });
+    await refresh();
   });
 
   const revoke = useMutation({
@@ -509,32 +478,27 @@ function ApiKeysSection({ p, onShow }: { p: PartnerDetails; onShow: (shown: Show
     },
   });
 
-  const rotateForm = useForm<{ overlapHours: unknown }, unknown, { overlapHours: number }>({
-    resolver: zodResolver(RotateApiKeyInputSchema),
+  const rotateForm = useSchemaForm(RotateApiKeyInputSchema, {
     defaultValues: { overlapHours: 24 },
   });
-  const rotate = rotateForm.handleSubmit(async (input) => {
+  const rotate = submitShowingErrors(rotateForm, ["overlapHours"], async (input) => {
     if (!rotating) return;
-    try {
-      const rotated = await apiFetch<CreatedKey & { oldKeyExpiresAt: string }>(
-        `/api/admin/keys/${rotating.keyId}/rotate`,
-        { method: "POST", body: input },
-      );
-      const old = rotating;
-      setRotating(null);
-      onShow({
-        title: `New API key for ${p.name} (replaces ${old.display})`,
-        secrets: [{ label: "API key", value: rotated.apiKey }],
-        note: (
-          <p>
-            The old key {old.display} keeps working until <LocalTime iso={rotated.oldKeyExpiresAt} />, then expires.
-          </p>
-        ),
-      });
-      await refresh();
-    } catch (err) {
-      showServerErrors(err, rotateForm.setError, ["overlapHours"]);
-    }
+    const rotated = await apiFetch<CreatedKey & { oldKeyExpiresAt: string }>(
+      `/api/admin/keys/${rotating.keyId}/rotate`,
+      { method: "POST", body: input },
+    );
+    const old = rotating;
+    setRotating(null);
+    onShow({
+      title: `New API key for ${p.name} (replaces ${old.display})`,
+      secrets: [{ label: "API key", value: rotated.apiKey }],
+      note: (
+        <p>
+          The old key {old.display} keeps working until <LocalTime iso={rotated.oldKeyExpiresAt} />, then expires.
+        </p>
+      ),
+    });
+    await refresh();
   });
 
   return (

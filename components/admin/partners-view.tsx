@@ -1,13 +1,11 @@
 "use client";
 // Sending partners: each one's recent traffic and callback health at a glance, and a form to add one. A new
 // partner's API key, OAuth client secret and webhook secret are shown once, right after it is created.
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import type * as z from "zod";
-import { apiFetch, messageOf, showServerErrors } from "@/components/admin/api";
+import { apiFetch, messageOf, submitShowingErrors } from "@/components/admin/api";
 import { Field } from "@/components/admin/field";
 import { callbackHealthText, plural } from "@/components/admin/format";
 import { ErrorMessage } from "@/components/admin/notices";
@@ -21,6 +19,7 @@ import {
   TR_CLASS,
   useSort,
 } from "@/components/admin/sortable";
+import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
@@ -39,8 +38,7 @@ const SORT_COLUMNS = {
 
 function CreatePartnerForm({ onCreated }: { onCreated: (created: CreatedPartner & { name: string }) => void }) {
   const queryClient = useQueryClient();
-  const form = useForm<z.input<typeof CreatePartnerFormSchema>, unknown, z.output<typeof CreatePartnerFormSchema>>({
-    resolver: zodResolver(CreatePartnerFormSchema),
+  const form = useSchemaForm(CreatePartnerFormSchema, {
     defaultValues: { name: "", callbackUrl: "", npis: "" },
   });
   const create = useMutation({
@@ -48,15 +46,11 @@ function CreatePartnerForm({ onCreated }: { onCreated: (created: CreatedPartner 
       apiFetch<CreatedPartner>("/api/admin/partners", { method: "POST", body: input }),
   });
   const errors = form.formState.errors;
-  const submit = form.handleSubmit(async (input) => {
-    try {
-      const created = await create.mutateAsync(input);
-      form.reset();
-      onCreated({ ...created, name: input.name });
-      await queryClient.invalidateQueries({ queryKey: ["admin", "partners"] });
-    } catch (err) {
-      showServerErrors(err, form.setError, ["name", "callbackUrl", "npis"]);
-    }
+  const submit = submitShowingErrors(form, ["name", "callbackUrl", "npis"], async (input) => {
+    const created = await create.mutateAsync(input);
+    form.reset();
+    onCreated({ ...created, name: input.name });
+    await queryClient.invalidateQueries({ queryKey: ["admin", "partners"] });
   });
   return (
     <form

@@ -2,12 +2,9 @@
 // This pharmacy's stores: the NPIs an incoming transfer may name as receivingPharmacy. A request naming any
 // other NPI is refused as INVALID_INFO. The store configured in the environment (PHARMACY_NPI) is listed
 // but can only be changed there.
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
-import type * as z from "zod";
-import { apiFetch, messageOf, showServerErrors } from "@/components/admin/api";
+import { apiFetch, messageOf, submitShowingErrors } from "@/components/admin/api";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
 import { Field } from "@/components/admin/field";
 import { ErrorMessage, StatusMessage } from "@/components/admin/notices";
@@ -20,6 +17,7 @@ import {
   TR_CLASS,
   useSort,
 } from "@/components/admin/sortable";
+import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { StoreInputSchema } from "@/lib/admin/admin-inputs";
@@ -61,8 +59,7 @@ const FIELDS = ["name", "npi", "dea", "addressLine1", "addressLine2", "city", "s
 
 function AddStoreForm({ onAdded }: { onAdded: (message: string) => void }) {
   const queryClient = useQueryClient();
-  const form = useForm<z.input<typeof StoreInputSchema>, unknown, z.output<typeof StoreInputSchema>>({
-    resolver: zodResolver(StoreInputSchema),
+  const form = useSchemaForm(StoreInputSchema, {
     defaultValues: {
       name: "",
       npi: "",
@@ -75,15 +72,11 @@ function AddStoreForm({ onAdded }: { onAdded: (message: string) => void }) {
     },
   });
   const errors = form.formState.errors;
-  const submit = form.handleSubmit(async (input) => {
-    try {
-      await apiFetch("/api/admin/stores", { method: "POST", body: input });
-      form.reset();
-      onAdded(`Store ${input.name} (NPI ${input.npi}) added: transfers may name it as the receiving pharmacy.`);
-      await queryClient.invalidateQueries({ queryKey: ["admin", "stores"] });
-    } catch (err) {
-      showServerErrors(err, form.setError, FIELDS);
-    }
+  const submit = submitShowingErrors(form, FIELDS, async (input) => {
+    await apiFetch("/api/admin/stores", { method: "POST", body: input });
+    form.reset();
+    onAdded(`Store ${input.name} (NPI ${input.npi}) added: transfers may name it as the receiving pharmacy.`);
+    await queryClient.invalidateQueries({ queryKey: ["admin", "stores"] });
   });
   const text = (
     name: (typeof FIELDS)[number],

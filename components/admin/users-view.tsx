@@ -2,12 +2,10 @@
 // Dashboard users: create, change role, disable or enable, reset password. Every change that affects what a
 // user may do ends their open sessions (the domain operations bump the session version). The last active
 // admin can be neither demoted nor disabled: the server refuses, and the dialog says why.
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import * as z from "zod";
-import { apiFetch, messageOf, showServerErrors } from "@/components/admin/api";
+import { apiFetch, messageOf, submitShowingErrors } from "@/components/admin/api";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
 import { Field } from "@/components/admin/field";
 import { ErrorMessage, StatusMessage } from "@/components/admin/notices";
@@ -20,6 +18,7 @@ import {
   TR_CLASS,
   useSort,
 } from "@/components/admin/sortable";
+import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
@@ -60,22 +59,17 @@ function useUsersRefresh() {
 
 function CreateUserForm({ onCreated }: { onCreated: (message: string) => void }) {
   const refresh = useUsersRefresh();
-  const form = useForm<z.input<typeof CreateUserInputSchema>, unknown, z.output<typeof CreateUserInputSchema>>({
-    resolver: zodResolver(CreateUserInputSchema),
+  const form = useSchemaForm(CreateUserInputSchema, {
     defaultValues: { email: "", name: "", role: "pharmacist", password: "" },
   });
   const errors = form.formState.errors;
-  const submit = form.handleSubmit(async (input) => {
-    try {
-      await apiFetch("/api/admin/users", { method: "POST", body: input });
-      form.reset();
-      onCreated(
-        `User ${input.email} created as ${input.role}. Give them the password in person; they can sign in now.`,
-      );
-      await refresh();
-    } catch (err) {
-      showServerErrors(err, form.setError, ["email", "name", "role", "password"]);
-    }
+  const submit = submitShowingErrors(form, ["email", "name", "role", "password"], async (input) => {
+    await apiFetch("/api/admin/users", { method: "POST", body: input });
+    form.reset();
+    onCreated(
+      `User ${input.email} created as ${input.role}. Give them the password in person; they can sign in now.`,
+    );
+    await refresh();
   });
   return (
     <form
@@ -137,23 +131,18 @@ function RoleDialog({
   onCancel: () => void;
 }) {
   const refresh = useUsersRefresh();
-  const form = useForm<z.input<typeof RoleFormSchema>, unknown, z.output<typeof RoleFormSchema>>({
-    resolver: zodResolver(RoleFormSchema),
+  const form = useSchemaForm(RoleFormSchema, {
     values: { role: user?.role ?? "pharmacist" },
   });
-  const submit = form.handleSubmit(async ({ role }) => {
+  const submit = submitShowingErrors(form, ["role"], async ({ role }) => {
     if (!user) return;
-    try {
-      await apiFetch(`/api/admin/users/${user.userId}`, { method: "PATCH", body: { role } });
-      onDone(
-        role === user.role
-          ? `${user.email} is already ${ROLE_LABELS[role].toLowerCase()}.`
-          : `${user.email} is now ${ROLE_LABELS[role].toLowerCase()}; their open sessions were ended.`,
-      );
-      await refresh();
-    } catch (err) {
-      showServerErrors(err, form.setError, ["role"]);
-    }
+    await apiFetch(`/api/admin/users/${user.userId}`, { method: "PATCH", body: { role } });
+    onDone(
+      role === user.role
+        ? `${user.email} is already ${ROLE_LABELS[role].toLowerCase()}.`
+        : `${user.email} is now ${ROLE_LABELS[role].toLowerCase()}; their open sessions were ended.`,
+    );
+    await refresh();
   });
   return (
     <ConfirmDialog
@@ -196,19 +185,14 @@ function PasswordDialog({
   onDone: (message: string) => void;
   onCancel: () => void;
 }) {
-  const form = useForm<z.input<typeof ResetPasswordInputSchema>, unknown, z.output<typeof ResetPasswordInputSchema>>({
-    resolver: zodResolver(ResetPasswordInputSchema),
+  const form = useSchemaForm(ResetPasswordInputSchema, {
     defaultValues: { password: "" },
   });
-  const submit = form.handleSubmit(async ({ password }) => {
+  const submit = submitShowingErrors(form, ["password"], async ({ password }) => {
     if (!user) return;
-    try {
-      await apiFetch(`/api/admin/users/${user.userId}/password`, { method: "PUT", body: { password } });
-      form.reset();
-      onDone(`Password of ${user.email} reset; their open sessions were ended.`);
-    } catch (err) {
-      showServerErrors(err, form.setError, ["password"]);
-    }
+    await apiFetch(`/api/admin/users/${user.userId}/password`, { method: "PUT", body: { password } });
+    form.reset();
+    onDone(`Password of ${user.email} reset; their open sessions were ended.`);
   });
   return (
     <ConfirmDialog

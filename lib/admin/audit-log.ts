@@ -8,7 +8,7 @@ import { verifyAuditChain, type AuditChainReport } from "@/lib/audit/verify-audi
 import { csvRow } from "@/lib/admin/csv";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
-import type { Prisma } from "@/generated/prisma/client";
+import type { AuditEvent, Prisma } from "@/generated/prisma/client";
 
 export const AUDIT_PAGE_SIZE = 50;
 const EXPORT_BATCH = 1000;
@@ -88,30 +88,8 @@ function whereOf(filters: AuditFilters): Prisma.AuditEventWhereInput[] {
   return and;
 }
 
-function rowOf(e: {
-  id: bigint;
-  at: Date;
-  actor: string;
-  userId: string | null;
-  action: string;
-  transferId: string | null;
-  clientAddress: string | null;
-  details: unknown;
-  prevHash: string;
-  hash: string;
-}): AuditRow {
-  return {
-    id: e.id.toString(),
-    at: e.at.toISOString(),
-    actor: e.actor,
-    userId: e.userId,
-    action: e.action,
-    transferId: e.transferId,
-    clientAddress: e.clientAddress,
-    details: e.details ?? null,
-    prevHash: e.prevHash,
-    hash: e.hash,
-  };
+function rowOf(e: AuditEvent): AuditRow {
+  return { ...e, id: e.id.toString(), at: e.at.toISOString(), details: e.details ?? null };
 }
 
 /** One page, newest (or oldest) first, keyset on the record id: stable while records are appended. */

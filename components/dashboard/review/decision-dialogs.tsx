@@ -1,9 +1,8 @@
 "use client";
 // Approve and Reject, each confirmed in a dialog before it is final. The forms use react-hook-form with
 // the same zod schemas the API validates with (lib/transfers/decision-inputs.ts).
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm, useWatch } from "react-hook-form";
-import type * as z from "zod";
+import { useWatch } from "react-hook-form";
+import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import {
@@ -65,8 +64,7 @@ export function ApproveDialog({
   error,
   summary,
 }: DecisionDialogProps<ApproveInput>) {
-  const form = useForm<z.input<typeof ApproveInputSchema>, unknown, z.output<typeof ApproveInputSchema>>({
-    resolver: zodResolver(ApproveInputSchema),
+  const form = useSchemaForm(ApproveInputSchema, {
     defaultValues: { drugSchedule: null, localRxNumber: "", note: "" },
   });
   const schedule = useWatch({ control: form.control, name: "drugSchedule" });
@@ -153,8 +151,7 @@ export function RejectDialog({
   error,
   summary,
 }: DecisionDialogProps<RejectInput>) {
-  const form = useForm<z.input<typeof RejectInputSchema>, unknown, RejectInput>({
-    resolver: zodResolver(RejectInputSchema),
+  const form = useSchemaForm(RejectInputSchema, {
     defaultValues: { description: "" },
   });
   const errors = form.formState.errors;

@@ -4,6 +4,7 @@
 import { partnerCallbackHealth } from "@/lib/callbacks/callback-health";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
+import { partnerBasics } from "@/lib/partners/create-partner";
 
 export type PartnerTraffic = { last24h: number; last7d: number; lastReceivedAt: string | null };
 
@@ -167,12 +168,7 @@ export async function listPartnerSummaries(): Promise<PartnerSummary[]> {
   });
   const stats = await trafficOf(partners.map((p) => p.id));
   return partners.map((p) => ({
-    partnerId: p.id,
-    name: p.name,
-    npis: p.npis,
-    callbackUrl: p.callbackUrl,
-    suspended: p.suspendedAt !== null,
-    createdAt: p.createdAt.toISOString(),
+    ...partnerBasics(p),
     activeKeys: p.apiKeys.filter((k) => apiKeyStateOf(k, now) === "active").length,
     activeClients: p.oauthClients.filter((c) => !c.revokedAt).length,
     traffic: stats.get(p.id)?.traffic ?? { ...EMPTY_TRAFFIC },
@@ -193,13 +189,8 @@ export async function getPartnerDetails(partnerId: string): Promise<PartnerDetai
   const stats = (await trafficOf([p.id])).get(p.id);
   const previousValid = p.previousWebhookSecret && p.previousSecretExpiresAt && p.previousSecretExpiresAt > now;
   return {
-    partnerId: p.id,
-    name: p.name,
-    npis: p.npis,
-    callbackUrl: p.callbackUrl,
-    suspended: p.suspendedAt !== null,
+    ...partnerBasics(p),
     suspendedAt: p.suspendedAt?.toISOString() ?? null,
-    createdAt: p.createdAt.toISOString(),
     outboundHeaderName: p.outboundHeaderName,
     previousSecretExpiresAt: previousValid ? p.previousSecretExpiresAt!.toISOString() : null,
     traffic: stats?.traffic ?? { ...EMPTY_TRAFFIC },

@@ -53,6 +53,18 @@ export async function createPartner(input: CreatePartnerInput, actor: Actor = SY
   };
 }
 
+/** What every partner listing shows first, whatever else it adds. */
+export function partnerBasics(p: { id: string; name: string; npis: string[]; callbackUrl: string; suspendedAt: Date | null; createdAt: Date }) {
+  return {
+    partnerId: p.id,
+    name: p.name,
+    npis: p.npis,
+    callbackUrl: p.callbackUrl,
+    suspended: p.suspendedAt !== null,
+    createdAt: p.createdAt.toISOString(),
+  };
+}
+
 export async function listPartners() {
   const partners = await db().partner.findMany({
     orderBy: { createdAt: "asc" },
@@ -62,12 +74,7 @@ export async function listPartners() {
     },
   });
   return partners.map((p) => ({
-    partnerId: p.id,
-    name: p.name,
-    npis: p.npis,
-    callbackUrl: p.callbackUrl,
-    suspended: p.suspendedAt !== null,
-    createdAt: p.createdAt.toISOString(),
+    ...partnerBasics(p),
     apiKeys: p.apiKeys.map((k) => ({
       keyId: k.id,
       display: `${k.prefix}…${k.last4}`,

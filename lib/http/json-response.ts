@@ -1,8 +1,7 @@
+import { jsonAnswer, toWebResponse } from "@/lib/http/api-exchange";
+
 export function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
-  });
+  return toWebResponse(jsonAnswer(body, status, headers));
 }
 
 /** PostgreSQL or the pool could not be reached: worth a retry later (503), not a bug (500). */

@@ -1,0 +1,41 @@
+// The offline drug-knowledge module: controlled-substance schedules, allergy classes, NDC normalisation
+// and the federal refill and expiry limits. Pure data and functions, no server-only imports (client
+// components use it too); nothing is fetched at run time. See README.md beside this file.
+export {
+  scheduleOf,
+  type ExtraSchedule,
+  type Schedule,
+  type ScheduleInput,
+  type ScheduleMatch,
+  type ScheduleOptions,
+} from "@/lib/drugs/schedule";
+export {
+  CONTROLLED_SUBSTANCES,
+  COMBINATION_RULES,
+  SCHEDULE_SECTIONS,
+  compareSchedules,
+  type CombinationRule,
+  type ControlledProduct,
+  type ControlledSubstance,
+} from "@/lib/drugs/controlled-substances";
+export { NON_CONTROLLED_DRUGS, substancesOf, type NonControlledDrug } from "@/lib/drugs/lexicon";
+export {
+  allergyClassesOf,
+  allergyWarnings,
+  drugClassesOf,
+  CROSS_REACTIVITY,
+  DRUG_CLASSES,
+  type AllergySeverity,
+  type AllergyWarning,
+  type CrossReactivity,
+  type DrugClass,
+} from "@/lib/drugs/allergy-classes";
+export { formatNdc, normalizeNdc, type NormalizedNdc } from "@/lib/drugs/ndc";
+export {
+  CONTROLLED_EXPIRY_MONTHS,
+  MAX_CONTROLLED_REFILLS,
+  lawfulRefills,
+  legalExpiry,
+  validMonths,
+  type LawfulRefills,
+} from "@/lib/drugs/controlled-rules";

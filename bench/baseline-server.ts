@@ -5,6 +5,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import pg from "pg";
 import { hashRequestContent } from "@/lib/transfers/content-hash";
+import { DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
+import { classifyTransfer } from "@/lib/transfers/classify-transfer";
 import { activeRxKey } from "@/lib/transfers/receive-transfer";
 import { validateTransferRequest } from "@/lib/transfers/validate-request";
 
@@ -37,18 +39,19 @@ const server = createServer((req, res) => {
       const result = validateTransferRequest(body, { storeNpis, now: new Date() });
       if (!result.ok) return send(res, 400, { error: result.type });
       const r = result.request;
+      const drug = classifyTransfer(r, DEFAULT_STORE_RULES);
       const id = `trf_${randomBytes(10).toString("hex")}`;
       const response = { requestID: r.metadata.requestID, metadata: { responseType: "RECEIVED", referenceID: id, responseID: `rsp_${randomBytes(10).toString("hex")}`, responseTimestamp: new Date().toISOString() } };
       const inserted = await pool.query(
         `INSERT INTO transfers (id, partner_id, request_id, content_hash, status, active_rx_key,
            patient_first_name, patient_last_name, patient_search, patient_dob, sending_npi, sending_name, receiving_npi,
-           rx_number, drug_name, drug_strength, has_allergies, prescriber_dea, received_at, request, response, response_id)
-         VALUES ($1,$2,$3,$4,'RECEIVED',$5,$6,$7,$8,$9::date,$10,$11,$12,$13,$14,$15,$16,$17,now(),$18::jsonb,$19::jsonb,$20)
+           rx_number, drug_name, drug_strength, has_allergies, drug_schedule, allergy_alert, received_at, request, response, response_id)
+         VALUES ($1,$2,$3,$4,'RECEIVED',$5,$6,$7,$8,$9::date,$10,$11,$12,$13,$14,$15,$16,$17,$18,now(),$19::jsonb,$20::jsonb,$21)
          ON CONFLICT DO NOTHING RETURNING id`,
         [id, partnerId, r.metadata.requestID, hashRequestContent(r), activeRxKey(r), r.patient.name.firstName, r.patient.name.lastName,
           `${r.patient.name.lastName} ${r.patient.name.firstName}`.toLowerCase(), r.patient.dateOfBirth, r.sendingPharmacy.npi, r.sendingPharmacy.name,
           r.receivingPharmacy.npi, r.prescription.rxNumber, r.prescription.medicationName, r.prescription.drugStrength,
-          r.patient.allergyDetails.allergies.length > 0, r.prescriber.dea !== null, JSON.stringify(r), JSON.stringify(response), response.metadata.responseID],
+          r.patient.allergyDetails.allergies.length > 0, drug.drugSchedule, drug.allergyAlert, JSON.stringify(r), JSON.stringify(response), response.metadata.responseID],
       );
       send(res, inserted.rowCount ? 200 : 400, response);
     } catch (err) {

@@ -68,7 +68,7 @@ export async function benchCallbacks(opts: {
       LOG_LEVEL: "warn",
     });
   let worker = startWorker();
-  const approve = (id: string) => approveTransfer({ transferId: id, actor: opts.actor, clientAddress: "127.0.0.1", approval: {} });
+  const approve = (id: string) => approveTransfer({ transferId: id, actor: opts.actor, clientAddress: "127.0.0.1", approval: { oneTimeTransferConfirmed: true } });
   try {
     // Warm-up, which also waits for the worker to be up.
     const [warm] = await pendingTransfers(partner.partnerId, opts.pharmacyNpi, 1);

@@ -12,6 +12,7 @@ import { seedDemoOnce } from "@/lib/demo/seed-demo";
 import { startProductionServer } from "@/lib/http/production-server";
 import { errorFields, log } from "@/lib/log";
 import { ensureConfiguredStore } from "@/lib/stores/store-npis";
+import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
 import { dataDir, ensureAuthSecret, loadEnvOrExit, startDatabase } from "./runtime";
 
 const arg = process.argv[2];
@@ -36,6 +37,8 @@ async function main(): Promise<void> {
   const db = await startDatabase({ log: say, callerHandlesSignals: true });
   say(db.embedded ? `embedded PostgreSQL ready (data in ${dataDir()})` : "using DATABASE_URL");
   await ensureConfiguredStore();
+  const classified = await classifyStoredTransfers();
+  if (classified > 0) say(`classified the drug of ${classified} stored transfers (schedule, allergy alert)`);
   if (mode === "dev") {
     const demo = await seedDemoOnce({ dataDir: dataDir(), port: env().PORT });
     for (const line of demo.lines) say(line);

@@ -52,6 +52,7 @@ export default function DocsPage() {
     ["responses", "Responses and status codes"],
     ["errors", "Error types"],
     ["retries", "Retries and duplicates"],
+    ["review", "Controlled substances"],
     ["callbacks", "Callbacks"],
     ["endpoints", "Endpoints"],
     ["schemas", "Data shapes"],
@@ -164,6 +165,33 @@ export default function DocsPage() {
             A new requestID for a prescription (your pharmacy&apos;s NPI and rxNumber) that is already RECEIVED or
             CONFIRMED here is DUPLICATE_REQUEST, and <code className="font-mono">metadata.referenceID</code> names the
             existing transfer. After a rejection you may send the prescription again under a new requestID.
+          </li>
+        </ul>
+
+        <H2 id="review">Controlled substances and what review refuses</H2>
+        <p className="mt-2">
+          The interface carries no drug schedule, and a prescriber&apos;s DEA number says nothing about the drug. Our
+          pharmacists&apos; screen takes the schedule from the drug itself (the federal schedules, 21 CFR 1308.12–1308.15, and
+          the receiving store&apos;s state schedules). These transfers are answered by callback with ERROR:
+        </p>
+        <ul className="mt-2 list-disc space-y-1 pl-6">
+          <li>
+            <strong>Schedule II</strong> (oxycodone, hydrocodone combinations, amphetamine salts, methylphenidate…): ERROR{" "}
+            <code className="font-mono">OTHER</code>. A C-II prescription may be transferred only as the unaltered electronic
+            prescription over NCPDP SCRIPT 2022011 or later (21 CFR 1306.08(e)-(i)), which a JSON copy is not.
+          </li>
+          <li>
+            <strong>Schedule III–IV written more than 6 months ago</strong>, or any prescription past its legal validity (by default
+            12 months after it was written): <code className="font-mono">RX_EXPIRED</code> (21 CFR 1306.22).
+          </li>
+          <li>
+            <strong>Schedule III–IV with no lawful refill left</strong> (at most 5 refills after the first fill in all):{" "}
+            <code className="font-mono">INVALID_INFO</code>. Send <code className="font-mono">refillsAuthorized</code> including the
+            first fill, as the interface defines it.
+          </li>
+          <li>
+            <strong>Schedule III–V</strong> may be transferred once between pharmacies (21 CFR 1306.25(a)): do not send a prescription
+            that was transferred to you. Send the prescriber&apos;s DEA number for every controlled substance.
           </li>
         </ul>
 

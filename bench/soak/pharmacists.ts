@@ -81,12 +81,14 @@ export type PharmacistControl = {
 
 const pick = <T>(items: readonly T[]): T => items[randomInt(0, items.length)]!;
 
+// The schedule comes from the drug; the demo drugs include Schedule IV ones (tramadol, zolpidem), whose approval
+// needs the one-time-transfer confirmation, which a pharmacist gives after checking.
 function approveBody(n: number): Record<string, unknown> {
   const dice = randomInt(0, 10);
-  if (dice < 4) return {};
-  if (dice < 6) return { drugSchedule: pick(["CII", "CIII", "CIV", "CV"]), localRxNumber: `L-${n}-${randomInt(0, 1e6)}`, note: "soak: approved with details" };
-  if (dice < 8) return { localRxNumber: `LX${randomInt(0, 1e9)}` };
-  return { drugSchedule: null, note: "", localRxNumber: "" };
+  if (dice < 4) return { oneTimeTransferConfirmed: true };
+  if (dice < 6) return { oneTimeTransferConfirmed: true, localRxNumber: `L-${n}-${randomInt(0, 1e6)}`, note: "soak: approved with details" };
+  if (dice < 8) return { oneTimeTransferConfirmed: true, localRxNumber: `LX${randomInt(0, 1e9)}` };
+  return { oneTimeTransferConfirmed: true, note: "", localRxNumber: "" };
 }
 
 function rejectBody(referenceID: string): Record<string, unknown> {

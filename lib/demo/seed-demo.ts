@@ -9,6 +9,7 @@ import { env } from "@/lib/env";
 import { createPartner } from "@/lib/partners/create-partner";
 import { DEMO_SENDING_NPI, randomTransferRequest } from "@/lib/transfers/fixtures";
 import { receiveTransfer } from "@/lib/transfers/receive-transfer";
+import type { TransferRequest } from "@/lib/transfers/wire";
 import { createUser } from "@/lib/users/create-user";
 
 type DemoCredentials = {
@@ -23,6 +24,27 @@ type DemoCredentials = {
 
 /** Minutes ago at which the demo transfers arrived: fresh, getting on, close to the sender's 4-hour limit. */
 const DEMO_AGES_MINUTES = [5, 40, 95, 170, 215];
+
+const DAY_MS = 86_400_000;
+const isoAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/** Three transfers that show what the drug rules do: a C-II that cannot be approved, a C-IV past six months, a penicillin allergy. */
+const DEMO_SHOWCASES: ((r: TransferRequest) => void)[] = [
+  (r) => {
+    Object.assign(r.prescription, { medicationName: "Oxycodone Hydrochloride", drugStrength: "5 mg", drugForm: "Tablet", sig: "Take 1 tablet by mouth every 6 hours as needed for pain" });
+    Object.assign(r.prescription, { refillsAuthorized: 1, refillsRemaining: 0, firstFilledDate: null, lastFilledDate: null, quantityWritten: 20, quantityDispensed: 20, daysSupply: 5 });
+  },
+  (r) => {
+    Object.assign(r.prescription, { medicationName: "Alprazolam", drugStrength: "0.5 mg", drugForm: "Tablet", sig: "Take 1 tablet by mouth twice daily as needed for anxiety" });
+    Object.assign(r.prescription, { writtenDate: isoAgo(200), firstFilledDate: isoAgo(199), lastFilledDate: isoAgo(20), expirationDate: isoAgo(-165) });
+    Object.assign(r.prescription, { refillsAuthorized: 6, refillsRemaining: 3, quantityWritten: 60, quantityDispensed: 60, daysSupply: 30 });
+  },
+  (r) => {
+    Object.assign(r.prescription, { medicationName: "Amoxicillin", drugStrength: "500 mg", drugForm: "Capsule", sig: "Take 1 capsule by mouth three times daily for 10 days" });
+    Object.assign(r.prescription, { quantityWritten: 30, quantityDispensed: 30, daysSupply: 10 });
+    r.patient.allergyDetails = { allergiesDescriptor: "KNOWN_ALLERGIES_INCLUDED", allergies: ["Penicillin"] };
+  },
+];
 
 function mulberry32(seed: number): () => number {
   let a = seed;
@@ -46,8 +68,10 @@ async function createDemo(port: number): Promise<DemoCredentials> {
   await createUser({ ...admin, role: "admin", name: "Sam Ortega" });
 
   const rng = mulberry32(20261122);
-  for (const minutes of DEMO_AGES_MINUTES) {
+  const ages = [...DEMO_AGES_MINUTES, 25, 60, 120];
+  for (const [i, minutes] of ages.entries()) {
     const request = randomTransferRequest(rng, { receivingNpi: env().PHARMACY_NPI, sendingNpi: DEMO_SENDING_NPI });
+    DEMO_SHOWCASES[i - DEMO_AGES_MINUTES.length]?.(request);
     const outcome = await receiveTransfer(partner.partnerId, request);
     if (outcome.kind === "created") {
       await db().transfer.update({

@@ -30,6 +30,7 @@ const DOMAIN_STATUS: Record<DomainErrorCode, { status: number; title: string }> 
   invalid_input: { status: 400, title: "Invalid request" },
   conflict: { status: 409, title: "Conflict" },
   forbidden: { status: 403, title: "Forbidden" },
+  refused: { status: 422, title: "Refused by a rule" },
 };
 
 /** Domain errors may carry extension members for the problem body (e.g. who decided, and when). */

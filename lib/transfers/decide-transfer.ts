@@ -15,10 +15,11 @@ import type { SessionUser } from "@/lib/auth/require-user";
 import { enqueueCallback } from "@/lib/callbacks/enqueue-callback";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
-import { AlreadyDecidedError, ClaimHeldError } from "@/lib/transfers/decision-errors";
+import { AlreadyDecidedError, ApprovalRefusedError, ClaimHeldError } from "@/lib/transfers/decision-errors";
 import type { ApproveInput, RejectInput } from "@/lib/transfers/decision-inputs";
 import { confirmedResponse, rejectionResponse } from "@/lib/transfers/decision-responses";
-import { instantOf } from "@/lib/transfers/validate-request";
+import { parseStoreRules, DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
+import { checkApproval, type ApprovedDrug } from "@/lib/transfers/approval-rules";
 import { TransferRequestSchema, type TransferResponse } from "@/lib/transfers/wire";
 
 export type DecisionRequest =
@@ -79,11 +80,13 @@ export async function decideTransfer(input: {
 
         const request = TransferRequestSchema.parse(row.request);
         const now = new Date();
-        if (decision.kind === "approve" && instantOf(request.prescription.expirationDate) <= now.getTime()) {
-          throw new DomainError(
-            "conflict",
-            `The prescription expired on ${request.prescription.expirationDate.slice(0, 10)}: it cannot be transferred. Reject it with RX_EXPIRED.`,
-          );
+        // The store's rules read inside the transaction (not the intake cache): the decision uses today's rules.
+        let approved: ApprovedDrug | null = null;
+        let license: string | null = null;
+        if (decision.kind === "approve") {
+          const store = await tx.store.findUnique({ where: { npi: request.receivingPharmacy.npi }, select: { extraSchedules: true, rxExpiryMonths: true } });
+          approved = checkApproval(request, store ? parseStoreRules(store) : DEFAULT_STORE_RULES, now, decision);
+          license = (await tx.user.findUnique({ where: { id: actor.id }, select: { licenseNumber: true } }))?.licenseNumber ?? null;
         }
         const response =
           decision.kind === "approve"
@@ -101,7 +104,12 @@ export async function decideTransfer(input: {
             decidedAt: now,
             errorType: decision.kind === "reject" ? decision.errorType : null,
             description: decision.kind === "reject" ? decision.description : null,
-            drugSchedule: decision.kind === "approve" ? (decision.drugSchedule ?? null) : null,
+            drugSchedule: approved?.drugSchedule ?? null,
+            scheduleBasis: approved?.drug.scheduleBasis ?? null,
+            oneTimeTransferConfirmed: approved?.oneTimeTransferConfirmed ?? null,
+            allergyWarnings: approved ? (approved.drug.allergyWarnings as unknown as Prisma.InputJsonValue) : undefined,
+            legalExpiry: approved ? new Date(`${approved.drug.legalExpiry}T00:00:00Z`) : null,
+            pharmacistLicense: license,
             note: decision.kind === "approve" ? (decision.note ?? null) : null,
             localRxNumber: decision.kind === "approve" ? (decision.localRxNumber ?? null) : null,
             response: json,
@@ -130,7 +138,16 @@ export async function decideTransfer(input: {
             details: {
               responseID: response.metadata.responseID,
               callbackId,
-              ...(decision.kind === "reject" ? { errorType: decision.errorType } : { drugSchedule: decision.drugSchedule ?? null }),
+              ...(approved
+                ? {
+                    drugSchedule: approved.drugSchedule,
+                    scheduleBasis: approved.drug.scheduleBasis,
+                    oneTimeTransferConfirmed: approved.oneTimeTransferConfirmed,
+                    allergyWarnings: approved.drug.allergyWarnings.map((w) => w.message),
+                  }
+                : decision.kind === "reject"
+                  ? { errorType: decision.errorType }
+                  : {}),
             },
           },
           tx,
@@ -141,14 +158,14 @@ export async function decideTransfer(input: {
     );
   } catch (err) {
     const refusal = isUniqueViolation(err) ? await alreadyDecided(db(), transferId) : err;
-    if (refusal instanceof AlreadyDecidedError || refusal instanceof ClaimHeldError) {
+    if (refusal instanceof AlreadyDecidedError || refusal instanceof ClaimHeldError || refusal instanceof ApprovalRefusedError) {
       await recordAuditEvent({
         userId: actor.id,
         actor: actor.email,
         action: "transfer.decision_refused",
         transferId,
         clientAddress: input.clientAddress,
-        details: { attempted: decision.kind, reason: refusal.extensions.reason },
+        details: { attempted: decision.kind, reason: refusal.extensions.reason, ...(refusal instanceof ApprovalRefusedError ? { rule: refusal.extensions.rule } : {}) },
       });
     }
     throw refusal;

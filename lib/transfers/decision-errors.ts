@@ -21,3 +21,19 @@ export class ClaimHeldError extends DomainError {
     this.extensions = { reason: "claimed_by_other", ...held };
   }
 }
+
+/** Approval refused by a rule (drug-review.ts) or by a missing confirmation: names the rule and the rejection to send instead. */
+export type RuleRefusal = {
+  rule: string;
+  title: string;
+  /** The rejection the pharmacist can send instead, prefilled in the dialog. */
+  reject?: { errorType: string; description: string };
+};
+
+export class ApprovalRefusedError extends DomainError {
+  readonly extensions: RuleRefusal & { reason: "rule" };
+  constructor(refusal: RuleRefusal, detail: string) {
+    super("refused", refusal.reject ? `${detail} Reject it with ${refusal.reject.errorType}.` : detail);
+    this.extensions = { reason: "rule", ...refusal };
+  }
+}

@@ -2,6 +2,7 @@
 // dashboard's forms (react-hook-form's zod resolver), so both say the same thing about the same field.
 // No server-only imports here.
 import * as z from "zod";
+import type { Schedule } from "@/lib/drugs";
 import { ERROR_TYPES } from "@/lib/transfers/wire";
 
 export const DRUG_SCHEDULES = ["CII", "CIII", "CIV", "CV"] as const;
@@ -13,6 +14,14 @@ export const DRUG_SCHEDULE_LABELS: Readonly<Record<DrugSchedule, string>> = {
   CV: "Schedule V",
 };
 
+/** The decision's "CIV" is the drug tables' "IV" (lib/drugs). */
+export function scheduleNumeral(s: DrugSchedule): Schedule {
+  return s.slice(1) as Schedule;
+}
+export function drugScheduleOf(s: Schedule): DrugSchedule {
+  return `C${s}` as DrugSchedule;
+}
+
 const optionalText = (max: number, label: string) =>
   z
     .string()
@@ -22,15 +31,21 @@ const optionalText = (max: number, label: string) =>
     .transform((v) => (v ? v : undefined));
 
 export const ApproveInputSchema = z.object({
-  /** Set by the pharmacist: the interface carries no schedule. Absent: not a controlled substance / not recorded. */
+  /**
+   * The schedule comes from the drug (lib/drugs). The pharmacist sets it only where the tables do not know the
+   * drug (then it is required: null means "not controlled", by the pharmacist's determination), or to record a
+   * stricter schedule than the detected one; never a laxer one.
+   */
   drugSchedule: z.enum(DRUG_SCHEDULES).nullable().optional(),
+  /** Schedule III-V: "this prescription has not been transferred before" (21 CFR 1306.25(a): once only). */
+  oneTimeTransferConfirmed: z.boolean().optional(),
   localRxNumber: optionalText(64, "Local Rx number").refine((v) => v === undefined || /^[A-Za-z0-9-]+$/.test(v), {
     message: "Local Rx number may contain letters, digits and hyphens only",
   }),
   note: optionalText(1000, "Note"),
 });
 /** What approving takes (the schema's output fits it: empty fields become absent). */
-export type ApproveInput = { drugSchedule?: DrugSchedule | null; localRxNumber?: string; note?: string };
+export type ApproveInput = { drugSchedule?: DrugSchedule | null; oneTimeTransferConfirmed?: boolean; localRxNumber?: string; note?: string };
 
 export const DESCRIPTION_MAX = 1000;
 

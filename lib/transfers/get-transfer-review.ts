@@ -4,6 +4,9 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
+import type { AllergyWarning } from "@/lib/drugs";
+import { DEFAULT_STORE_RULES, parseStoreRules, type StoreRules } from "@/lib/stores/store-rules";
+import { reviewDrug, type DrugReview } from "@/lib/transfers/drug-review";
 import { reviewChecks, type ReviewCheck } from "@/lib/transfers/review-checks";
 import { TransferRequestSchema, type Address, type TransferRequest, type TransferResponse } from "@/lib/transfers/wire";
 
@@ -15,6 +18,11 @@ export type DecisionRecord = {
   errorType: string | null;
   description: string | null;
   drugSchedule: string | null;
+  scheduleBasis: string | null;
+  oneTimeTransferConfirmed: boolean | null;
+  allergyWarnings: AllergyWarning[];
+  legalExpiry: string | null;
+  pharmacistLicense: string | null;
   note: string | null;
   localRxNumber: string | null;
   response: TransferResponse;
@@ -30,6 +38,9 @@ export type TransferReview = {
   request: TransferRequest | null;
   raw: unknown;
   checks: ReviewCheck[];
+  /** The drug's schedule, allergy cross-checks, legal expiry and the rules that refuse approval, as of now. */
+  drug: DrugReview | null;
+  storeRules: StoreRules;
   claim: { heldBy: string; heldById: string; claimExpiresAt: string } | null;
   decision: DecisionRecord | null;
   callbackStatus: string | null;
@@ -67,6 +78,8 @@ export async function getTransferReview(
   const parsed = TransferRequestSchema.safeParse(row.request);
   const request = parsed.success ? parsed.data : null;
   const store = await db().store.findUnique({ where: { npi: row.receivingNpi } });
+  const storeRules = store ? parseStoreRules(store) : DEFAULT_STORE_RULES;
+  const drug = request ? reviewDrug(request, storeRules, now) : null;
   const claimLive = row.claimedBy && row.claimExpiresAt && row.claimExpiresAt > now && row.status === "RECEIVED";
 
   return {
@@ -77,7 +90,9 @@ export async function getTransferReview(
     partner: { partnerId: row.partner.id, name: row.partner.name },
     request,
     raw: row.request,
-    checks: request ? reviewChecks(request, now) : [{ id: "schema", title: "Stored request", status: "fail", detail: "The stored request no longer matches the wire schema: read the raw request." }],
+    drug,
+    storeRules,
+    checks: request && drug ? reviewChecks(request, now, drug) : [{ id: "schema", title: "Stored request", status: "fail", detail: "The stored request no longer matches the wire schema: read the raw request." }],
     claim: claimLive && row.claimedBy && row.claimExpiresAt ? { heldBy: row.claimedBy.name, heldById: row.claimedBy.id, claimExpiresAt: row.claimExpiresAt.toISOString() } : null,
     decision: row.decision
       ? {
@@ -88,6 +103,11 @@ export async function getTransferReview(
           errorType: row.decision.errorType,
           description: row.decision.description,
           drugSchedule: row.decision.drugSchedule,
+          scheduleBasis: row.decision.scheduleBasis,
+          oneTimeTransferConfirmed: row.decision.oneTimeTransferConfirmed,
+          allergyWarnings: (row.decision.allergyWarnings as AllergyWarning[] | null) ?? [],
+          legalExpiry: row.decision.legalExpiry?.toISOString().slice(0, 10) ?? null,
+          pharmacistLicense: row.decision.pharmacistLicense,
           note: row.decision.note,
           localRxNumber: row.decision.localRxNumber,
           response: row.decision.response as TransferResponse,

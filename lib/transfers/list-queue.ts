@@ -18,6 +18,9 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
+import { getAllStoreRules } from "@/lib/stores/store-npis";
+import { DEFAULT_STORE_RULES, type StoreRules } from "@/lib/stores/store-rules";
+import { reviewDrug, scheduleLabel } from "@/lib/transfers/drug-review";
 import { countProblems, reviewChecks } from "@/lib/transfers/review-checks";
 import { warningPredicateSql } from "@/lib/transfers/review-checks-sql";
 import type { TransferRequest } from "@/lib/transfers/wire";
@@ -26,6 +29,9 @@ export const QUEUE_STATUSES = ["RECEIVED", "CONFIRMED", "REJECTED"] as const;
 export type QueueStatus = (typeof QUEUE_STATUSES)[number];
 export const QUEUE_FLAGS = ["allergies", "allergies-unknown", "controlled", "warnings"] as const;
 export type QueueFlag = (typeof QUEUE_FLAGS)[number];
+/** The schedule filter: one schedule, any controlled one, or the drugs the tables do not know. */
+export const QUEUE_SCHEDULES = ["any", "II", "III", "IV", "V", "unknown"] as const;
+export type QueueSchedule = (typeof QUEUE_SCHEDULES)[number];
 export const COUNT_CAP = 1_000;
 export const DEFAULT_PAGE_SIZE = 50;
 
@@ -37,6 +43,7 @@ export const QueueQuerySchema = z.object({
   from: isoInstant.optional(),
   to: isoInstant.optional(),
   flags: z.array(z.enum(QUEUE_FLAGS)).max(QUEUE_FLAGS.length).default([]),
+  schedule: z.enum(QUEUE_SCHEDULES, { error: `schedule must be one of ${QUEUE_SCHEDULES.join(", ")}` }).optional(),
   q: z.string().trim().max(100).optional(),
   sort: z.enum(["oldest", "newest"]).default("oldest"),
   cursor: z.string().max(400).optional(),
@@ -47,7 +54,7 @@ export type QueueQuery = z.infer<typeof QueueQuerySchema>;
 /** From a URL's query string: flags as a comma-separated list; empty values are absent. */
 export function parseQueueQuery(params: URLSearchParams): QueueQuery {
   const raw: Record<string, unknown> = {};
-  for (const key of ["status", "sender", "from", "to", "q", "sort", "cursor", "limit"]) {
+  for (const key of ["status", "sender", "from", "to", "schedule", "q", "sort", "cursor", "limit"]) {
     const value = params.get(key);
     if (value !== null && value.trim() !== "") raw[key] = value;
   }
@@ -71,7 +78,12 @@ export type QueueItem = {
   flags: {
     allergies: string[];
     allergiesDescriptor: string | null;
-    controlledHint: boolean;
+    /** The drug's schedule as the review screen shows it ("C-IV", with the substance); null when not controlled. */
+    schedule: { label: string; substance: string | null } | null;
+    /** The drug is in neither the controlled-substance table nor the list of known non-controlled drugs. */
+    scheduleUnknown: boolean;
+    /** The strongest allergy cross-check warning, with its message. */
+    allergyAlert: { severity: "danger" | "caution"; message: string } | null;
     warnings: number;
     failures: number;
   };
@@ -113,7 +125,7 @@ type Row = {
   sending_npi: string;
   received_at: Date;
   decided_at: Date | null;
-  prescriber_dea: boolean;
+  receiving_npi: string;
   claimed_by_id: string | null;
   claimed_by_name: string | null;
   claim_expires_at: Date | null;
@@ -154,9 +166,11 @@ function filterConditions(query: QueueQuery, now: Date): Prisma.Sql[] {
   for (const flag of query.flags) {
     if (flag === "allergies") conds.push(Prisma.sql`t.has_allergies`);
     if (flag === "allergies-unknown") conds.push(Prisma.sql`t.request->'patient'->'allergyDetails'->>'allergiesDescriptor' = 'NOT_AVAILABLE'`);
-    if (flag === "controlled") conds.push(Prisma.sql`t.prescriber_dea`);
+    if (flag === "controlled") conds.push(Prisma.sql`t.drug_schedule IN ('II', 'III', 'IV', 'V')`);
     if (flag === "warnings") conds.push(warningPredicateSql(now));
   }
+  if (query.schedule === "any") conds.push(Prisma.sql`t.drug_schedule IN ('II', 'III', 'IV', 'V')`);
+  else if (query.schedule) conds.push(Prisma.sql`t.drug_schedule = ${query.schedule}`);
   if (query.q) conds.push(classifySearch(query.q).sql);
   return conds;
 }
@@ -177,7 +191,7 @@ async function readPhase(query: QueueQuery, phase: Phase, after: Cursor | null, 
   return db().$queryRaw<Row[]>`
     SELECT t.id, t.status::text AS status, t.patient_first_name, t.patient_last_name, t.patient_dob,
            t.drug_name, t.drug_strength, t.partner_id, p.name AS partner_name, t.sending_npi,
-           t.received_at, t.decided_at, t.prescriber_dea,
+           t.received_at, t.decided_at, t.receiving_npi,
            CASE WHEN t.claim_expires_at > now() THEN t.claimed_by_id END AS claimed_by_id,
            CASE WHEN t.claim_expires_at > now() THEN u.name END AS claimed_by_name,
            CASE WHEN t.claim_expires_at > now() THEN t.claim_expires_at END AS claim_expires_at,
@@ -203,17 +217,25 @@ async function countStatus(query: QueueQuery, status: QueueStatus, now: Date): P
  * received and is never rewritten, so it is read as it is rather than parsed again (re-parsing 50 requests
  * was a visible part of every refresh); a row that is somehow not a request counts as one failure.
  */
-function requestFlags(request: unknown, now: Date): { allergyDetails: TransferRequest["patient"]["allergyDetails"] | null; warnings: number; failures: number } {
+function requestFlags(request: unknown, now: Date, rules: StoreRules): Omit<QueueItem["flags"], "allergies" | "allergiesDescriptor"> & { allergyDetails: TransferRequest["patient"]["allergyDetails"] | null } {
   try {
     const stored = request as TransferRequest;
-    return { allergyDetails: stored.patient.allergyDetails, ...countProblems(reviewChecks(stored, now)) };
+    const drug = reviewDrug(stored, rules, now);
+    const strongest = drug.allergyWarnings.find((w) => w.severity === "danger") ?? drug.allergyWarnings[0];
+    return {
+      allergyDetails: stored.patient.allergyDetails,
+      schedule: drug.schedule ? { label: scheduleLabel(drug.schedule), substance: drug.match.substance } : null,
+      scheduleUnknown: drug.match.status === "unknown",
+      allergyAlert: strongest ? { severity: strongest.severity, message: strongest.message } : null,
+      ...countProblems(reviewChecks(stored, now, drug)),
+    };
   } catch {
-    return { allergyDetails: null, warnings: 0, failures: 1 };
+    return { allergyDetails: null, schedule: null, scheduleUnknown: false, allergyAlert: null, warnings: 0, failures: 1 };
   }
 }
 
-function toItem(row: Row, now: Date): QueueItem {
-  const { allergyDetails, ...problems } = requestFlags(row.request, now);
+function toItem(row: Row, now: Date, rules: ReadonlyMap<string, StoreRules>): QueueItem {
+  const { allergyDetails, ...drugFlags } = requestFlags(row.request, now, rules.get(row.receiving_npi) ?? DEFAULT_STORE_RULES);
   return {
     referenceID: row.id,
     status: row.status,
@@ -225,8 +247,7 @@ function toItem(row: Row, now: Date): QueueItem {
     flags: {
       allergies: allergyDetails?.allergies ?? [],
       allergiesDescriptor: allergyDetails?.allergiesDescriptor ?? null,
-      controlledHint: row.prescriber_dea,
-      ...problems,
+      ...drugFlags,
     },
     claim:
       row.claimed_by_id && row.claim_expires_at
@@ -259,7 +280,8 @@ export async function listQueue(query: QueueQuery, ctx: { actor: SessionUser; cl
   const nextCursor = hasMore && last ? encodeCursor({ p: last.phase, t: last.row.received_at.toISOString(), i: last.row.id }) : null;
 
   const [RECEIVED, CONFIRMED, REJECTED] = await counts;
-  const items = page.map(({ row }) => toItem(row, now));
+  const rules = await getAllStoreRules();
+  const items = page.map(({ row }) => toItem(row, now, rules));
 
   if (query.q) {
     await recordAuditEvent({
@@ -274,6 +296,7 @@ export async function listQueue(query: QueueQuery, ctx: { actor: SessionUser; cl
         from: query.from ?? null,
         to: query.to ?? null,
         flags: query.flags,
+        schedule: query.schedule ?? null,
         page: query.cursor ? "next" : "first",
         resultCount: items.length,
         referenceIDs: items.map((i) => i.referenceID),

@@ -1,5 +1,7 @@
 // The review checks that can warn on a stored transfer, in SQL, for the queue's "warnings" filter.
 import { Prisma } from "@/generated/prisma/client";
+import { CONTROLLED_EXPIRY_MONTHS, MAX_CONTROLLED_REFILLS } from "@/lib/drugs";
+import { DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
 import { DAW_NO_SUBSTITUTION, DAW_SUBSTITUTION_ALLOWED, EXPIRY_WARNING_DAYS, MAX_UNITS_PER_DAY } from "@/lib/transfers/review-checks";
 
 const DAY_MS = 86_400_000;
@@ -8,12 +10,30 @@ const DAY_MS = 86_400_000;
  * The checks that can warn on a stored transfer, as a SQL condition over `t.request` (alias `t`), for
  * the queue's "warnings" filter: expiry within EXPIRY_WARNING_DAYS (or past), a dispensed NDC that
  * differs, a DAW / substitution conflict, quantity problems, a prescriber DEA whose second letter is not
- * the last name's initial. (Check-digit and refill failures cannot reach the queue: the intake refuses
- * them.) Not indexable: with LIMIT it stops at the first page of matches.
+ * the last name's initial; and the drug's checks from the columns classified at intake (drug_schedule,
+ * allergy_alert: drug-review.ts): Schedule II or a drug not in the tables, an allergy cross-check warning, a
+ * controlled drug without a prescriber DEA number, a legal expiry passed or earlier than the sender's, and
+ * Schedule III-IV refills past the federal limit. (Check-digit and refill-arithmetic failures cannot reach
+ * the queue: the intake refuses them.) Not indexable: with LIMIT it stops at the first page of matches.
  */
 export function warningPredicateSql(now: Date): Prisma.Sql {
   const soon = new Date(now.getTime() + EXPIRY_WARNING_DAYS * DAY_MS);
+  const today = now.toISOString().slice(0, 10);
+  const rx = Prisma.sql`t.request->'prescription'`;
+  const legalExpiry = Prisma.sql`(left(${rx}->>'writtenDate', 10)::date + make_interval(months => CASE
+      WHEN t.drug_schedule IN ('III', 'IV') THEN ${CONTROLLED_EXPIRY_MONTHS}
+      ELSE COALESCE((SELECT s.rx_expiry_months FROM stores s WHERE s.npi = t.receiving_npi), ${DEFAULT_STORE_RULES.rxExpiryMonths}) END))::date`;
+  const refillsAfterFirst = Prisma.sql`((${rx}->>'refillsAuthorized')::int - 1)`;
   return Prisma.sql`(
+    t.drug_schedule IN ('II', 'unknown')
+    OR t.allergy_alert IS NOT NULL
+    OR (t.drug_schedule IN ('II', 'III', 'IV', 'V') AND t.request->'prescriber'->>'dea' IS NULL)
+    OR left(${rx}->>'expirationDate', 10)::date > ${legalExpiry}
+    OR ${today}::date > ${legalExpiry}
+    OR (t.drug_schedule IN ('III', 'IV') AND (${refillsAfterFirst} > ${MAX_CONTROLLED_REFILLS}
+        OR (${rx}->>'firstFilledDate' IS NOT NULL
+            AND least(${refillsAfterFirst}, ${MAX_CONTROLLED_REFILLS}) - (${refillsAfterFirst} - (${rx}->>'refillsRemaining')::int) <= 0)))
+    OR
     (t.request->'prescription'->>'expirationDate')::timestamptz < ${soon}
     OR (t.request->'prescription'->>'dispensedNDC' IS NOT NULL
         AND t.request->'prescription'->>'dispensedNDC' <> t.request->'prescription'->>'prescribedNDC')

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
+import { reviewDrug } from "@/lib/transfers/drug-review";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import { countProblems, dawConflict, explainDaw, reviewChecks } from "@/lib/transfers/review-checks";
 import type { TransferRequest } from "@/lib/transfers/wire";
@@ -9,14 +11,15 @@ const DAY = 86_400_000;
 function checksOf(change?: (r: TransferRequest) => void) {
   const request = structuredClone(buildTransferRequest({}, { now: NOW }));
   change?.(request);
-  return Object.fromEntries(reviewChecks(request, NOW).map((c) => [c.id, c]));
+  return Object.fromEntries(reviewChecks(request, NOW, reviewDrug(request, DEFAULT_STORE_RULES, NOW)).map((c) => [c.id, c]));
 }
 
 describe("review checks", () => {
-  it("a clean fixture passes everything, with the controlled-substance hint as a note", () => {
+  it("a clean fixture (atorvastatin, with a prescriber DEA number) passes everything: a DEA number is not a flag", () => {
     const checks = checksOf();
-    expect(Object.keys(checks)).toEqual(["npi", "dea", "expiry", "refills", "quantity", "daw", "ndc", "controlled"]);
-    expect(checks.controlled!.status).toBe("info");
+    expect(Object.keys(checks)).toEqual(["schedule", "allergy", "npi", "dea", "expiry", "legal-expiry", "refills", "quantity", "daw", "ndc"]);
+    expect(checks.schedule!.status).toBe("pass");
+    expect(checks.schedule!.detail).toMatch(/not a federally controlled/i);
     expect(countProblems(Object.values(checks))).toEqual({ warnings: 0, failures: 0 });
     expect(checks.npi!.detail).toContain("Luhn");
     expect(checks.refills!.detail).toMatch(/4 of 5 refills after the first fill remain \(6 authorized/);
@@ -79,5 +82,43 @@ describe("review checks", () => {
   it("warns when the dispensed NDC differs from the prescribed one", () => {
     expect(checksOf((r) => (r.prescription.dispensedNDC = "00093505601")).ndc!.status).toBe("warn");
     expect(checksOf().ndc!.detail).toContain("as prescribed");
+  });
+
+  it("shows the schedule from the drug: C-II fails, III-V is a note, an unknown drug is a warning", () => {
+    const oxy = checksOf((r) => (r.prescription.medicationName = "Oxycodone HCl"));
+    expect(oxy.schedule).toMatchObject({ status: "fail", detail: expect.stringMatching(/^C-II: .*NCPDP SCRIPT 2022011/) });
+    const zolpidem = checksOf((r) => (r.prescription.medicationName = "Zolpidem Tartrate"));
+    expect(zolpidem.schedule).toMatchObject({ status: "info", detail: expect.stringMatching(/^C-IV: .*1306\.25/) });
+    expect(zolpidem["controlled-refills"]).toMatchObject({ status: "pass" });
+    expect(checksOf((r) => (r.prescription.medicationName = "Zyxoflamide")).schedule!.status).toBe("warn");
+  });
+
+  it("fails a controlled drug without a prescriber DEA number; a DEA number on a non-controlled drug is no flag", () => {
+    const noDea = checksOf((r) => {
+      r.prescription.medicationName = "Alprazolam";
+      r.prescriber.dea = null;
+    });
+    expect(noDea.dea).toMatchObject({ status: "fail", detail: expect.stringContaining("1306.05") });
+    expect(checksOf((r) => (r.prescriber.dea = null)).dea!.status).toBe("pass");
+  });
+
+  it("puts the legal expiry beside the sender's date and fails a later one", () => {
+    expect(checksOf()["legal-expiry"]!.status).toBe("pass");
+    const later = checksOf((r) => (r.prescription.expirationDate = new Date(Date.parse(r.prescription.writtenDate) + 500 * DAY).toISOString()));
+    expect(later["legal-expiry"]).toMatchObject({ status: "fail", detail: expect.stringMatching(/later than the legal expiry/) });
+  });
+
+  it("cross-checks allergies: the drug's own class fails, cross-reactivity warns", () => {
+    const amoxicillin = checksOf((r) => {
+      r.prescription.medicationName = "Amoxicillin";
+      r.patient.allergyDetails = { allergiesDescriptor: "KNOWN_ALLERGIES_INCLUDED", allergies: ["Penicillin"] };
+    });
+    expect(amoxicillin.allergy).toMatchObject({ status: "fail", detail: "Amoxicillin is a penicillin; the patient is allergic to Penicillin." });
+    const cefdinir = checksOf((r) => {
+      r.prescription.medicationName = "Cefdinir";
+      r.patient.allergyDetails = { allergiesDescriptor: "KNOWN_ALLERGIES_INCLUDED", allergies: ["Penicillins"] };
+    });
+    expect(cefdinir.allergy!.status).toBe("warn");
+    expect(checksOf().allergy!.status).toBe("pass");
   });
 });

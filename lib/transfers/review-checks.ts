@@ -1,8 +1,10 @@
 // Automated checks a pharmacist sees on the review screen, each explained in words. Advisory: the intake
 // (validate-request.ts) has already rejected what must be rejected; these say what deserves a second
-// look. Pure functions over the stored request (no server-only imports: client components use the
-// constants). The queue's "warnings" filter is the same rules in SQL (review-checks-sql.ts); an
-// integration test holds the two together.
+// look; the drug's own rules (drug-review.ts) come in as checks too, and those that refuse approval are
+// enforced by the server. Pure functions over the stored request (no server-only imports: client
+// components use the constants). The queue's "warnings" filter is the same rules in SQL
+// (review-checks-sql.ts); an integration test holds the two together.
+import { scheduleLabel, refillsSentence, type DrugReview } from "@/lib/transfers/drug-review";
 import { hasDeaFormat, isValidDea, isValidNpi } from "@/lib/transfers/identifiers";
 import { instantOf } from "@/lib/transfers/validate-request";
 import type { TransferRequest } from "@/lib/transfers/wire";
@@ -56,16 +58,19 @@ export function daysUntil(dateTime: string, now: Date): number {
   return Math.floor((instantOf(dateTime) - now.getTime()) / DAY_MS);
 }
 
-export function reviewChecks(request: TransferRequest, now: Date): ReviewCheck[] {
+export function reviewChecks(request: TransferRequest, now: Date, drug: DrugReview): ReviewCheck[] {
   return [
+    scheduleCheck(request, drug),
+    allergyCheck(request, drug),
     npiCheck(request),
-    deaCheck(request),
+    deaCheck(request, drug),
     expiryCheck(request, now),
+    legalExpiryCheck(request, drug),
     refillCheck(request),
+    ...(drug.refills ? [controlledLimitsCheck(drug)] : []),
     quantityCheck(request),
     dawCheck(request),
     ndcCheck(request),
-    controlledCheck(request),
   ];
 }
 
@@ -93,7 +98,15 @@ function npiCheck(request: TransferRequest): ReviewCheck {
   };
 }
 
-function deaCheck(request: TransferRequest): ReviewCheck {
+function deaCheck(request: TransferRequest, drug: DrugReview): ReviewCheck {
+  if (drug.schedule && request.prescriber.dea === null) {
+    return {
+      id: "dea",
+      title: "Prescriber DEA number",
+      status: "fail",
+      detail: `${drugName(request, drug)} is ${scheduleLabel(drug.schedule)}, but the prescriber sent no DEA number: a controlled-substance prescription must carry the prescriber's DEA registration (21 CFR 1306.05). Get it from the sender before approving.`,
+    };
+  }
   const deas: [string, string | null][] = [
     ["Prescriber", request.prescriber.dea],
     ["Sending pharmacy", request.sendingPharmacy.dea],
@@ -213,17 +226,83 @@ function ndcCheck(request: TransferRequest): ReviewCheck {
   return { id: "ndc", title: "Dispensed NDC", status: "pass", detail: `Dispensed as prescribed (NDC ${rx.prescribedNDC}).` };
 }
 
-function controlledCheck(request: TransferRequest): ReviewCheck {
-  if (request.prescriber.dea !== null) {
+function drugName(request: TransferRequest, drug: DrugReview): string {
+  return drug.match.substance ? capitalize(drug.match.substance) : request.prescription.medicationName;
+}
+
+/** The schedule from the drug itself (never from the prescriber's DEA number, which most prescribers have). */
+function scheduleCheck(request: TransferRequest, drug: DrugReview): ReviewCheck {
+  const title = "Controlled substance";
+  const { match, schedule } = drug;
+  if (schedule === "II") {
+    const block = drug.blocks.find((b) => b.rule === "schedule-ii");
+    return { id: "schedule", title, status: "fail", detail: `${scheduleLabel("II")}: ${match.basis} ${block?.detail ?? ""}`.trim() };
+  }
+  if (schedule) {
+    const onceRule = "Schedule III–V: may be transferred once between pharmacies that do not share a real-time database (21 CFR 1306.25); confirm it was not transferred before.";
+    return { id: "schedule", title, status: "info", detail: `${scheduleLabel(schedule)}: ${match.basis} ${onceRule}` };
+  }
+  if (match.status === "unknown") {
     return {
-      id: "controlled",
-      title: "Controlled-substance hint",
-      status: "info",
-      detail:
-        "The prescriber sent a DEA number: this may be a controlled substance. Set its schedule when approving (Schedule III–V refills transfer once between pharmacies; Schedule II only an electronic prescription's initial fill).",
+      id: "schedule",
+      title,
+      status: "warn",
+      detail: match.basis,
     };
   }
-  return { id: "controlled", title: "Controlled-substance hint", status: "pass", detail: "No prescriber DEA number: probably not a controlled substance." };
+  return { id: "schedule", title, status: "pass", detail: match.basis };
+}
+
+function allergyCheck(request: TransferRequest, drug: DrugReview): ReviewCheck {
+  const title = "Allergy cross-check";
+  const details = request.patient.allergyDetails;
+  const danger = drug.allergyWarnings.filter((w) => w.severity === "danger");
+  if (drug.allergyWarnings.length > 0) {
+    return { id: "allergy", title, status: danger.length ? "fail" : "warn", detail: `${drug.allergyWarnings.map((w) => w.message).join(". ")}.` };
+  }
+  if (details.allergiesDescriptor === "NOT_AVAILABLE") {
+    return { id: "allergy", title, status: "info", detail: "The sender has no allergy information: ask the patient." };
+  }
+  return {
+    id: "allergy",
+    title,
+    status: "pass",
+    detail: details.allergies.length
+      ? `${drugName(request, drug)} is in no drug class of the listed allergies (${details.allergies.join(", ")}).`
+      : "No known allergies.",
+  };
+}
+
+function legalExpiryCheck(request: TransferRequest, drug: DrugReview): ReviewCheck {
+  const title = "Legal expiry";
+  const sender = request.prescription.expirationDate.slice(0, 10);
+  const blocked = drug.blocks.find((b) => b.rule === "legal-expiry" || b.rule === "controlled-six-months");
+  if (blocked) return { id: "legal-expiry", title, status: "fail", detail: blocked.detail };
+  if (sender > drug.legalExpiry) {
+    return {
+      id: "legal-expiry",
+      title,
+      status: "fail",
+      detail: `The sender's expiration date ${sender} is later than the legal expiry ${drug.legalExpiry} (${drug.legalExpiryBasis}): the prescription is valid only until ${drug.legalExpiry}.`,
+    };
+  }
+  return { id: "legal-expiry", title, status: "pass", detail: `Legally valid until ${drug.legalExpiry} (${drug.legalExpiryBasis}); the sender's expiration date is ${sender}.` };
+}
+
+/** Schedule III-IV: at most 5 refills after the first fill (21 CFR 1306.22). */
+function controlledLimitsCheck(drug: DrugReview): ReviewCheck {
+  const refills = drug.refills!;
+  const title = "Controlled refills";
+  const blocked = drug.blocks.find((b) => b.rule === "controlled-refills");
+  if (blocked) return { id: "controlled-refills", title, status: "fail", detail: blocked.detail };
+  return {
+    id: "controlled-refills",
+    title,
+    status: refills.capped ? "fail" : "pass",
+    detail: refills.capped
+      ? `${refillsSentence(refills)} Only the lawful number may be transferred (21 CFR 1306.22).`
+      : refillsSentence(refills),
+  };
 }
 
 function round(n: number): string {

@@ -26,11 +26,11 @@ beforeAll(async () => {
   await db().$executeRaw`
     INSERT INTO transfers (id, partner_id, request_id, content_hash, status, patient_first_name, patient_last_name,
       patient_search, patient_dob, sending_npi, sending_name, receiving_npi, rx_number, drug_name, drug_strength,
-      has_allergies, prescriber_dea, received_at, request, response, response_id)
+      has_allergies, drug_schedule, received_at, request, response, response_id)
     SELECT 'trf_s' || lpad(g::text, 8, '0'), 'prt_scale', 'req' || g, 'h',
       (CASE WHEN g % 3000 = 0 THEN 'RECEIVED' WHEN g % 7 = 0 THEN 'REJECTED' ELSE 'CONFIRMED' END)::"TransferStatus",
       'First', 'Last' || (g % 40000), 'last' || (g % 40000) || ' first', date '1940-01-01' + (g % 25000),
-      '1843501234', 'Scale Sender', '1245319599', 'RX' || g, 'Drug', '10 mg', g % 3 = 0, g % 4 = 0,
+      '1843501234', 'Scale Sender', '1245319599', 'RX' || g, 'Drug', '10 mg', g % 3 = 0, CASE WHEN g % 4 = 0 THEN 'II' ELSE 'none' END,
       now() - make_interval(mins => g), '{}'::jsonb, '{}'::jsonb, 'rsp' || g
     FROM generate_series(1, ${ROWS}) g`;
   await db().$executeRaw`ANALYZE transfers`;

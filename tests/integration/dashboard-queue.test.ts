@@ -7,6 +7,8 @@ import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { approveTransfer } from "@/lib/transfers/approve-transfer";
 import type { QueueItem, QueuePage } from "@/lib/transfers/list-queue";
 import { rejectTransfer } from "@/lib/transfers/reject-transfer";
+import { DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
+import { reviewDrug } from "@/lib/transfers/drug-review";
 import { countProblems, reviewChecks } from "@/lib/transfers/review-checks";
 import { TransferRequestSchema, type TransferRequest } from "@/lib/transfers/wire";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
@@ -176,11 +178,12 @@ describe("the queue", () => {
     });
     const page = await queue({ limit: "100" });
     const a = page.items.find((i) => i.referenceID === allergic)!;
-    expect(a.flags).toMatchObject({ allergies: ["Codeine"], allergiesDescriptor: "KNOWN_ALLERGIES_INCLUDED", controlledHint: false });
+    // A prescriber without a DEA number says nothing about the drug; atorvastatin is not controlled.
+    expect(a.flags).toMatchObject({ allergies: ["Codeine"], allergiesDescriptor: "KNOWN_ALLERGIES_INCLUDED", schedule: null, scheduleUnknown: false, allergyAlert: null });
     expect(page.items.find((i) => i.referenceID === unknown)!.flags.allergiesDescriptor).toBe("NOT_AVAILABLE");
     expect((await queue({ flags: "allergies-unknown", limit: "100" })).items.map((i) => i.referenceID)).toEqual([unknown]);
     const controlled = await queue({ flags: "controlled", limit: "100" });
-    expect(controlled.items.every((i) => i.flags.controlledHint)).toBe(true);
+    expect(controlled.items.every((i) => i.flags.schedule !== null)).toBe(true);
     expect(controlled.items.map((i) => i.referenceID)).not.toContain(allergic);
     const withAllergies = await queue({ flags: "allergies", limit: "100" });
     expect(withAllergies.items.map((i) => i.referenceID)).toContain(allergic);
@@ -225,7 +228,8 @@ describe("the queue", () => {
     const now = new Date();
     const all = await db().transfer.findMany({ where: { partnerId: partner.partnerId, status: "RECEIVED" }, select: { id: true, request: true } });
     for (const row of all) {
-      const problems = countProblems(reviewChecks(TransferRequestSchema.parse(row.request), now));
+      const request = TransferRequestSchema.parse(row.request);
+      const problems = countProblems(reviewChecks(request, now, reviewDrug(request, DEFAULT_STORE_RULES, now)));
       expect(sqlWarned.has(row.id), `${row.id} ${JSON.stringify(problems)}`).toBe(problems.warnings + problems.failures > 0);
     }
     expect(made.slice(0, 6).every((id) => sqlWarned.has(id))).toBe(true);

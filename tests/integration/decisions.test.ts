@@ -44,7 +44,8 @@ describe("approving", () => {
       transferId: id,
       actor: actor(alice),
       clientAddress: "203.0.113.7",
-      approval: { drugSchedule: "CIV", localRxNumber: "R-1001", note: "verified by phone" },
+      // A stricter schedule than the drug's (atorvastatin: not controlled) may be recorded; III-V needs the one-time confirmation.
+      approval: { drugSchedule: "CIV", oneTimeTransferConfirmed: true, localRxNumber: "R-1001", note: "verified by phone" },
     });
 
     const response = TransferResponseSchema.parse(result.response);
@@ -62,7 +63,16 @@ describe("approving", () => {
     expect(transfer.outcome).toEqual(response);
     expect(transfer.activeRxKey).not.toBeNull();
     expect(transfer.claimedById).toBeNull();
-    expect(transfer.decision).toMatchObject({ decision: "APPROVED", userId: alice.id, pharmacistName: "Alice Moreno, PharmD", drugSchedule: "CIV", localRxNumber: "R-1001", note: "verified by phone" });
+    expect(transfer.decision).toMatchObject({
+      decision: "APPROVED",
+      userId: alice.id,
+      pharmacistName: "Alice Moreno, PharmD",
+      drugSchedule: "CIV",
+      scheduleBasis: "set by pharmacist: C-IV (detected: atorvastatin, not controlled)",
+      oneTimeTransferConfirmed: true,
+      localRxNumber: "R-1001",
+      note: "verified by phone",
+    });
     expect(transfer.decision?.response).toEqual(response);
     expect(transfer.callback).toMatchObject({ partnerId: partner.partnerId, status: "PENDING", payload: response });
     expect(transfer.callbackStatus).toBe("PENDING");

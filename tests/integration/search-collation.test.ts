@@ -32,10 +32,10 @@ beforeAll(async () => {
   await client.query(`
     INSERT INTO transfers (id, partner_id, request_id, content_hash, status, patient_first_name, patient_last_name,
       patient_search, patient_dob, sending_npi, sending_name, receiving_npi, rx_number, drug_name, drug_strength,
-      has_allergies, prescriber_dea, received_at, request, response, response_id)
+      has_allergies, drug_schedule, received_at, request, response, response_id)
     SELECT 'trf_i' || g, 'prt_icu', 'req' || g, 'h', 'CONFIRMED', 'First', 'Last',
       md5(g::text) || ' first', date '1950-01-01', '1843501234', 'S', '1245319599', 'RX' || g, 'D', '1 mg',
-      false, false, now(), '{}'::jsonb, '{}'::jsonb, 'rsp' || g
+      false, 'none', now(), '{}'::jsonb, '{}'::jsonb, 'rsp' || g
     FROM generate_series(1, 50000) g`);
   await client.query("ANALYZE transfers");
 }, 180_000);

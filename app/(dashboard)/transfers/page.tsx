@@ -20,6 +20,7 @@ export default async function QueuePage({ searchParams }: { searchParams: Promis
     from: one("from"),
     to: one("to"),
     flags: one("flags") ? one("flags").split(",") : [],
+    schedule: one("schedule"),
     q: one("q"),
     sort: one("sort") || "oldest",
   };

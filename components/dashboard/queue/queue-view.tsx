@@ -22,6 +22,7 @@ export type QueueInitialState = {
   from: string;
   to: string;
   flags: string[];
+  schedule: string;
   q: string;
   sort: string;
 };
@@ -40,9 +41,21 @@ const TABS = [
 const FLAG_OPTIONS = [
   { value: "allergies", label: "Allergies" },
   { value: "allergies-unknown", label: "Allergy info not available" },
-  { value: "controlled", label: "Controlled-substance hint" },
+  { value: "controlled", label: "Controlled substance" },
   { value: "warnings", label: "Check warnings" },
 ] as const;
+
+const SCHEDULE_OPTIONS = [
+  { value: "", label: "Any drug" },
+  { value: "any", label: "Any controlled (C-II–C-V)" },
+  { value: "II", label: "C-II" },
+  { value: "III", label: "C-III" },
+  { value: "IV", label: "C-IV" },
+  { value: "V", label: "C-V" },
+  { value: "unknown", label: "Not in the drug tables" },
+] as const;
+
+const CLEARED = { sender: "", from: "", to: "", flags: [], schedule: "", q: "" } satisfies Partial<Filters>;
 
 const AGE_STYLES: Record<AgeLevel, string> = {
   fresh: "border-slate-200 bg-white text-slate-700",
@@ -64,6 +77,7 @@ function apiParams(f: Filters, cursor: string | undefined): URLSearchParams {
     p.set("to", end.toISOString());
   }
   if (f.flags.length) p.set("flags", f.flags.join(","));
+  if (f.schedule) p.set("schedule", f.schedule);
   if (f.q) p.set("q", f.q);
   p.set("sort", f.sort);
   if (cursor) p.set("cursor", cursor);
@@ -77,6 +91,7 @@ function urlParams(f: Filters): URLSearchParams {
   if (f.from) p.set("from", f.from);
   if (f.to) p.set("to", f.to);
   if (f.flags.length) p.set("flags", f.flags.join(","));
+  if (f.schedule) p.set("schedule", f.schedule);
   if (f.q) p.set("q", f.q);
   if (f.sort !== "oldest") p.set("sort", f.sort);
   return p;
@@ -199,7 +214,7 @@ export function QueueView({
     },
   });
 
-  const hasFilters = Boolean(filters.sender || filters.from || filters.to || filters.flags.length || filters.q);
+  const hasFilters = Boolean(filters.sender || filters.from || filters.to || filters.flags.length || filters.schedule || filters.q);
   const loadError = query.error instanceof ApiError ? query.error.message : query.error ? "The server could not be reached." : null;
 
   return (
@@ -301,6 +316,18 @@ export function QueueView({
           </label>
           <input id="queue-to" type="date" value={filters.to} onChange={(e) => change({ to: e.target.value })} className="rounded border border-slate-300 px-1.5 py-0.5" />
         </div>
+        <div>
+          <label htmlFor="queue-schedule" className="block text-xs font-medium text-slate-600">
+            Schedule
+          </label>
+          <select id="queue-schedule" value={filters.schedule} onChange={(e) => change({ schedule: e.target.value })} className="rounded border border-slate-300 px-1.5 py-1">
+            {SCHEDULE_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </div>
         <fieldset className="flex flex-wrap items-center gap-x-3">
           <legend className="text-xs font-medium text-slate-600">Flags</legend>
           {FLAG_OPTIONS.map((flag) => (
@@ -328,7 +355,7 @@ export function QueueView({
             variant="ghost"
             onClick={() => {
               setSearchText("");
-              change({ sender: "", from: "", to: "", flags: [], q: "" });
+              change(CLEARED);
             }}
           >
             Clear filters
@@ -389,7 +416,7 @@ export function QueueView({
                   className="font-medium text-slate-900 underline"
                   onClick={() => {
                     setSearchText("");
-                    change({ sender: "", from: "", to: "", flags: [], q: "" });
+                    change(CLEARED);
                   }}
                 >
                   Clear the filters
@@ -512,9 +539,20 @@ function QueueRow({
             </Badge>
           )}
           {item.flags.allergiesDescriptor === "NOT_AVAILABLE" && <Badge tone="amber">Allergies unknown</Badge>}
-          {item.flags.controlledHint && (
-            <Badge tone="violet" title="The prescriber sent a DEA number: possibly a controlled substance">
-              DEA · controlled?
+          {item.flags.allergyAlert && (
+            <Badge tone={item.flags.allergyAlert.severity === "danger" ? "solidRed" : "amber"} title={item.flags.allergyAlert.message}>
+              {item.flags.allergyAlert.severity === "danger" ? "Allergy conflict" : "Allergy caution"}
+            </Badge>
+          )}
+          {item.flags.schedule && (
+            <Badge tone="violet" title={item.flags.schedule.substance ? `${item.flags.schedule.substance}: Schedule ${item.flags.schedule.label.slice(2)} controlled substance` : undefined}>
+              {item.flags.schedule.label}
+              {item.flags.schedule.substance && <span className="font-normal"> · {item.flags.schedule.substance}</span>}
+            </Badge>
+          )}
+          {item.flags.scheduleUnknown && (
+            <Badge tone="amber" title="Not found in the controlled-substance table: determine the schedule when reviewing">
+              Schedule unknown
             </Badge>
           )}
           {item.flags.failures > 0 && <Badge tone="red">{item.flags.failures} failed</Badge>}

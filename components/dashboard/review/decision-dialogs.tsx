@@ -1,7 +1,9 @@
 "use client";
 // Approve and Reject, each confirmed in a dialog before it is final. The forms use react-hook-form with
 // the same zod schemas the API validates with (lib/transfers/decision-inputs.ts).
+import { useState } from "react";
 import { useWatch } from "react-hook-form";
+import { AllergyWarnings } from "@/components/dashboard/review/allergy-warnings";
 import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
@@ -10,41 +12,23 @@ import {
   DESCRIPTION_MAX,
   DRUG_SCHEDULE_LABELS,
   DRUG_SCHEDULES,
+  drugScheduleOf,
   RejectInputSchema,
+  scheduleNumeral,
   type ApproveInput,
   type RejectInput,
 } from "@/lib/transfers/decision-inputs";
-import { ERROR_TYPE_MEANINGS, ERROR_TYPES } from "@/lib/transfers/wire";
+import type { StoreRules } from "@/lib/stores/store-rules";
+import { refillsSentence, reviewDrug, stricterSchedule } from "@/lib/transfers/drug-review";
+import { ERROR_TYPE_MEANINGS, ERROR_TYPES, type TransferRequest } from "@/lib/transfers/wire";
 
 export type TransferSummary = {
   patient: string;
   drug: string;
   sender: string;
-  refillsRemaining: number;
-  refillsAuthorized: number;
-  writtenDate: string;
-  controlledHint: boolean;
 };
 
 const inputClass = "mt-0.5 w-full rounded border border-slate-300 px-2 py-1 aria-[invalid=true]:border-red-600";
-
-/** Federal limits that a schedule makes relevant (21 CFR 1306.22 / .25 / .08), shown before approving. */
-function scheduleWarnings(schedule: string | null | undefined, t: TransferSummary): string[] {
-  const warnings: string[] = [];
-  if (schedule === "CII") {
-    warnings.push("Schedule II: only an electronic prescription's initial fill may be transferred; there are no refills.");
-    if (t.refillsRemaining > 0) warnings.push(`This prescription shows ${t.refillsRemaining} refills remaining, which a Schedule II prescription cannot have.`);
-  }
-  if (schedule === "CIII" || schedule === "CIV" || schedule === "CV") {
-    warnings.push("Schedule III–V: refills may be transferred only once between pharmacies that do not share a real-time database.");
-  }
-  if (schedule === "CIII" || schedule === "CIV") {
-    const written = new Date(t.writtenDate).getTime();
-    if (Date.now() - written > 183 * 86_400_000) warnings.push("Written more than 6 months ago: a Schedule III/IV prescription has expired (21 CFR 1306.22).");
-    if (t.refillsAuthorized - 1 > 5) warnings.push("More than 5 refills authorized: a Schedule III/IV prescription allows at most 5.");
-  }
-  return warnings;
-}
 
 /** What both decision dialogs take: the confirmation of one decision on one transfer. */
 type DecisionDialogProps<Input> = {
@@ -56,92 +40,153 @@ type DecisionDialogProps<Input> = {
   summary: TransferSummary;
 };
 
+/** The drug's facts the approve dialog applies as the pharmacist chooses: the same rules the server enforces. */
+export type ApprovalContext = { request: TransferRequest; rules: StoreRules };
+
 export function ApproveDialog({
   open,
   onClose,
   onConfirm,
+  onRejectInstead,
   pending,
   error,
   summary,
-}: DecisionDialogProps<ApproveInput>) {
+  context,
+}: DecisionDialogProps<ApproveInput> & { context: ApprovalContext; onRejectInstead: (prefill: RejectPrefill) => void }) {
+  const detected = reviewDrug(context.request, context.rules, new Date());
+  const { match } = detected;
   const form = useSchemaForm(ApproveInputSchema, {
-    defaultValues: { drugSchedule: null, localRxNumber: "", note: "" },
+    defaultValues: { drugSchedule: match.schedule ? drugScheduleOf(match.schedule) : match.status === "unknown" ? undefined : null, oneTimeTransferConfirmed: false, localRxNumber: "", note: "" },
   });
-  const schedule = useWatch({ control: form.control, name: "drugSchedule" });
-  const warnings = scheduleWarnings(schedule, summary);
+  const chosen = useWatch({ control: form.control, name: "drugSchedule" });
+  const drug = chosen === undefined ? detected : reviewDrug(context.request, context.rules, new Date(), chosen === null ? null : scheduleNumeral(chosen));
   const errors = form.formState.errors;
+  const mustChoose = match.status === "unknown" && chosen === undefined;
+  // Only the detected schedule or a stricter one: a pharmacist never records a laxer schedule than the drug's.
+  const options = DRUG_SCHEDULES.filter((s) => !match.schedule || stricterSchedule(match.schedule, scheduleNumeral(s)) === scheduleNumeral(s));
+  const [missing, setMissing] = useState<string | null>(null);
+  const submit = form.handleSubmit((input) => {
+    if (mustChoose) return setMissing("Choose the schedule: this drug is not in the controlled-substance table.");
+    if (drug.needsOneTimeConfirmation && !input.oneTimeTransferConfirmed) return setMissing("Confirm that this prescription has not been transferred before.");
+    setMissing(null);
+    onConfirm(input);
+  });
+  const block = drug.blocks[0];
   return (
     <Dialog
       open={open}
       onClose={onClose}
-      title="Approve transfer"
+      title={block ? "This transfer cannot be approved" : "Approve transfer"}
       wide
       description={
-        <>
-          Approve {summary.drug} for <strong>{summary.patient}</strong> from {summary.sender}? This is final: the sender receives CONFIRMED with the
-          prescription, and the approval becomes this pharmacy&apos;s legal transfer record under your name.
-        </>
+        block ? (
+          <>
+            {summary.drug} for <strong>{summary.patient}</strong> from {summary.sender}.
+          </>
+        ) : (
+          <>
+            Approve {summary.drug} for <strong>{summary.patient}</strong> from {summary.sender}? This is final: the sender receives CONFIRMED with the
+            prescription, and the approval becomes this pharmacy&apos;s legal transfer record under your name.
+          </>
+        )
       }
     >
-      <form noValidate onSubmit={form.handleSubmit(onConfirm)} className="space-y-2">
-        <div>
-          <label htmlFor="approve-schedule" className="font-medium">
-            Drug schedule
-          </label>
-          <select
-            id="approve-schedule"
-            className={inputClass}
-            {...form.register("drugSchedule", { setValueAs: (v: string) => (v === "" || v === null ? null : v) })}
-          >
-            <option value="">Not a controlled substance</option>
-            {DRUG_SCHEDULES.map((s) => (
-              <option key={s} value={s}>
-                {DRUG_SCHEDULE_LABELS[s]}
-              </option>
-            ))}
-          </select>
-          {summary.controlledHint && <p className="mt-0.5 text-xs text-violet-800">The prescriber sent a DEA number: check whether this drug is controlled.</p>}
+      <AllergyWarnings warnings={drug.allergyWarnings} label="Allergy warnings for this drug" />
+      {block ? (
+        <div className="space-y-2">
+          {drug.blocks.map((b) => (
+            <div key={b.rule} role="alert" className="rounded border border-red-300 bg-red-50 px-2 py-1 text-red-950">
+              <p className="font-semibold">{b.title}</p>
+              <p>{b.detail}</p>
+            </div>
+          ))}
+          <div className="flex justify-end gap-2 pt-1">
+            <Button onClick={onClose}>Cancel</Button>
+            <Button variant="danger" data-autofocus onClick={() => onRejectInstead(block.reject)}>
+              Reject with {block.reject.errorType} instead…
+            </Button>
+          </div>
         </div>
-        {warnings.length > 0 && (
-          <ul className="list-disc rounded border border-amber-300 bg-amber-50 py-1 pl-6 pr-2 text-amber-950">
-            {warnings.map((w) => (
-              <li key={w}>{w}</li>
-            ))}
-          </ul>
-        )}
-        <div>
-          <label htmlFor="approve-local-rx" className="font-medium">
-            Local Rx number <span className="font-normal text-slate-500">(optional, sent to the sender)</span>
-          </label>
-          <input id="approve-local-rx" className={inputClass} aria-invalid={Boolean(errors.localRxNumber)} aria-describedby="approve-local-rx-error" {...form.register("localRxNumber")} />
-          {errors.localRxNumber && (
-            <p id="approve-local-rx-error" className="text-red-700">
-              {errors.localRxNumber.message}
+      ) : (
+        <form noValidate onSubmit={submit} className="space-y-2">
+          <div>
+            <label htmlFor="approve-schedule" className="font-medium">
+              Drug schedule
+            </label>
+            <select
+              id="approve-schedule"
+              className={inputClass}
+              aria-describedby="approve-schedule-basis"
+              aria-invalid={mustChoose && missing !== null}
+              {...form.register("drugSchedule", { setValueAs: (v: string | null | undefined) => (v === "" || v === null ? null : v === "choose" || v === undefined ? undefined : v) })}
+              defaultValue={match.schedule ? drugScheduleOf(match.schedule) : match.status === "unknown" ? "choose" : ""}
+            >
+              {match.status === "unknown" && (
+                <option value="choose" disabled>
+                  Choose the schedule…
+                </option>
+              )}
+              {!match.schedule && <option value="">Not a controlled substance{match.status === "not-controlled" ? " (detected)" : ""}</option>}
+              {options.map((s) => (
+                <option key={s} value={s}>
+                  {DRUG_SCHEDULE_LABELS[s]}
+                  {match.schedule && drugScheduleOf(match.schedule) === s ? ` (detected: ${match.substance})` : ""}
+                </option>
+              ))}
+            </select>
+            <p id="approve-schedule-basis" className="mt-0.5 text-xs text-slate-700">
+              {match.basis}
+            </p>
+          </div>
+          {drug.needsOneTimeConfirmation && (
+            <label className="flex items-start gap-2 rounded border border-violet-300 bg-violet-50 px-2 py-1 text-violet-950">
+              <input type="checkbox" className="mt-1" {...form.register("oneTimeTransferConfirmed")} />
+              <span>
+                I confirm this prescription has <strong>not been transferred before</strong>: a Schedule III–V prescription may be transferred only once
+                between pharmacies (21 CFR 1306.25(a)).
+              </span>
+            </label>
+          )}
+          {drug.refills?.capped && (
+            <p className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-amber-950">{refillsSentence(drug.refills)}</p>
+          )}
+          <div>
+            <label htmlFor="approve-local-rx" className="font-medium">
+              Local Rx number <span className="font-normal text-slate-500">(optional, sent to the sender)</span>
+            </label>
+            <input id="approve-local-rx" className={inputClass} aria-invalid={Boolean(errors.localRxNumber)} aria-describedby="approve-local-rx-error" {...form.register("localRxNumber")} />
+            {errors.localRxNumber && (
+              <p id="approve-local-rx-error" className="text-red-700">
+                {errors.localRxNumber.message}
+              </p>
+            )}
+          </div>
+          <div>
+            <label htmlFor="approve-note" className="font-medium">
+              Note <span className="font-normal text-slate-500">(optional, kept with the record)</span>
+            </label>
+            <textarea id="approve-note" rows={2} className={inputClass} aria-invalid={Boolean(errors.note)} {...form.register("note")} />
+            {errors.note && <p className="text-red-700">{errors.note.message}</p>}
+          </div>
+          {(missing || error) && (
+            <p role="alert" className="rounded border border-red-300 bg-red-50 px-2 py-1 text-red-900">
+              {missing ?? error}
             </p>
           )}
-        </div>
-        <div>
-          <label htmlFor="approve-note" className="font-medium">
-            Note <span className="font-normal text-slate-500">(optional, kept with the record)</span>
-          </label>
-          <textarea id="approve-note" rows={2} className={inputClass} aria-invalid={Boolean(errors.note)} {...form.register("note")} />
-          {errors.note && <p className="text-red-700">{errors.note.message}</p>}
-        </div>
-        {error && (
-          <p role="alert" className="rounded border border-red-300 bg-red-50 px-2 py-1 text-red-900">
-            {error}
-          </p>
-        )}
-        <div className="flex justify-end gap-2 pt-1">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="approve" disabled={pending} data-autofocus>
-            {pending ? "Approving…" : "Confirm approval"}
-          </Button>
-        </div>
-      </form>
+          <div className="flex justify-end gap-2 pt-1">
+            <Button onClick={onClose}>Cancel</Button>
+            <Button type="submit" variant="approve" disabled={pending} data-autofocus>
+              {pending ? "Approving…" : "Confirm approval"}
+            </Button>
+          </div>
+        </form>
+      )}
     </Dialog>
   );
 }
+
+/** A rejection prefilled from a rule that refused approval (drug-review.ts). */
+export type RejectPrefill = { errorType: string; description: string };
 
 export function RejectDialog({
   open,
@@ -150,9 +195,10 @@ export function RejectDialog({
   pending,
   error,
   summary,
-}: DecisionDialogProps<RejectInput>) {
+  prefill,
+}: DecisionDialogProps<RejectInput> & { prefill?: RejectPrefill | null }) {
   const form = useSchemaForm(RejectInputSchema, {
-    defaultValues: { description: "" },
+    defaultValues: prefill ? { errorType: prefill.errorType as RejectInput["errorType"], description: prefill.description } : { description: "" },
   });
   const errors = form.formState.errors;
   const type = useWatch({ control: form.control, name: "errorType" });
@@ -179,7 +225,7 @@ export function RejectDialog({
             id="reject-type"
             data-autofocus
             className={inputClass}
-            defaultValue=""
+            defaultValue={prefill?.errorType ?? ""}
             aria-invalid={Boolean(errors.errorType)}
             aria-describedby="reject-type-help"
             {...form.register("errorType")}

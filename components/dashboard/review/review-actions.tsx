@@ -9,7 +9,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { apiFetch, ApiError } from "@/components/dashboard/api-client";
 import { ageLevel, formatDuration } from "@/components/dashboard/format";
-import { ApproveDialog, RejectDialog, type TransferSummary } from "@/components/dashboard/review/decision-dialogs";
+import { ApproveDialog, RejectDialog, type ApprovalContext, type RejectPrefill, type TransferSummary } from "@/components/dashboard/review/decision-dialogs";
 import { ShortcutsBar } from "@/components/dashboard/shortcuts-help";
 import { useShortcuts } from "@/components/dashboard/use-shortcuts";
 import { Badge } from "@/components/ui/badge";
@@ -55,22 +55,27 @@ export function ReviewActions({
   initial,
   user,
   summary,
+  approval,
   windowMs,
   claimMs,
-  expired,
+  blocked,
 }: {
   referenceID: string;
   initial: TransferActivity;
   user: { id: string; name: string; role: string };
   summary: TransferSummary;
+  /** The request and its store's rules, for the approve dialog; null when the stored request is unreadable. */
+  approval: ApprovalContext | null;
   windowMs: number;
   claimMs: number;
-  expired: boolean;
+  /** Why approval is refused today (drug-review.ts), in words; empty when it is not. */
+  blocked: string[];
 }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const activity = useTransferActivity(referenceID, initial).data;
   const [dialog, setDialog] = useState<"approve" | "reject" | null>(null);
+  const [rejectPrefill, setRejectPrefill] = useState<RejectPrefill | null>(null);
   const [notice, setNotice] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const [now, setNow] = useState(() => Date.now());
   const isPharmacist = user.role === "pharmacist";
@@ -147,10 +152,11 @@ export function ReviewActions({
     },
   });
 
-  const openDialog = (kind: "approve" | "reject") => {
+  const openDialog = (kind: "approve" | "reject", prefill: RejectPrefill | null = null) => {
     if (!canDecide) return;
     decide.reset();
     setNotice(null);
+    setRejectPrefill(prefill);
     setDialog(kind);
   };
 
@@ -237,7 +243,11 @@ export function ReviewActions({
                 </Button>
               )}
               {heldByOther && <span className="text-slate-600">You can decide once {claim?.heldBy} releases it or the claim lapses.</span>}
-              {expired && <span className="font-medium text-red-700">Expired: it cannot be approved; reject it with RX_EXPIRED.</span>}
+              {blocked.length > 0 && (
+                <span className="font-medium text-red-700">
+                  Cannot be approved: {blocked.join("; ")}.
+                </span>
+              )}
             </>
           ) : (
             <p className="text-slate-600">Read-only: only pharmacists decide transfers.</p>
@@ -250,15 +260,21 @@ export function ReviewActions({
         </Link>
       )}
 
-      <ApproveDialog
-        open={dialog === "approve"}
-        onClose={() => setDialog(null)}
-        onConfirm={(body) => decide.mutate({ kind: "approve", body })}
-        pending={decide.isPending}
-        error={dialogError}
-        summary={summary}
-      />
+      {approval && dialog === "approve" && (
+        <ApproveDialog
+          open
+          onClose={() => setDialog(null)}
+          onConfirm={(body) => decide.mutate({ kind: "approve", body })}
+          onRejectInstead={(prefill) => openDialog("reject", prefill)}
+          pending={decide.isPending}
+          error={dialogError}
+          summary={summary}
+          context={approval}
+        />
+      )}
       <RejectDialog
+        key={rejectPrefill ? `prefill-${rejectPrefill.description}` : "blank"}
+        prefill={rejectPrefill}
         open={dialog === "reject"}
         onClose={() => setDialog(null)}
         onConfirm={(body) => decide.mutate({ kind: "reject", body })}

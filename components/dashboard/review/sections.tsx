@@ -2,6 +2,9 @@
 // the data arrives already rendered (and the view already recorded in the audit log).
 import { addressLines, ageInYears, formatFax, formatPhone, fullName, GENDER_LABELS } from "@/components/dashboard/format";
 import { Badge } from "@/components/ui/badge";
+import { AllergyWarnings } from "@/components/dashboard/review/allergy-warnings";
+import { normalizeNdc, type AllergyWarning } from "@/lib/drugs";
+import { scheduleLabel, type DrugReview } from "@/lib/transfers/drug-review";
 import { daysUntil, explainDaw, type CheckStatus, type ReviewCheck } from "@/lib/transfers/review-checks";
 import type { Address, Insurance, Pharmacy, Prescriber, TransferRequest } from "@/lib/transfers/wire";
 
@@ -41,9 +44,9 @@ function AddressBlock({ address }: { address: Address }) {
   );
 }
 
-export function AllergyBanner({ request }: { request: TransferRequest }) {
+export function AllergyBanner({ request, warnings }: { request: TransferRequest; warnings: readonly AllergyWarning[] }) {
   const { allergiesDescriptor, allergies } = request.patient.allergyDetails;
-  if (allergiesDescriptor === "KNOWN_ALLERGIES_INCLUDED") {
+  if (allergiesDescriptor === "KNOWN_ALLERGIES_INCLUDED" || allergies.length > 0) {
     return (
       <section aria-label="Allergies" className="rounded border-2 border-red-700 bg-red-50 px-3 py-2 text-red-950">
         <h2 className="text-sm font-bold uppercase tracking-wide text-red-800">Allergies ({allergies.length})</h2>
@@ -54,7 +57,8 @@ export function AllergyBanner({ request }: { request: TransferRequest }) {
             </li>
           ))}
         </ul>
-        <p className="mt-1 text-xs">Descriptor: KNOWN_ALLERGIES_INCLUDED</p>
+        <AllergyWarnings warnings={warnings} />
+        <p className="mt-1 text-xs">Descriptor: {allergiesDescriptor}</p>
       </section>
     );
   }
@@ -121,14 +125,48 @@ function dateOf(value: string | null): string | null {
   return value ? value.slice(0, 10) : null;
 }
 
-export function PrescriptionSection({ request, now }: { request: TransferRequest; now: Date }) {
+/** An NDC as people read it (5-4-2), with the sender's own spelling where it differs. */
+function Ndc({ value }: { value: string }) {
+  const ndc = normalizeNdc(value);
+  return (
+    <span className="font-mono" title={ndc.note ?? undefined}>
+      {ndc.display}
+      {ndc.display !== value && <span className="ml-1 font-sans text-xs text-slate-500">(sent as {value})</span>}
+    </span>
+  );
+}
+
+/** The schedule from the drug itself, with how it was found. */
+export function ScheduleLine({ drug }: { drug: DrugReview }) {
+  if (drug.schedule) {
+    return (
+      <p className="mb-2 flex flex-wrap items-center gap-2">
+        <Badge tone="violet">{scheduleLabel(drug.schedule)}</Badge>
+        <span>{drug.match.basis}</span>
+      </p>
+    );
+  }
+  if (drug.match.status === "unknown") {
+    return (
+      <p className="mb-2 flex flex-wrap items-center gap-2">
+        <Badge tone="amber">Schedule unknown</Badge>
+        <span>{drug.match.basis}</span>
+      </p>
+    );
+  }
+  return <p className="mb-2 text-slate-600">{drug.match.basis}</p>;
+}
+
+export function PrescriptionSection({ request, now, drug }: { request: TransferRequest; now: Date; drug: DrugReview }) {
   const rx = request.prescription;
   const days = daysUntil(rx.expirationDate, now);
+  const senderLater = rx.expirationDate.slice(0, 10) > drug.legalExpiry;
   return (
     <Section title="Prescription">
-      <p className="mb-2 text-base font-semibold">
+      <p className="mb-1 text-base font-semibold">
         {rx.medicationName} {rx.drugStrength} <span className="font-normal text-slate-600">{rx.drugForm}</span>
       </p>
+      <ScheduleLine drug={drug} />
       <Fields columns={2}>
         <Field label="Sig" wide>
           <span className="font-medium">{rx.sig}</span>
@@ -139,14 +177,14 @@ export function PrescriptionSection({ request, now }: { request: TransferRequest
         <Field label="Strength">{rx.drugStrength}</Field>
         <Field label="Form">{rx.drugForm}</Field>
         <Field label="Prescribed NDC">
-          <span className="font-mono">{rx.prescribedNDC}</span>
+          <Ndc value={rx.prescribedNDC} />
         </Field>
         <Field label="Dispensed NDC">
           {rx.dispensedNDC === null ? (
             <span className="text-slate-600">same as prescribed</span>
           ) : (
             <span className="font-mono">
-              {rx.dispensedNDC} {rx.dispensedNDC !== rx.prescribedNDC && <Badge tone="amber">differs</Badge>}
+              <Ndc value={rx.dispensedNDC} /> {rx.dispensedNDC !== rx.prescribedNDC && <Badge tone="amber">differs</Badge>}
             </span>
           )}
         </Field>
@@ -161,11 +199,16 @@ export function PrescriptionSection({ request, now }: { request: TransferRequest
         <Field label="Written">{dateOf(rx.writtenDate)}</Field>
         <Field label="First filled">{dateOf(rx.firstFilledDate) ?? <span className="text-slate-600">never filled</span>}</Field>
         <Field label="Last filled">{dateOf(rx.lastFilledDate)}</Field>
-        <Field label="Expires">
+        <Field label="Expires (sender)">
           {dateOf(rx.expirationDate)}{" "}
           <span className={days < 0 ? "font-semibold text-red-700" : days < 30 ? "font-semibold text-amber-800" : "text-slate-600"}>
             ({days < 0 ? `expired ${-days} days ago` : `in ${days} ${days === 1 ? "day" : "days"}`})
           </span>
+        </Field>
+        <Field label="Legal expiry">
+          <span className={senderLater ? "font-semibold text-red-700" : undefined}>{drug.legalExpiry}</span>{" "}
+          <span className="text-slate-600">({drug.legalExpiryBasis})</span>
+          {senderLater && <span className="block font-semibold text-red-700">The sender&apos;s date is later than the legal expiry.</span>}
         </Field>
         <Field label="Fax image" wide>
           {rx.faxImageURL && (

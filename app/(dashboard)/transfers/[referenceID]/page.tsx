@@ -24,7 +24,6 @@ import { claimMs } from "@/lib/transfers/claim-transfer";
 import { getTransferActivity } from "@/lib/transfers/get-transfer-activity";
 import { getTransferReview } from "@/lib/transfers/get-transfer-review";
 import { SENDER_WINDOW_MS } from "@/lib/transfers/review-checks";
-import { instantOf } from "@/lib/transfers/validate-request";
 
 export const metadata: Metadata = { title: "Review transfer" };
 
@@ -69,25 +68,22 @@ export default async function ReviewPage({ params }: Props) {
         user={{ id: user.id, name: user.name, role: user.role }}
         windowMs={SENDER_WINDOW_MS}
         claimMs={claimMs()}
-        expired={request ? instantOf(request.prescription.expirationDate) <= now.getTime() : false}
+        blocked={review.drug?.blocks.map((b) => b.title) ?? []}
+        approval={request && review.storeRules ? { request, rules: review.storeRules } : null}
         summary={{
           patient: request ? sortName(request.patient.name) : review.referenceID,
           drug: request ? `${request.prescription.medicationName} ${request.prescription.drugStrength}` : "this prescription",
           sender: review.partner.name,
-          refillsRemaining: request?.prescription.refillsRemaining ?? 0,
-          refillsAuthorized: request?.prescription.refillsAuthorized ?? 0,
-          writtenDate: request?.prescription.writtenDate ?? review.receivedAt,
-          controlledHint: request?.prescriber.dea != null,
         }}
       />
 
       {request ? (
         <>
-          <AllergyBanner request={request} />
+          <AllergyBanner request={request} warnings={review.drug?.allergyWarnings ?? []} />
           <div className="grid gap-3 lg:grid-cols-2 2xl:grid-cols-3">
             <PatientSection request={request} now={now} />
             <div className="lg:row-span-2">
-              <PrescriptionSection request={request} now={now} />
+              {review.drug && <PrescriptionSection request={request} now={now} drug={review.drug} />}
             </div>
             <ChecksSection checks={review.checks} />
             <PrescriberSection prescriber={request.prescriber} />

@@ -4,32 +4,25 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { addressLines, fullName } from "@/components/dashboard/format";
 import { PrintButton } from "@/components/dashboard/review/print-button";
 import { LocalTime } from "@/components/ui/local-time";
 import { requirePageUser } from "@/lib/auth/require-user";
 import { DomainError } from "@/lib/errors";
 import { clientAddressOf } from "@/lib/http/request-context";
-import { DRUG_SCHEDULE_LABELS, type DrugSchedule } from "@/lib/transfers/decision-inputs";
 import { getTransferReview } from "@/lib/transfers/get-transfer-review";
-import type { Address } from "@/lib/transfers/wire";
+import { buildTransferRecord } from "@/lib/transfers/transfer-record";
 
 export const metadata: Metadata = { title: "Transfer record" };
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <tr className="border-b border-slate-200 align-top">
-      <th scope="row" className="w-64 py-1 pr-3 text-left font-medium text-slate-600">
+      <th scope="row" className="w-72 py-0.5 pr-3 text-left font-medium text-slate-600">
         {label}
       </th>
-      <td className="py-1">{children ?? <span className="text-slate-400">not given</span>}</td>
+      <td className="py-0.5">{children ?? <span className="text-slate-400">not given</span>}</td>
     </tr>
   );
-}
-
-function Lines({ address }: { address: Address | null }) {
-  if (!address) return null;
-  return <>{addressLines(address).join(", ")}</>;
 }
 
 export default async function RecordPage({ params }: { params: Promise<{ referenceID: string }> }) {
@@ -57,87 +50,41 @@ export default async function RecordPage({ params }: { params: Promise<{ referen
       </div>
     );
   }
-  const rx = request.prescription;
-  const sending = request.sendingPharmacy;
-  const receiving = request.receivingPharmacy;
-  const schedule = decision.drugSchedule as DrugSchedule | null;
+  const sections = buildTransferRecord({ referenceID: review.referenceID, request, decision, store: review.store });
   return (
-    <article className="mx-auto max-w-3xl bg-white p-6 print:max-w-none print:p-0">
+    <article className="record mx-auto max-w-3xl bg-white p-6 print:max-w-none print:p-0 print:text-[10.5pt] print:leading-snug">
       <div className="mb-3 flex items-center justify-between gap-2 print:hidden">
         <Link href={`/transfers/${referenceID}`} prefetch={false} className="text-blue-700 underline">
           Back to the transfer
         </Link>
         <PrintButton />
       </div>
-      <h1 className="text-xl font-semibold">Prescription transfer record</h1>
+      <h1 className="text-xl font-semibold">
+        <span className="tracking-widest">TRANSFER</span> · prescription transfer record
+      </h1>
       <p className="text-slate-600">
-        Received by transfer · 21 CFR 1306.25 · reference <span className="font-mono">{review.referenceID}</span>
+        Received by transfer from another pharmacy · 21 CFR 1306.25 · recorded <LocalTime iso={decision.decidedAt} seconds />
       </p>
-
-      <h2 className="mt-4 border-b-2 border-slate-800 text-sm font-semibold uppercase tracking-wide">Receiving pharmacy</h2>
-      <table className="w-full">
-        <tbody>
-          <Row label="Pharmacy">{review.store?.name ?? receiving.name}</Row>
-          <Row label="NPI">{receiving.npi}</Row>
-          <Row label="DEA">{review.store?.dea ?? receiving.dea}</Row>
-          <Row label="Address">
-            <Lines address={review.store?.address ?? receiving.address} />
-          </Row>
-          <Row label="Receiving pharmacist">{decision.pharmacistName}</Row>
-          <Row label="Date of transfer">
-            <LocalTime iso={decision.decidedAt} seconds /> <span className="text-slate-500">({decision.decidedAt})</span>
-          </Row>
-          <Row label="Local Rx number">{decision.localRxNumber}</Row>
-          <Row label="Drug schedule">{schedule ? DRUG_SCHEDULE_LABELS[schedule] ?? schedule : "Not a controlled substance (as recorded)"}</Row>
-          {decision.note && <Row label="Note">{decision.note}</Row>}
-        </tbody>
-      </table>
-
-      <h2 className="mt-4 border-b-2 border-slate-800 text-sm font-semibold uppercase tracking-wide">Transferring pharmacy</h2>
-      <table className="w-full">
-        <tbody>
-          <Row label="Pharmacy">{sending.name}</Row>
-          <Row label="Address">
-            <Lines address={sending.address} />
-          </Row>
-          <Row label="DEA">{sending.dea}</Row>
-          <Row label="NPI">{sending.npi}</Row>
-          <Row label="Transferring pharmacist">{fullName(sending.pharmacist)}</Row>
-          <Row label="Prescription (Rx) number">{rx.rxNumber}</Row>
-        </tbody>
-      </table>
-
-      <h2 className="mt-4 border-b-2 border-slate-800 text-sm font-semibold uppercase tracking-wide">Prescription</h2>
-      <table className="w-full">
-        <tbody>
-          <Row label="Patient">
-            {fullName(request.patient.name)}, DOB {request.patient.dateOfBirth}, <Lines address={request.patient.address} />
-          </Row>
-          <Row label="Medication">
-            {rx.medicationName} {rx.drugStrength} {rx.drugForm} (prescribed NDC {rx.prescribedNDC}
-            {rx.dispensedNDC && rx.dispensedNDC !== rx.prescribedNDC ? `; dispensed NDC ${rx.dispensedNDC}` : ""})
-          </Row>
-          <Row label="Directions">{rx.sig}</Row>
-          <Row label="Quantity">
-            {rx.quantityWritten} written, {rx.quantityDispensed} per fill, {rx.daysSupply} days supply
-          </Row>
-          <Row label="Prescriber">
-            {fullName(request.prescriber.name)}, NPI {request.prescriber.npi}
-            {request.prescriber.dea ? `, DEA ${request.prescriber.dea}` : ""}
-          </Row>
-          <Row label="Date of original issue">{rx.writtenDate.slice(0, 10)}</Row>
-          <Row label="Original refills authorized">{rx.refillsAuthorized} (including the first fill)</Row>
-          <Row label="Date of original dispensing">{rx.firstFilledDate?.slice(0, 10) ?? "never dispensed"}</Row>
-          <Row label="Refills remaining">{rx.refillsRemaining}</Row>
-          <Row label="Earlier fills">
-            {rx.firstFilledDate
-              ? `${1 + (rx.refillsAuthorized - 1 - rx.refillsRemaining)} fill(s) at ${sending.name}; last filled ${rx.lastFilledDate?.slice(0, 10) ?? rx.firstFilledDate.slice(0, 10)}`
-              : "none"}
-          </Row>
-          <Row label="Expires">{rx.expirationDate.slice(0, 10)}</Row>
-        </tbody>
-      </table>
-      <p className="mt-4 text-xs text-slate-500">
+      {sections.map((section) => (
+        <section key={section.title} aria-labelledby={`record-${section.title.replace(/\W+/g, "-").toLowerCase()}`} className="break-inside-avoid">
+          <h2
+            id={`record-${section.title.replace(/\W+/g, "-").toLowerCase()}`}
+            className="mt-3 border-b-2 border-slate-800 text-sm font-semibold uppercase tracking-wide print:mt-2"
+          >
+            {section.title}
+          </h2>
+          <table className="w-full">
+            <tbody>
+              {section.elements.map((el) => (
+                <Row key={el.key} label={el.label}>
+                  {el.value}
+                </Row>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ))}
+      <p className="mt-3 text-xs text-slate-500">
         Recorded {decision.decidedAt} by {decision.pharmacistName}. This record is kept unaltered: the database refuses changes to it. Response{" "}
         {decision.response.metadata.responseID} was sent to the transferring pharmacy.
       </p>

@@ -1,5 +1,6 @@
 // `npm run cli -- <command>`: the admin command line. With --json it prints exactly one JSON object on
 // stdout (errors too, as {"error": {...}}) so scripts can rely on it; everything else goes to stderr.
+import { once } from "node:events";
 import { parseArgs } from "node:util";
 import { disconnectDb } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
@@ -44,6 +45,12 @@ async function main(): Promise<number> {
         order: { type: "string" },
         limit: { type: "string" },
         cursor: { type: "string" },
+        license: { type: "string" },
+        "extra-schedules": { type: "string" },
+        "rx-expiry-months": { type: "string" },
+        schedule: { type: "string" },
+        outcome: { type: "string" },
+        out: { type: "string" },
       },
     });
   } catch (err) {
@@ -57,7 +64,12 @@ async function main(): Promise<number> {
   const db = await startDatabase({ log: (msg) => process.stderr.write(`${msg}\n`) });
   try {
     const result = await runCliCommand(parsed.positionals, parsed.values);
-    emit(result.json, result.human);
+    if (result.stream && !json) {
+      // A CSV export: written as it is read, so it never has to fit in memory.
+      for await (const chunk of result.stream) {
+        if (!process.stdout.write(chunk)) await once(process.stdout, "drain");
+      }
+    } else emit(result.json, result.human);
     return result.exitCode ?? 0;
   } catch (err) {
     if (err instanceof CliUsageError || err instanceof DomainError) {

@@ -1,9 +1,12 @@
 "use client";
 // This pharmacy's stores: the NPIs an incoming transfer may name as receivingPharmacy. A request naming any
 // other NPI is refused as INVALID_INFO. The store configured in the environment (PHARMACY_NPI) is listed
-// but can only be changed there.
+// but can only be changed there, except for its drug rules. Each store's drug rules: the substances its state
+// schedules beyond the federal table (gabapentin is C-V in several states) and how many months a
+// non-controlled prescription stays valid.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import * as z from "zod";
 import { apiFetch, messageOf, submitShowingErrors } from "@/components/admin/api";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
 import { Field } from "@/components/admin/field";
@@ -21,6 +24,7 @@ import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { StoreInputSchema } from "@/lib/admin/admin-inputs";
+import { formatExtraSchedules, parseExtraSchedulesText, StoreRulesSchema, type StoreRules } from "@/lib/stores/store-rules";
 
 type StoreAddress = {
   addressLine1: string;
@@ -37,7 +41,23 @@ export type StoreRow = {
   dea: string | null;
   address: unknown;
   configured: boolean;
-};
+} & StoreRules;
+
+/** The rules as the dialog takes them: the state schedules as one line of text, "gabapentin:V, …". */
+const RulesFormSchema = z.object({
+  extraSchedules: z
+    .string()
+    .max(4000, "At most 4000 characters")
+    .transform((text, ctx) => {
+      try {
+        return parseExtraSchedulesText(text);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: err instanceof Error ? err.message : String(err) });
+        return z.NEVER;
+      }
+    }),
+  rxExpiryMonths: z.coerce.number({ error: "Enter a number of months" }).pipe(StoreRulesSchema.shape.rxExpiryMonths),
+});
 
 function addressText(address: unknown): string | null {
   if (!address || typeof address !== "object") return null;
@@ -120,6 +140,55 @@ function AddStoreForm({ onAdded }: { onAdded: (message: string) => void }) {
   );
 }
 
+function RulesDialog({ store, onDone, onCancel }: { store: StoreRow | null; onDone: (message: string) => void; onCancel: () => void }) {
+  const queryClient = useQueryClient();
+  const form = useSchemaForm(RulesFormSchema, {
+    values: {
+      extraSchedules: store ? formatExtraSchedules(store.extraSchedules) : "",
+      rxExpiryMonths: store?.rxExpiryMonths ?? 12,
+    },
+  });
+  const errors = form.formState.errors;
+  const submit = submitShowingErrors(form, ["extraSchedules", "rxExpiryMonths"], async (input) => {
+    if (!store) return;
+    const saved = await apiFetch<{ reclassified: number }>(`/api/admin/stores/${store.storeId}`, { method: "PATCH", body: input });
+    onDone(
+      `Drug rules of ${store.name} saved` +
+        (saved.reclassified ? `; ${saved.reclassified} pending transfer${saved.reclassified === 1 ? "" : "s"} classified again.` : "."),
+    );
+    await queryClient.invalidateQueries({ queryKey: ["admin", "stores"] });
+  });
+  return (
+    <ConfirmDialog
+      open={store !== null}
+      title={`Drug rules of ${store?.name ?? ""}`}
+      description="State law on top of the federal rules. The stricter schedule applies; pending transfers are classified again at once, approvals already made keep theirs."
+      confirmLabel="Save drug rules"
+      pendingLabel="Saving…"
+      variant="primary"
+      pending={form.formState.isSubmitting}
+      error={errors.root?.server?.message}
+      onCancel={onCancel}
+      onConfirm={() => void submit()}
+    >
+      <Field
+        label="State schedules"
+        error={errors.extraSchedules?.message}
+        hint="Substance and schedule (II, III, IV or V), separated by commas, e.g. gabapentin:V. Empty: the federal table only."
+      >
+        {(f) => <textarea {...f} rows={3} autoComplete="off" data-autofocus {...form.register("extraSchedules")} />}
+      </Field>
+      <Field
+        label="Non-controlled prescriptions are valid for (months)"
+        error={errors.rxExpiryMonths?.message}
+        hint="After the written date; 1 to 60. Commonly 12."
+      >
+        {(f) => <input {...f} type="number" inputMode="numeric" min={1} max={60} step={1} {...form.register("rxExpiryMonths")} />}
+      </Field>
+    </ConfirmDialog>
+  );
+}
+
 export function StoresView({ initial }: { initial: StoreRow[] }) {
   const queryClient = useQueryClient();
   const query = useQuery({
@@ -131,6 +200,7 @@ export function StoresView({ initial }: { initial: StoreRow[] }) {
   const { sorted, sort, toggle } = useSort(stores, SORT_COLUMNS, { key: "name", dir: "ascending" });
   const [status, setStatus] = useState("");
   const [removing, setRemoving] = useState<StoreRow | null>(null);
+  const [rulesFor, setRulesFor] = useState<StoreRow | null>(null);
   const remove = useMutation({
     mutationFn: (store: StoreRow) => apiFetch(`/api/admin/stores/${store.storeId}`, { method: "DELETE" }),
     onSuccess: async (_data, store) => {
@@ -162,6 +232,12 @@ export function StoresView({ initial }: { initial: StoreRow[] }) {
                 Address
               </th>
               <th scope="col" className={TH_CLASS}>
+                State schedules
+              </th>
+              <th scope="col" className={TH_CLASS}>
+                Non-controlled Rx valid
+              </th>
+              <th scope="col" className={TH_CLASS}>
                 <span className="sr-only">Actions</span>
               </th>
             </tr>
@@ -180,9 +256,20 @@ export function StoresView({ initial }: { initial: StoreRow[] }) {
                   {s.dea ?? <span className="font-sans text-slate-500">none</span>}
                 </td>
                 <td className={TD_CLASS}>{addressText(s.address) ?? <span className="text-slate-500">none</span>}</td>
-                <td className={`${TD_CLASS} text-right`}>
+                <td className={TD_CLASS}>
+                  {s.extraSchedules.length ? (
+                    s.extraSchedules.map((e) => `${e.substance} C-${e.schedule}`).join(", ")
+                  ) : (
+                    <span className="text-slate-500">federal only</span>
+                  )}
+                </td>
+                <td className={TD_CLASS}>{s.rxExpiryMonths} months</td>
+                <td className={`${TD_CLASS} whitespace-nowrap text-right`}>
+                  <Button className="mr-1" onClick={() => setRulesFor(s)}>
+                    Drug rules<span className="sr-only"> of {s.name}</span>
+                  </Button>
                   {s.configured ? (
-                    <span className="text-xs text-slate-500">set in the environment</span>
+                    <span className="text-xs text-slate-500">NPI set in the environment</span>
                   ) : (
                     <Button
                       variant="danger"
@@ -201,6 +288,14 @@ export function StoresView({ initial }: { initial: StoreRow[] }) {
         </table>
         {stores.length === 0 && <p className="px-3 py-6 text-center text-slate-600">No stores yet.</p>}
       </div>
+      <RulesDialog
+        store={rulesFor}
+        onCancel={() => setRulesFor(null)}
+        onDone={(message) => {
+          setRulesFor(null);
+          setStatus(message);
+        }}
+      />
       <ConfirmDialog
         open={removing !== null}
         title={`Remove store ${removing?.name ?? ""}?`}

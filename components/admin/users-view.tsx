@@ -1,6 +1,6 @@
 "use client";
-// Dashboard users: create, change role, disable or enable, reset password. Every change that affects what a
-// user may do ends their open sessions (the domain operations bump the session version). The last active
+// Dashboard users: create, change role, set the licence number (printed on the transfer records a pharmacist
+// approves), disable or enable, reset password. Every change that affects what a user may do ends their open sessions (the domain operations bump the session version). The last active
 // admin can be neither demoted nor disabled: the server refuses, and the dialog says why.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -22,18 +22,15 @@ import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
-import {
-  ADMIN_MIN_PASSWORD_LENGTH,
-  CreateUserInputSchema,
-  ResetPasswordInputSchema,
-  USER_ROLE_OPTIONS,
-} from "@/lib/admin/admin-inputs";
+import { ADMIN_MIN_PASSWORD_LENGTH, ResetPasswordInputSchema, USER_ROLE_OPTIONS } from "@/lib/admin/admin-inputs";
+import { CreateUserWithLicenseSchema, LICENSE_RULE, LicenseInputSchema } from "@/lib/users/user-inputs";
 
 export type UserRow = {
   userId: string;
   email: string;
   name: string;
   role: "pharmacist" | "admin";
+  licenseNumber: string | null;
   disabled: boolean;
   lockedUntil: string | null;
   lastLoginAt: string | null;
@@ -46,6 +43,7 @@ const SORT_COLUMNS = {
   name: (u: UserRow) => u.name.toLowerCase(),
   email: (u: UserRow) => u.email,
   role: (u: UserRow) => u.role,
+  license: (u: UserRow) => u.licenseNumber,
   status: (u: UserRow) => (u.disabled ? 1 : 0),
   lastLogin: (u: UserRow) => u.lastLoginAt,
 };
@@ -59,11 +57,11 @@ function useUsersRefresh() {
 
 function CreateUserForm({ onCreated }: { onCreated: (message: string) => void }) {
   const refresh = useUsersRefresh();
-  const form = useSchemaForm(CreateUserInputSchema, {
-    defaultValues: { email: "", name: "", role: "pharmacist", password: "" },
+  const form = useSchemaForm(CreateUserWithLicenseSchema, {
+    defaultValues: { email: "", name: "", role: "pharmacist", password: "", licenseNumber: "" },
   });
   const errors = form.formState.errors;
-  const submit = submitShowingErrors(form, ["email", "name", "role", "password"], async (input) => {
+  const submit = submitShowingErrors(form, ["email", "name", "role", "password", "licenseNumber"], async (input) => {
     await apiFetch("/api/admin/users", { method: "POST", body: input });
     form.reset();
     onCreated(
@@ -81,7 +79,7 @@ function CreateUserForm({ onCreated }: { onCreated: (message: string) => void })
       <h2 id="new-user-heading" className="font-semibold">
         Add a user
       </h2>
-      <div className="grid gap-2 md:grid-cols-4">
+      <div className="grid gap-2 md:grid-cols-5">
         <Field label="Email" error={errors.email?.message}>
           {(f) => <input {...f} type="email" autoComplete="off" {...form.register("email")} />}
         </Field>
@@ -109,6 +107,13 @@ function CreateUserForm({ onCreated }: { onCreated: (message: string) => void })
           hint={`At least ${ADMIN_MIN_PASSWORD_LENGTH} characters.`}
         >
           {(f) => <input {...f} type="password" autoComplete="new-password" {...form.register("password")} />}
+        </Field>
+        <Field
+          label="Licence number"
+          error={errors.licenseNumber?.message}
+          hint="Optional. Printed on the transfer records this pharmacist approves."
+        >
+          {(f) => <input {...f} autoComplete="off" {...form.register("licenseNumber")} />}
         </Field>
       </div>
       <ErrorMessage>{errors.root?.server?.message}</ErrorMessage>
@@ -176,6 +181,53 @@ function RoleDialog({
   );
 }
 
+function LicenseDialog({
+  user,
+  onDone,
+  onCancel,
+}: {
+  user: UserRow | null;
+  onDone: (message: string) => void;
+  onCancel: () => void;
+}) {
+  const refresh = useUsersRefresh();
+  const form = useSchemaForm(LicenseInputSchema, {
+    values: { licenseNumber: user?.licenseNumber ?? "" },
+  });
+  const submit = submitShowingErrors(form, ["licenseNumber"], async ({ licenseNumber }) => {
+    if (!user) return;
+    await apiFetch(`/api/admin/users/${user.userId}/license`, { method: "PUT", body: { licenseNumber } });
+    onDone(
+      licenseNumber
+        ? `Licence number of ${user.email} set to ${licenseNumber}.`
+        : `Licence number of ${user.email} cleared.`,
+    );
+    await refresh();
+  });
+  return (
+    <ConfirmDialog
+      open={user !== null}
+      title={`Licence number of ${user?.email ?? ""}`}
+      description="Printed on the transfer records they approve from now on; records already approved keep the number they were made with. Leave it empty to clear it."
+      confirmLabel="Save licence number"
+      pendingLabel="Saving…"
+      variant="primary"
+      pending={form.formState.isSubmitting}
+      error={form.formState.errors.root?.server?.message}
+      onCancel={onCancel}
+      onConfirm={() => void submit()}
+    >
+      <Field
+        label="Licence number"
+        error={form.formState.errors.licenseNumber?.message}
+        hint={`Optional: ${LICENSE_RULE}.`}
+      >
+        {(f) => <input {...f} autoComplete="off" data-autofocus {...form.register("licenseNumber")} />}
+      </Field>
+    </ConfirmDialog>
+  );
+}
+
 function PasswordDialog({
   user,
   onDone,
@@ -235,6 +287,7 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
   const [now] = useState(() => Date.now());
   const [roleFor, setRoleFor] = useState<UserRow | null>(null);
   const [passwordFor, setPasswordFor] = useState<UserRow | null>(null);
+  const [licenseFor, setLicenseFor] = useState<UserRow | null>(null);
   const [disabling, setDisabling] = useState<UserRow | null>(null);
   const activeAdmins = users.filter((u) => u.role === "admin" && !u.disabled).length;
 
@@ -265,6 +318,7 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
               <SortHeader label="Name" column="name" sort={sort} onSort={toggle} />
               <SortHeader label="Email" column="email" sort={sort} onSort={toggle} />
               <SortHeader label="Role" column="role" sort={sort} onSort={toggle} />
+              <SortHeader label="Licence number" column="license" sort={sort} onSort={toggle} />
               <SortHeader label="Status" column="status" sort={sort} onSort={toggle} />
               <SortHeader label="Last sign-in" column="lastLogin" sort={sort} onSort={toggle} />
               <th scope="col" className={TH_CLASS}>
@@ -288,6 +342,9 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
                     {u.role === "admin" ? <Badge tone="violet">Admin</Badge> : <Badge tone="blue">Pharmacist</Badge>}
                     {isLastAdmin && <div className="text-xs text-slate-500">the only active admin</div>}
                   </td>
+                  <td className={`${TD_CLASS} font-mono`}>
+                    {u.licenseNumber ?? <span className="font-sans text-slate-500">none</span>}
+                  </td>
                   <td className={TD_CLASS}>
                     {u.disabled ? (
                       <Badge tone="red">Disabled</Badge>
@@ -304,6 +361,9 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
                     <span className="inline-flex gap-1">
                       <Button onClick={() => setRoleFor(u)}>
                         Change role<span className="sr-only"> of {u.email}</span>
+                      </Button>
+                      <Button onClick={() => setLicenseFor(u)}>
+                        Licence<span className="sr-only"> number of {u.email}</span>
                       </Button>
                       <Button onClick={() => setPasswordFor(u)}>
                         Reset password<span className="sr-only"> of {u.email}</span>
@@ -342,6 +402,14 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
         onCancel={() => setRoleFor(null)}
         onDone={(message) => {
           setRoleFor(null);
+          setStatus(message);
+        }}
+      />
+      <LicenseDialog
+        user={licenseFor}
+        onCancel={() => setLicenseFor(null)}
+        onDone={(message) => {
+          setLicenseFor(null);
           setStatus(message);
         }}
       />

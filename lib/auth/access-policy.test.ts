@@ -26,6 +26,9 @@ describe("the access policy", () => {
     expect(accessRuleFor("/api/transfers/trf_1/reject", "POST").allow).toEqual(["pharmacist"]);
     expect(accessRuleFor("/api/transfers/trf_1/claim", "DELETE").allow).toEqual(["pharmacist"]);
     expect(accessRuleFor("/api/transfers/trf_1/callbacks/redeliver", "POST").allow).toEqual(["pharmacist", "admin"]);
+    expect(accessRuleFor("/api/transfers/export").allow).toEqual(["pharmacist", "admin"]);
+    expect(accessRuleFor("/api/transfers/export").pattern).toBe("/api/transfers/export");
+    expect(accessRuleFor("/transfers/log").allow).toEqual(["pharmacist", "admin"]);
     for (const path of ["/v1/transfer", "/v1/transfer/trf_1", "/oauth/token", "/docs", "/v1/openapi.json", "/api/auth/csrf", "/login", "/"]) {
       expect(isPublic(accessRuleFor(path)), path).toBe(true);
     }

@@ -39,8 +39,10 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { pattern: "/api/transfers/*/approve", allow: ["pharmacist"], why: "approve: CONFIRMED to the sender" },
   { pattern: "/api/transfers/*/reject", allow: ["pharmacist"], why: "reject: ERROR to the sender" },
   { pattern: "/api/transfers/*/callbacks/**", allow: STAFF, why: "callback deliveries of a transfer; redeliver" },
+  { pattern: "/api/transfers/export", allow: STAFF, why: "transfer log for inspections (CSV of decided transfers; audited)" },
   { pattern: "/api/transfers/**", allow: STAFF, why: "queue, review data, status and timeline" },
   { pattern: "/api/session/**", allow: STAFF, why: "session activity heartbeat" },
+  { pattern: "/transfers/log", allow: STAFF, why: "transfer log for inspections: choose a date range and download the CSV" },
   { pattern: "/transfers/**", allow: STAFF, why: "queue, review screen, printable transfer record" },
   // Administration (admin issue)
   { pattern: "/admin/**", allow: ["admin"], why: "partners, keys, users, audit log" },

@@ -1,10 +1,14 @@
 // The admin commands behind `npm run cli`. Each returns the JSON object for --json and a line for people.
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
 import { CLI_ACTOR } from "@/lib/audit/actor";
 import { createApiKey, revokeApiKey, rotateApiKey } from "@/lib/auth/api-keys";
 import { db } from "@/lib/db/prisma";
 import { rotateWebhookSecret, setPartnerOutboundCredential, setPartnerSuspended, updatePartnerCallbackUrl } from "@/lib/partners/manage-partners";
-import { addStore, listStores, removeStore } from "@/lib/stores/manage-stores";
-import { changeUserRole, listUsers, resetUserPassword, setUserDisabled } from "@/lib/users/manage-users";
+import { addStore, listStores, removeStore, setStoreRules } from "@/lib/stores/manage-stores";
+import { formatExtraSchedules, parseExtraSchedulesText } from "@/lib/stores/store-rules";
+import { exportTransfers, parseTransferExportQuery } from "@/lib/transfers/export-transfers";
+import { changeUserRole, listUsers, resetUserPassword, setUserDisabled, setUserLicenseNumber } from "@/lib/users/manage-users";
 import { createOAuthClient, revokeOAuthClient } from "@/lib/auth/oauth";
 import { DomainError } from "@/lib/errors";
 import { assertPartnerExists, createPartner, listPartners } from "@/lib/partners/create-partner";
@@ -36,14 +40,24 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
   client create --partner <partnerId>
                                    create another OAuth client (secret shown once)
   client revoke <clientId>         revoke an OAuth client and its tokens
-  user create --email <e> --password <p> --role pharmacist|admin [--name <name>]
+  user create --email <e> --password <p> --role pharmacist|admin [--name <name>] [--license <number>]
   user list
+  user license <userId|email> --license <number> | --clear
+                                   the pharmacist's licence number, printed on the records they approve
   user role <userId|email> --role pharmacist|admin
   user disable|enable <userId|email>
   user reset-password <userId|email> --password <p>
   store add --name <name> --npi <npi> [--dea <dea>]
-  store list
+  store list                       stores with their state schedules and prescription validity
   store remove <storeId>
+  store rules <storeId|npi> [--extra-schedules "gabapentin:V, ..."] [--rx-expiry-months <n>]
+                                   a store's drug rules: state schedules on top of the federal table ("" clears),
+                                   months a non-controlled prescription stays valid (default 12)
+  transfers export --from <date> --to <date> [--schedule II|III|IV|V|any|all] [--outcome approved|rejected|any]
+                   [--out <file>]
+                                   the transfer log for inspections as CSV (decision dates: from inclusive, to
+                                   exclusive; ISO dates are UTC days): every record element, oldest first; stdout
+                                   unless --out; audited. Defaults: every schedule, approved transfers
   audit verify                     check the audit log's hash chain; exit 1 and name the first broken record
   audit list [--user <email|id>] [--action <a|prefix.*>] [--transfer <id>] [--from <iso>] [--to <iso>]
              [--order newest|oldest] [--limit <n>] [--cursor <id>]
@@ -76,6 +90,13 @@ export type CliValues = {
   order?: string;
   limit?: string;
   cursor?: string;
+  license?: string;
+  "extra-schedules"?: string;
+  "rx-expiry-months"?: string;
+  schedule?: string;
+  outcome?: string;
+  out?: string;
+  json?: boolean;
 };
 
 /** The audit filters given on the command line, as the API's query string takes them. */
@@ -88,8 +109,34 @@ function auditParams(values: CliValues): URLSearchParams {
   return params;
 }
 
-/** exitCode: non-zero when the command ran but found a problem (e.g. a broken audit chain). */
-export type CliResult = { json: unknown; human: string; exitCode?: number };
+/**
+ * exitCode: non-zero when the command ran but found a problem (e.g. a broken audit chain). stream: output
+ * too large to hold (a CSV export), written to stdout line by line instead of `human`.
+ */
+export type CliResult = { json: unknown; human: string; exitCode?: number; stream?: AsyncIterable<string> };
+
+/** Writes the lines to a file as they come, honouring back-pressure. */
+async function writeLines(path: string, lines: AsyncIterable<string>): Promise<void> {
+  const file = createWriteStream(path, { flags: "w" });
+  const failed = new Promise<never>((_, reject) => file.once("error", reject));
+  try {
+    for await (const line of lines) {
+      if (!file.write(line)) await Promise.race([once(file, "drain"), failed]);
+    }
+  } finally {
+    file.end();
+  }
+  await Promise.race([once(file, "finish"), failed]);
+}
+
+/** The state schedules as typed on the command line ("" clears them); a bad one names the option. */
+function extraSchedulesOption(text: string): ReturnType<typeof parseExtraSchedulesText> {
+  try {
+    return parseExtraSchedulesText(text);
+  } catch (err) {
+    throw new DomainError("invalid_input", `--extra-schedules: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
 
 function required(values: CliValues, key: keyof CliValues): string {
   const value = values[key];
@@ -207,6 +254,7 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
         password: required(values, "password"),
         role: required(values, "role"),
         name: values.name,
+        licenseNumber: values.license,
       }, CLI_ACTOR);
       return { json: user, human: `user ${user.userId}` };
     }
@@ -214,8 +262,16 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
       const users = await listUsers();
       return {
         json: { users },
-        human: users.map((u) => `${u.userId}  ${u.email}  ${u.role}${u.disabled ? " (disabled)" : ""}`).join("\n") || "no users",
+        human:
+          users.map((u) => `${u.userId}  ${u.email}  ${u.role}${u.licenseNumber ? `  licence ${u.licenseNumber}` : ""}${u.disabled ? " (disabled)" : ""}`).join("\n") ||
+          "no users",
       };
+    }
+    case "user license": {
+      const userId = await userIdOf(positional(args, 2, "userId or email"));
+      if (Boolean(values.clear) === (values.license !== undefined)) throw new CliUsageError("give --license <number> or --clear");
+      const result = await setUserLicenseNumber(userId, values.clear ? null : values.license!, CLI_ACTOR);
+      return { json: result, human: result.licenseNumber ? `${userId} licence number ${result.licenseNumber}` : `${userId} has no licence number` };
     }
     case "user role": {
       const userId = await userIdOf(positional(args, 2, "userId or email"));
@@ -275,7 +331,29 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
     }
     case "store list": {
       const stores = await listStores();
-      return { json: { stores }, human: stores.map((s) => `${s.storeId}  ${s.npi}  ${s.name}${s.configured ? " (PHARMACY_NPI)" : ""}`).join("\n") || "no stores" };
+      const human = stores
+        .map(
+          (s) =>
+            `${s.storeId}  ${s.npi}  ${s.name}${s.configured ? " (PHARMACY_NPI)" : ""}  state schedules: ${formatExtraSchedules(s.extraSchedules) || "none"}  non-controlled Rx valid ${s.rxExpiryMonths} months`,
+        )
+        .join("\n");
+      return { json: { stores }, human: human || "no stores" };
+    }
+    case "store rules": {
+      const storeRef = positional(args, 2, "storeId or NPI");
+      const text = values["extra-schedules"];
+      const monthsText = values["rx-expiry-months"];
+      if (text === undefined && monthsText === undefined) throw new CliUsageError("give --extra-schedules and/or --rx-expiry-months");
+      let rxExpiryMonths: number | undefined;
+      if (monthsText !== undefined) {
+        rxExpiryMonths = Number(monthsText);
+        if (monthsText.trim() === "" || !Number.isInteger(rxExpiryMonths)) throw new DomainError("invalid_input", "--rx-expiry-months must be a whole number of months (1-60)");
+      }
+      const rules = await setStoreRules(storeRef, { extraSchedules: text === undefined ? undefined : extraSchedulesOption(text), rxExpiryMonths }, CLI_ACTOR);
+      return {
+        json: rules,
+        human: `${rules.storeId} (${rules.npi})  state schedules: ${formatExtraSchedules(rules.extraSchedules) || "none"}  non-controlled Rx valid ${rules.rxExpiryMonths} months${rules.reclassified ? `; ${rules.reclassified} pending transfers classified again` : ""}`,
+      };
     }
     case "store remove": {
       const storeId = positional(args, 2, "storeId");
@@ -305,6 +383,21 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
       let csv = "";
       for await (const line of exported.lines) csv += line;
       return { json: { filename: exported.filename, records: exported.records, csv }, human: csv.replace(/\r\n$/, "") };
+    }
+    case "transfers export": {
+      const query = parseTransferExportQuery({ from: required(values, "from"), to: required(values, "to"), schedule: values.schedule, outcome: values.outcome });
+      const exported = await exportTransfers(query, CLI_ACTOR);
+      const summary = { filename: exported.filename, rows: exported.rows, filters: { from: query.from, to: query.to, schedule: query.schedule, outcome: query.outcome } };
+      if (values.out) {
+        await writeLines(values.out, exported.lines);
+        return { json: { ...summary, out: values.out }, human: `${exported.rows} transfers written to ${values.out}` };
+      }
+      if (values.json) {
+        let csv = "";
+        for await (const line of exported.lines) csv += line;
+        return { json: { ...summary, csv }, human: csv };
+      }
+      return { json: summary, human: "", stream: exported.lines };
     }
     default:
       throw new CliUsageError(`unknown command: ${args.join(" ") || "(none)"}; see npm run cli -- help`);

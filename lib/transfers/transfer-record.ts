@@ -25,7 +25,22 @@ export function scheduleText(drugSchedule: string | null): string {
   return drugSchedule ? (DRUG_SCHEDULE_LABELS[drugSchedule as DrugSchedule] ?? drugSchedule) : "Not a controlled substance";
 }
 
-export function buildTransferRecord(input: { referenceID: string; request: TransferRequest; decision: DecisionRecord; store: RecordStore }): RecordSection[] {
+/** A rejected transfer has no recorded schedule: say the drug's, as classified at intake (classify-transfer.ts). */
+function intakeScheduleText(column: string | null | undefined): string | null {
+  if (!column) return null;
+  if (column === "unknown") return "Not in the drug tables (at intake)";
+  if (column === "none") return "Not a controlled substance (from the drug, at intake)";
+  return `Schedule ${column} (from the drug, at intake)`;
+}
+
+export function buildTransferRecord(input: {
+  referenceID: string;
+  request: TransferRequest;
+  decision: DecisionRecord;
+  store: RecordStore;
+  /** transfers.drug_schedule: shown for a rejection, which records no schedule of its own. */
+  intakeSchedule?: string | null;
+}): RecordSection[] {
   const { request, decision, store } = input;
   const rx = request.prescription;
   const sending = request.sendingPharmacy;
@@ -48,7 +63,7 @@ export function buildTransferRecord(input: { referenceID: string; request: Trans
         ...(approved ? [] : [e("rejectionDescription", "Reason sent to the sender", decision.description)]),
         e("transferDateTime", "Date and time of transfer", decision.decidedAt),
         e("localRxNumber", "Local Rx number", decision.localRxNumber),
-        e("schedule", "Drug schedule", approved ? scheduleText(decision.drugSchedule) : null),
+        e("schedule", "Drug schedule", approved ? scheduleText(decision.drugSchedule) : intakeScheduleText(input.intakeSchedule)),
         e("scheduleBasis", "How the schedule was determined", decision.scheduleBasis ?? (approved ? "set by pharmacist (recorded before the drug tables)" : null)),
         e(
           "oneTimeTransferConfirmed",

@@ -4,13 +4,17 @@ import { hashPassword, MIN_PASSWORD_LENGTH } from "@/lib/auth/passwords";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+import { normalizeLicenseNumber } from "@/lib/users/user-inputs";
 
 export const USER_ROLES = ["pharmacist", "admin"] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export async function createUser(input: { email: string; password: string; role: string; name?: string }, actor: Actor = SYSTEM_ACTOR) {
+export async function createUser(
+  input: { email: string; password: string; role: string; name?: string; licenseNumber?: string | null },
+  actor: Actor = SYSTEM_ACTOR,
+) {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL.test(email) || email.length > 254) throw new DomainError("invalid_input", "email is not a valid address");
   if (!(USER_ROLES as readonly string[]).includes(input.role)) {
@@ -19,6 +23,8 @@ export async function createUser(input: { email: string; password: string; role:
   if (input.password.length < MIN_PASSWORD_LENGTH) {
     throw new DomainError("invalid_input", `password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   }
+  const license = normalizeLicenseNumber(input.licenseNumber);
+  if (!license.ok) throw new DomainError("invalid_input", license.message);
   const existing = await db().user.findUnique({ where: { email }, select: { id: true } });
   if (existing) throw new DomainError("conflict", `a user with email ${email} already exists`);
   const user = await db().user.create({
@@ -28,8 +34,9 @@ export async function createUser(input: { email: string; password: string; role:
       name: input.name?.trim() || email.split("@")[0]!,
       passwordHash: await hashPassword(input.password),
       role: input.role as UserRole,
+      licenseNumber: license.value,
     },
   });
-  await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "user.created", clientAddress: actor.clientAddress, details: { userId: user.id, role: user.role } });
+  await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "user.created", clientAddress: actor.clientAddress, details: { userId: user.id, role: user.role, licenseNumber: user.licenseNumber } });
   return { userId: user.id };
 }

@@ -6,6 +6,7 @@ import { hashPassword, MIN_PASSWORD_LENGTH } from "@/lib/auth/passwords";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { USER_ROLES, type UserRole } from "@/lib/users/create-user";
+import { normalizeLicenseNumber } from "@/lib/users/user-inputs";
 import type { Prisma } from "@/generated/prisma/client";
 
 type Tx = Prisma.TransactionClient;
@@ -59,6 +60,27 @@ export async function resetUserPassword(userId: string, password: string, actor:
   });
 }
 
+/**
+ * Sets (or, with null or "", clears) the licence number printed on the records a pharmacist approves from now
+ * on; records already approved keep the number they were made with. No session ends: it grants nothing.
+ */
+export async function setUserLicenseNumber(userId: string, licenseNumber: string | null, actor: Actor): Promise<{ userId: string; licenseNumber: string | null }> {
+  const license = normalizeLicenseNumber(licenseNumber);
+  if (!license.ok) throw new DomainError("invalid_input", license.message);
+  await db().$transaction(async (tx) => {
+    // Locked, so that the audit record's "from" is the value this change replaced.
+    const [user] = await tx.$queryRaw<{ license_number: string | null }[]>`SELECT license_number FROM users WHERE id = ${userId} FOR UPDATE`;
+    if (!user) throw new DomainError("not_found", `no user ${userId}`);
+    if (user.license_number === license.value) return;
+    await tx.user.update({ where: { id: userId }, data: { licenseNumber: license.value } });
+    await recordAuditEvent(
+      { userId: actor.userId, actor: actor.label, action: "user.license_changed", clientAddress: actor.clientAddress, details: { userId, from: user.license_number, to: license.value } },
+      tx,
+    );
+  });
+  return { userId, licenseNumber: license.value };
+}
+
 export async function listUsers() {
   const users = await db().user.findMany({ orderBy: { createdAt: "asc" } });
   return users.map((u) => ({
@@ -66,6 +88,7 @@ export async function listUsers() {
     email: u.email,
     name: u.name,
     role: u.role,
+    licenseNumber: u.licenseNumber,
     disabled: u.disabledAt !== null,
     lockedUntil: u.lockedUntil?.toISOString() ?? null,
     lastLoginAt: u.lastLoginAt?.toISOString() ?? null,

@@ -195,6 +195,8 @@ describe("the role matrix", () => {
       "page /admin/partners/[partnerId]",
       "page /admin/audit",
       "route /api/admin/audit/export",
+      "page /transfers/log",
+      "route /api/transfers/export",
       "route /v1/transfer",
     ]) {
       expect(patterns).toContain(expected);

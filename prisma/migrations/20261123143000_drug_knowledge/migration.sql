@@ -25,3 +25,6 @@ ALTER TABLE "users" ADD COLUMN     "license_number" TEXT;
 
 -- CreateIndex
 CREATE INDEX "transfers_status_partner_id_has_allergies_drug_schedule_idx" ON "transfers"("status", "partner_id", "has_allergies", "drug_schedule");
+
+-- CreateIndex
+CREATE INDEX "transfer_decisions_decided_at_transfer_id_idx" ON "transfer_decisions"("decided_at", "transfer_id");

@@ -1,15 +1,16 @@
-// GET /api/admin/users: dashboard users. POST {email, name?, role, password}: a new user (201). Audited.
+// GET /api/admin/users: dashboard users. POST {email, name?, role, password, licenseNumber?}: a new user (201).
+// Audited.
 import { adminActor } from "@/lib/admin/admin-actor";
-import { CreateUserInputSchema } from "@/lib/admin/admin-inputs";
 import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
 import { createUser } from "@/lib/users/create-user";
 import { listUsers } from "@/lib/users/manage-users";
+import { CreateUserWithLicenseSchema } from "@/lib/users/user-inputs";
 
 export const dynamic = "force-dynamic";
 
 export const GET = dashboardRoute(async () => json({ users: await listUsers() }));
 
 export const POST = dashboardRoute(async (ctx) => {
-  const input = await readJsonBody(ctx.request, CreateUserInputSchema);
+  const input = await readJsonBody(ctx.request, CreateUserWithLicenseSchema);
   return json(await createUser(input, adminActor(ctx)), 201);
 });

@@ -17,10 +17,10 @@ export const metadata: Metadata = { title: "Transfer record" };
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <tr className="border-b border-slate-200 align-top">
-      <th scope="row" className="w-72 py-0.5 pr-3 text-left font-medium text-slate-600">
+      <th scope="row" className="w-72 py-0.5 pr-3 text-left font-medium text-slate-600 print:w-[42%] print:py-px">
         {label}
       </th>
-      <td className="py-0.5">{children ?? <span className="text-slate-400">not given</span>}</td>
+      <td className="py-0.5 print:py-px">{children ?? <span className="text-slate-400">not given</span>}</td>
     </tr>
   );
 }
@@ -42,7 +42,8 @@ export default async function RecordPage({ params }: { params: Promise<{ referen
       <div className="max-w-2xl space-y-2">
         <h1 className="text-lg font-semibold">No transfer record</h1>
         <p>
-          A transfer record exists only for an approved transfer. This one is {review.status === "RECEIVED" ? "still waiting for review" : "rejected"}.
+          A transfer record exists only for an approved transfer. This one is{" "}
+          {review.status === "RECEIVED" ? "still waiting for review" : "rejected"}.
         </p>
         <Link href={`/transfers/${referenceID}`} prefetch={false} className="text-blue-700 underline">
           Back to the transfer
@@ -52,7 +53,7 @@ export default async function RecordPage({ params }: { params: Promise<{ referen
   }
   const sections = buildTransferRecord({ referenceID: review.referenceID, request, decision, store: review.store });
   return (
-    <article className="record mx-auto max-w-3xl bg-white p-6 print:max-w-none print:p-0 print:text-[10.5pt] print:leading-snug">
+    <article className="record mx-auto max-w-3xl bg-white p-6 print:max-w-none print:p-0 print:text-[9.5pt] print:leading-tight">
       <div className="mb-3 flex items-center justify-between gap-2 print:hidden">
         <Link href={`/transfers/${referenceID}`} prefetch={false} className="text-blue-700 underline">
           Back to the transfer
@@ -63,30 +64,38 @@ export default async function RecordPage({ params }: { params: Promise<{ referen
         <span className="tracking-widest">TRANSFER</span> · prescription transfer record
       </h1>
       <p className="text-slate-600">
-        Received by transfer from another pharmacy · 21 CFR 1306.25 · recorded <LocalTime iso={decision.decidedAt} seconds />
+        Received by transfer from another pharmacy · 21 CFR 1306.25 · recorded{" "}
+        <LocalTime iso={decision.decidedAt} seconds />
       </p>
-      {sections.map((section) => (
-        <section key={section.title} aria-labelledby={`record-${section.title.replace(/\W+/g, "-").toLowerCase()}`} className="break-inside-avoid">
-          <h2
-            id={`record-${section.title.replace(/\W+/g, "-").toLowerCase()}`}
-            className="mt-3 border-b-2 border-slate-800 text-sm font-semibold uppercase tracking-wide print:mt-2"
+      {/* On paper the sections flow in two columns, so the whole record fits one US Letter page. */}
+      <div className="print:columns-2 print:gap-6">
+        {sections.map((section) => (
+          <section
+            key={section.title}
+            aria-labelledby={`record-${section.title.replace(/\W+/g, "-").toLowerCase()}`}
+            className="break-inside-avoid"
           >
-            {section.title}
-          </h2>
-          <table className="w-full">
-            <tbody>
-              {section.elements.map((el) => (
-                <Row key={el.key} label={el.label}>
-                  {el.value}
-                </Row>
-              ))}
-            </tbody>
-          </table>
-        </section>
-      ))}
+            <h2
+              id={`record-${section.title.replace(/\W+/g, "-").toLowerCase()}`}
+              className="mt-3 border-b-2 border-slate-800 text-sm font-semibold uppercase tracking-wide print:mt-2"
+            >
+              {section.title}
+            </h2>
+            <table className="w-full">
+              <tbody>
+                {section.elements.map((el) => (
+                  <Row key={el.key} label={el.label}>
+                    {el.value}
+                  </Row>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        ))}
+      </div>
       <p className="mt-3 text-xs text-slate-500">
-        Recorded {decision.decidedAt} by {decision.pharmacistName}. This record is kept unaltered: the database refuses changes to it. Response{" "}
-        {decision.response.metadata.responseID} was sent to the transferring pharmacy.
+        Recorded {decision.decidedAt} by {decision.pharmacistName}. This record is kept unaltered: the database refuses
+        changes to it. Response {decision.response.metadata.responseID} was sent to the transferring pharmacy.
       </p>
     </article>
   );

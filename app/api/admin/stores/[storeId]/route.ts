@@ -1,10 +1,18 @@
+// PATCH /api/admin/stores/{storeId} {extraSchedules?, rxExpiryMonths?}: the store's drug rules (state schedules
+// on top of the federal table; months a non-controlled prescription stays valid). Its pending transfers are
+// classified again at once. Audited with the old and new values.
 // DELETE /api/admin/stores/{storeId}: requests naming this store's NPI are refused from now on. The store
 // configured as PHARMACY_NPI cannot be removed here (409). Audited.
 import { adminActor } from "@/lib/admin/admin-actor";
-import { dashboardRoute, json } from "@/lib/http/dashboard-api";
-import { removeStore } from "@/lib/stores/manage-stores";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { removeStore, setStoreRules, StoreRulesChangeSchema } from "@/lib/stores/manage-stores";
 
 export const dynamic = "force-dynamic";
+
+export const PATCH = dashboardRoute<{ storeId: string }>(async (ctx) => {
+  const change = await readJsonBody(ctx.request, StoreRulesChangeSchema);
+  return json(await setStoreRules(ctx.params.storeId, change, adminActor(ctx)));
+});
 
 export const DELETE = dashboardRoute<{ storeId: string }>(async (ctx) => {
   await removeStore(ctx.params.storeId, adminActor(ctx));

@@ -4,19 +4,18 @@
 // with a 4xx; never a 5xx, never a dropped connection.
 // Replay a failure: FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run tests/integration/fuzz-oauth.test.ts
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { textProblem } from "@/lib/text-safety";
 import { createTestPartner } from "@/tests/support/api";
 import {
   expectJsonAnswer,
-  FUZZ_SEED,
   fuzzParameters,
-  fuzzRequestCount,
   hostileKeyArb,
   hostileTextArb,
   invalidUtf8Arb,
   percentEncode,
+  reportFuzzRun,
   sendRaw,
   setOwn,
   spliceBytes,
@@ -26,16 +25,13 @@ import {
 import { connectTestEnvironment } from "@/tests/support/integration";
 
 const { baseUrl } = connectTestEnvironment();
+reportFuzzRun("fuzz-oauth");
 let client: CreatedPartner;
-const started = performance.now();
 
 beforeAll(async () => {
   client = await createTestPartner("Fuzz OAuth");
 });
 
-afterAll(() => {
-  console.log(`fuzz-oauth: seed ${FUZZ_SEED}, ${fuzzRequestCount()} requests in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-});
 
 const OAUTH_ERRORS = ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope"];
 

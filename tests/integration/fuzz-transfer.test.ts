@@ -4,7 +4,7 @@
 // where the request was in fact valid; never a 5xx, never a dropped connection.
 // Replay a failure: FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run tests/integration/fuzz-transfer.test.ts
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { getStoreNpis } from "@/lib/stores/store-npis";
@@ -16,18 +16,16 @@ import {
   expectJsonAnswer,
   expectNoServerError,
   extremeNumberArb,
-  FUZZ_SEED,
   fuzzParameters,
-  fuzzRequestCount,
+  hostilePathArb,
   hostileKeyArb,
   hostileTextArb,
   invalidUtf8Arb,
   isNormalisingRedirect,
   mutate,
   mutationArb,
-  percentEncode,
-  rawPathTextArb,
   resolvesUnder,
+  reportFuzzRun,
   sendRaw,
   setOwn,
   spliceBytes,
@@ -39,9 +37,9 @@ import {
 import { connectTestEnvironment } from "@/tests/support/integration";
 
 const { baseUrl } = connectTestEnvironment();
+reportFuzzRun("fuzz-transfer");
 let partner: CreatedPartner;
 let storeNpis: ReadonlySet<string>;
-const started = performance.now();
 
 // /v1 allows V1_RATE_LIMIT_PER_MINUTE (1200) requests a minute per credential: a fresh key every 400
 // requests keeps the fuzzer testing validation rather than the rate limit.
@@ -57,9 +55,6 @@ beforeAll(async () => {
   storeNpis = await getStoreNpis();
 });
 
-afterAll(() => {
-  console.log(`fuzz-transfer: seed ${FUZZ_SEED}, ${fuzzRequestCount()} requests in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-});
 
 function expectTransferResponse(answer: RawAnswer): TransferResponse {
   const body = expectJsonAnswer(answer, "application/json");
@@ -205,29 +200,7 @@ describe("POST /v1/transfer under fuzzing", () => {
   });
 
   it("answers malformed and hostile paths under /v1 with a TransferResponse", async () => {
-    const pathArb = fc.oneof(
-      fc.constantFrom(
-        "/v1/transfer/%ZZ",
-        "/v1/transfer/%",
-        "/v1/transfer/%00",
-        "/v1/transfer/trf_%00",
-        "/v1/transfer/%ED%A0%80",
-        "/v1/transfer/%E0%A4%A",
-        "/v1/transfer/%C0%80",
-        "/v1/transfer/..%2F..%2Fadmin",
-        "/v1/transfer/%2e%2e/",
-        "/v1//transfer",
-        "/v1/transfer/",
-        "/v1/transfer/a/b/c",
-        "/v1/%FF",
-        "/v1/transfer?x=%00",
-        `/v1/transfer/trf_${"a".repeat(4000)}`,
-        `/v1/${"%25".repeat(1500)}`,
-      ),
-      rawPathTextArb.map((tail) => `/v1/transfer/${tail}`),
-      rawPathTextArb.map((tail) => `/v1/${tail}`),
-      fc.oneof(unstorableTextArb, hostileTextArb).map((id) => `/v1/transfer/${percentEncode(id)}`),
-    );
+    const pathArb = hostilePathArb("/v1", "/v1/transfer");
     await fc.assert(
       fc.asyncProperty(pathArb, fc.constantFrom("GET", "POST", "DELETE"), async (path, method) => {
         const answer = await sendRaw(baseUrl, {

@@ -3,7 +3,7 @@
 // and JSON mutations, and the checks every answer of a route must pass whatever was sent.
 import fc from "fast-check";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
-import { expect } from "vitest";
+import { afterAll, expect } from "vitest";
 
 /**
  * A failing run prints `{ seed, path }` with the shrunk counterexample; replay it with
@@ -13,9 +13,8 @@ import { expect } from "vitest";
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const FUZZ_PATH = process.env.FUZZ_PATH;
 
+/** Requests sent by this file's fuzz properties (shrinking included), for reportFuzzRun's line. */
 let requestCount = 0;
-/** Requests sent by this file's fuzz properties so far (shrinking included), for the summary line. */
-export const fuzzRequestCount = () => requestCount;
 
 export function fuzzParameters(numRuns: number): fc.Parameters<unknown> {
   return {
@@ -294,4 +293,36 @@ export function resolvesUnder(path: string, prefix: string): boolean {
 /** For a path that left the route family under test: any route's answer, but never a 5xx. */
 export function expectNoServerError(answer: RawAnswer): void {
   expect(answer.status, `status ${answer.status}: ${answer.text.slice(0, 300)}`).toBeLessThan(500);
+}
+
+/**
+ * Malformed and hostile paths under `family` (`/v1`), with `resource` (`/v1/transfer`) standing for a
+ * route that takes an id: bad percent-encodings, a NUL, CESU-8 surrogates, overlongs, dot segments,
+ * repeated and trailing slashes, very long paths, raw ASCII and hostile ids.
+ */
+export function hostilePathArb(family: string, resource: string): fc.Arbitrary<string> {
+  return fc.oneof(
+    fc.constantFrom(
+      family,
+      `${family}/`,
+      `${family}//${resource.slice(family.length + 1)}`,
+      `${family}/%FF`,
+      `${family}/${"%25".repeat(1500)}`,
+      ...["%ZZ", "%", "%00", "x%00", "%ED%A0%80", "%ED%B0%80/status", "%E0%A4%A", "%C0%80", "..%2F..%2Fadmin", "%2e%2e/", "%2e%2e/%2e%2e/v1/transfer", "", "a/b/c", `x${"a".repeat(4000)}`].map(
+        (tail) => `${resource}/${tail}`,
+      ),
+      `${resource}?x=%00`,
+    ),
+    rawPathTextArb.map((tail) => `${resource}/${tail}`),
+    rawPathTextArb.map((tail) => `${family}/${tail}`),
+    fc.oneof(unstorableTextArb, hostileTextArb).map((id) => `${resource}/${percentEncode(id)}`),
+  );
+}
+
+/** Registers the line a fuzz file prints at its end: seed, requests sent and time taken. */
+export function reportFuzzRun(name: string): void {
+  const started = performance.now();
+  afterAll(() => {
+    console.log(`${name}: seed ${FUZZ_SEED}, ${requestCount} requests in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  });
 }

@@ -10,7 +10,7 @@ import { clientAddressOf, requestIdOf } from "@/lib/http/request-context";
 import { errorFields, log } from "@/lib/log";
 import { problemResponse } from "@/lib/http/problem-response";
 import { readBodyLimited } from "@/lib/http/read-body";
-import { findJsonProblems, formatPath, textProblem } from "@/lib/text-safety";
+import { findJsonProblems, formatPath, textProblem, type JsonProblem } from "@/lib/text-safety";
 
 export { problemResponse };
 
@@ -97,12 +97,14 @@ function invalidInput(fields: readonly FieldProblem[]): ApiProblem {
   return new ApiProblem(400, "invalid_input", "Invalid request", fields.map((f) => `${f.field || "body"}: ${f.message}`).join("; "), { fields });
 }
 
+const fieldsOf = (problems: readonly JsonProblem[]): FieldProblem[] => problems.map((p) => ({ field: formatPath(p.path), message: p.message }));
+
 /**
  * Route parameters and query strings reach PostgreSQL as lookups and searches: text it cannot hold (a
  * %00, lib/text-safety.ts) is the client's mistake, a 400 naming the parameter, not a failed query.
  */
 function refuseUnstorableText(params: unknown, query: URLSearchParams): void {
-  const fields: FieldProblem[] = findJsonProblems(params).map((p) => ({ field: formatPath(p.path), message: p.message }));
+  const fields = fieldsOf(findJsonProblems(params));
   for (const [name, value] of query) {
     const problem = textProblem(name) ?? textProblem(value);
     if (problem) fields.push({ field: formatPath([name]), message: problem });
@@ -128,7 +130,7 @@ export async function readJsonBody<T extends z.ZodType>(request: Request, schema
   }
   // Every string, unknown keys included, before the schema: what it passes on goes to the database.
   const unstorable = findJsonProblems(body);
-  if (unstorable.length > 0) throw invalidInput(unstorable.map((p) => ({ field: formatPath(p.path), message: p.message })));
+  if (unstorable.length > 0) throw invalidInput(fieldsOf(unstorable));
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw invalidInput(parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message })));
   return parsed.data;

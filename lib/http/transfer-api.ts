@@ -96,10 +96,9 @@ export function handlePostTransfer(request: ApiRequest): Promise<ApiAnswer> {
     if (!body.ok && body.reason === "too_large") {
       return fail(ctx, 413, "", "OTHER", `request body is larger than the limit of ${MAX_BODY_BYTES} bytes (1 MB)`);
     }
-    const text = body.ok ? body.text : "";
-    // Parsed before authentication only to echo the requestID in every answer, 401 included.
-    const parsed = body.ok ? tryParseJson(text) : ({ ok: false, message: "not UTF-8" } as const);
-    const requestID = parsed.ok ? readRequestId(parsed.value) : "";
+    // Parsed before authentication only to echo the requestID in every answer, 401 included. Null: not UTF-8.
+    const parsed = body.ok ? tryParseJson(body.text) : null;
+    const requestID = parsed?.ok ? readRequestId(parsed.value) : "";
 
     const auth = await authenticateSender(request.headers.get("authorization"));
     if (!auth.ok) return unauthorized(ctx, requestID, auth.description, auth.error);
@@ -110,10 +109,10 @@ export function handlePostTransfer(request: ApiRequest): Promise<ApiAnswer> {
     if (!isJsonContentType(request.headers.get("content-type"))) {
       return fail(ctx, 415, requestID, "SPEC_MISMATCH", "Content-Type must be application/json (UTF-8)", {}, { partnerId: sender.partnerId });
     }
-    if (!parsed.ok) {
-      const what = !body.ok
+    if (!parsed?.ok) {
+      const what = !parsed
         ? "request body is not UTF-8 text"
-        : text.trim() === ""
+        : body.ok && body.text.trim() === ""
           ? "request body is empty"
           : `request body is not valid JSON (${parsed.message})`;
       return fail(ctx, 400, "", "SPEC_MISMATCH", `${what}: expected a TransferRequest object`, {}, { partnerId: sender.partnerId });

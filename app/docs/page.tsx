@@ -20,7 +20,7 @@ type Doc = {
 
 const STATUS_CODES: [string, string][] = [
   ["200", "RECEIVED: the transfer is stored and awaits a pharmacist; the CONFIRMED or ERROR outcome follows by callback (and by GET /v1/transfer/{referenceID})."],
-  ["400", "ERROR caused by the request: MISSING_INFO, SPEC_MISMATCH, INVALID_INFO, RX_EXPIRED or DUPLICATE_REQUEST."],
+  ["400", "ERROR caused by the request: MISSING_INFO, SPEC_MISMATCH, INVALID_INFO, RX_EXPIRED or DUPLICATE_REQUEST. Strings must be valid Unicode without NUL (SPEC_MISMATCH otherwise)."],
   ["401", "Missing or bad credentials (with WWW-Authenticate). Type OTHER."],
   ["404", "No such transfer for these credentials, or no such /v1 path. Type OTHER."],
   ["405", "Another method than the endpoint allows (with Allow). Type OTHER."],

@@ -14,6 +14,7 @@ import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
+import { textProblem } from "@/lib/text-safety";
 
 export type SignedInUser = { id: string; email: string; name: string; role: Role; sessionVersion: number };
 
@@ -41,7 +42,8 @@ let dummyHash: Promise<string> | undefined;
 export async function attemptSignIn(input: { email: unknown; password: unknown; clientAddress: string | null }): Promise<SignInOutcome> {
   const email = typeof input.email === "string" ? input.email.trim().toLowerCase() : "";
   const password = typeof input.password === "string" ? input.password : "";
-  if (!email || !password || email.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+  // An email PostgreSQL cannot hold (lib/text-safety.ts) names no account: the same answer as a wrong one.
+  if (!email || !password || email.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH || textProblem(email)) {
     return { ok: false, reason: "invalid" };
   }
   const now = new Date();

@@ -17,6 +17,7 @@ import { verifyAuditChain } from "@/lib/audit/verify-audit-chain";
 import { exportAuditLog, parseAuditQuery, queryAuditLog } from "@/lib/admin/audit-log";
 import { getPartnerDetails } from "@/lib/admin/partner-overview";
 import { updatePartnerProfile } from "@/lib/admin/update-partner-profile";
+import { findJsonProblems, textProblem } from "@/lib/text-safety";
 
 export class CliUsageError extends Error {}
 
@@ -165,7 +166,19 @@ async function userIdOf(ref: string): Promise<string> {
   return user.id;
 }
 
+/** Arguments end up in PostgreSQL: text it cannot hold (lib/text-safety.ts) is a usage error, named. */
+function refuseUnstorableArguments(args: readonly string[], values: CliValues): void {
+  const problems: string[] = [];
+  args.forEach((arg, i) => {
+    const problem = textProblem(arg);
+    if (problem) problems.push(`argument ${i + 1} ${problem}`);
+  });
+  for (const p of findJsonProblems(values)) problems.push(`--${String(p.path[0])} ${p.message}`);
+  if (problems.length > 0) throw new CliUsageError(problems.join("; "));
+}
+
 export async function runCliCommand(args: string[], values: CliValues): Promise<CliResult> {
+  refuseUnstorableArguments(args, values);
   const command = args.slice(0, 2).join(" ");
   switch (command) {
     case "partner create": {

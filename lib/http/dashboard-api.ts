@@ -9,6 +9,8 @@ import { isDatabaseUnavailable } from "@/lib/http/json-response";
 import { clientAddressOf, requestIdOf } from "@/lib/http/request-context";
 import { errorFields, log } from "@/lib/log";
 import { problemResponse } from "@/lib/http/problem-response";
+import { readBodyLimited } from "@/lib/http/read-body";
+import { findJsonProblems, formatPath, textProblem, type JsonProblem } from "@/lib/text-safety";
 
 export { problemResponse };
 
@@ -50,6 +52,7 @@ export function dashboardRoute<P = Record<string, never>>(handler: (ctx: RouteCo
     try {
       const user = await requireApiUser(request);
       const params = await context.params;
+      refuseUnstorableText(params, new URL(request.url).searchParams);
       const response = await handler({ request, user, params, clientAddress: clientAddressOf(request), requestId });
       status = response.status;
       return response;
@@ -89,20 +92,48 @@ export function errorToProblem(err: unknown, requestId: string): Response {
   return problemResponse(500, "internal", "Internal error", `Something went wrong on our side; nothing was changed. Quote request id ${requestId} to support.`, { requestId });
 }
 
+type FieldProblem = { field: string; message: string };
+
+function invalidInput(fields: readonly FieldProblem[]): ApiProblem {
+  return new ApiProblem(400, "invalid_input", "Invalid request", fields.map((f) => `${f.field || "body"}: ${f.message}`).join("; "), { fields });
+}
+
+const fieldsOf = (problems: readonly JsonProblem[]): FieldProblem[] => problems.map((p) => ({ field: formatPath(p.path), message: p.message }));
+
+/**
+ * Route parameters and query strings reach PostgreSQL as lookups and searches: text it cannot hold (a
+ * %00, lib/text-safety.ts) is the client's mistake, a 400 naming the parameter, not a failed query.
+ */
+function refuseUnstorableText(params: unknown, query: URLSearchParams): void {
+  const fields = fieldsOf(findJsonProblems(params));
+  for (const [name, value] of query) {
+    const problem = textProblem(name) ?? textProblem(value);
+    if (problem) fields.push({ field: formatPath([name]), message: problem });
+  }
+  if (fields.length > 0) throw invalidInput(fields);
+}
+
+/** The dashboard's forms send a few hundred bytes; this bounds what a request can make the server buffer. */
+const MAX_DASHBOARD_BODY_BYTES = 64 * 1024;
+
 /** The JSON body of a request, validated; a bad one is a 400 naming the fields. */
 export async function readJsonBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
+  const read = await readBodyLimited(request, MAX_DASHBOARD_BODY_BYTES);
+  if (!read.ok && read.reason === "too_large") {
+    throw new ApiProblem(413, "too_large", "Request too large", `The request body is larger than ${MAX_DASHBOARD_BODY_BYTES} bytes.`);
+  }
+  if (!read.ok) throw new ApiProblem(400, "invalid_json", "Invalid request", "The request body is not UTF-8 text.");
   let body: unknown;
   try {
-    const text = await request.text();
-    body = text.trim() === "" ? {} : JSON.parse(text);
+    body = read.text.trim() === "" ? {} : JSON.parse(read.text);
   } catch {
     throw new ApiProblem(400, "invalid_json", "Invalid request", "The request body is not valid JSON.");
   }
+  // Every string, unknown keys included, before the schema: what it passes on goes to the database.
+  const unstorable = findJsonProblems(body);
+  if (unstorable.length > 0) throw invalidInput(fieldsOf(unstorable));
   const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const fields = parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message }));
-    throw new ApiProblem(400, "invalid_input", "Invalid request", fields.map((f) => `${f.field || "body"}: ${f.message}`).join("; "), { fields });
-  }
+  if (!parsed.success) throw invalidInput(parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message })));
   return parsed.data;
 }
 

@@ -1,7 +1,7 @@
 // ApiRequest / ApiAnswer over Node's own http objects, for the production server's direct routes.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiAnswer, ApiRequest } from "@/lib/http/api-exchange";
-import type { BodyResult } from "@/lib/http/read-body";
+import { decodeBody, type BodyResult } from "@/lib/http/read-body";
 
 /** Reads up to `limit` bytes; past it, stops buffering and lets the rest drain. */
 function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
@@ -25,7 +25,7 @@ function readNodeBody(req: IncomingMessage, limit: number): Promise<BodyResult> 
       }
       chunks.push(chunk);
     });
-    req.once("end", () => resolve({ ok: true, text: Buffer.concat(chunks).toString("utf8") }));
+    req.once("end", () => resolve(decodeBody(chunks)));
     // A client that disconnects mid-upload is not a server failure (nor, despite ECONNRESET, a database one).
     req.once("error", () => resolve({ ok: false, reason: "aborted" }));
   });

@@ -5,6 +5,7 @@ import { isDatabaseUnavailable, jsonResponse } from "@/lib/http/json-response";
 import { readBodyLimited } from "@/lib/http/read-body";
 import { requestIdOf } from "@/lib/http/request-context";
 import { errorFields, log } from "@/lib/log";
+import { findJsonProblems, formatPath, textProblem, type JsonProblem } from "@/lib/text-safety";
 
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
 
@@ -30,11 +31,21 @@ function parseBasic(header: string | null): { id: string; secret: string } | nul
   }
 }
 
+/** Fields are looked up in PostgreSQL: text it cannot hold is a malformed request (lib/text-safety.ts). */
+function refuseUnstorable(problems: readonly JsonProblem[]): void {
+  if (problems.length === 0) return;
+  throw new OAuthError("invalid_request", problems.map((p) => `${formatPath(p.path) || "request body"} ${p.message}`).join("; "));
+}
+
 async function readParams(request: Request): Promise<URLSearchParams> {
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
   const body = await readBodyLimited(request, 16 * 1024);
-  if (!body.ok) throw new OAuthError("invalid_request", "request body is too large");
-  if (type === "application/x-www-form-urlencoded") return new URLSearchParams(body.text);
+  if (!body.ok) throw new OAuthError("invalid_request", body.reason === "not_utf8" ? "request body is not UTF-8 text" : "request body is too large");
+  if (type === "application/x-www-form-urlencoded") {
+    const params = new URLSearchParams(body.text);
+    refuseUnstorable([...params].flatMap(([name, value]) => findJsonProblems({ [name]: value })));
+    return params;
+  }
   if (type === "application/json") {
     // Not in RFC 6749, but common in clients; accepted for convenience with the same field names.
     let parsed: unknown;
@@ -43,6 +54,8 @@ async function readParams(request: Request): Promise<URLSearchParams> {
     } catch {
       throw new OAuthError("invalid_request", "request body is not valid JSON");
     }
+    // Checked before URLSearchParams, which would quietly turn a lone surrogate into U+FFFD.
+    refuseUnstorable(findJsonProblems(parsed));
     const params = new URLSearchParams();
     if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
       for (const [k, v] of Object.entries(parsed)) if (typeof v === "string") params.set(k, v);
@@ -57,6 +70,8 @@ export async function postOAuthToken(request: Request): Promise<Response> {
   const basic = parseBasic(request.headers.get("authorization"));
   try {
     if (basic === "malformed") throw new OAuthError("invalid_client", "malformed HTTP Basic credentials");
+    const basicProblem = basic && (textProblem(basic.id) ?? textProblem(basic.secret));
+    if (basicProblem) throw new OAuthError("invalid_client", `HTTP Basic credentials: the client id or secret ${basicProblem}`);
     const params = await readParams(request);
     const grantType = params.get("grant_type");
     if (!grantType) throw new OAuthError("invalid_request", "grant_type is required");

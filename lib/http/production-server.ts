@@ -1,10 +1,12 @@
-// `npm start`'s HTTP server. Next's request handler answers everything except POST /v1/transfer, the
+// `npm start`'s HTTP server. A path that does not decode is answered here (lib/http/malformed-path.ts).
+// Next's request handler answers everything except POST /v1/transfer, the
 // partner API's hot path, which goes straight to its handler: Next's per-request pipeline (routing, Web
 // Request/Response conversion, async context) costs several times the handler's own work
 // (shared/notes/performance.md, bench/README.md). The route in app/v1/transfer serves the same handler
 // under `npm run dev` and `next start`.
 import { createServer, type IncomingMessage } from "node:http";
 import next from "next";
+import { malformedPathAnswer } from "@/lib/http/malformed-path";
 import { fromNodeRequest, writeNodeAnswer } from "@/lib/http/node-exchange";
 import { API_RESPONSE_HEADERS } from "@/lib/http/security-headers";
 import { handlePostTransfer } from "@/lib/http/transfer-api";
@@ -24,6 +26,11 @@ export async function startProductionServer(opts: { dir: string; port: number })
   await app.prepare();
 
   const server = createServer((req, res) => {
+    const malformed = malformedPathAnswer(req.url ?? "/");
+    if (malformed) {
+      writeNodeAnswer(res, malformed, API_RESPONSE_HEADERS);
+      return;
+    }
     if (!isIntake(req)) {
       handle(req, res).catch((err: unknown) => {
         // Next answers its own errors; this is a failure inside Next's handler itself.

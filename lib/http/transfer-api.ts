@@ -11,6 +11,7 @@ import { consumeRateLimit } from "@/lib/rate-limit/consume-rate-limit";
 import { env } from "@/lib/env";
 import { getStoreNpis } from "@/lib/stores/store-npis";
 import { findTransferResponse } from "@/lib/transfers/find-transfer-response";
+import { textProblem } from "@/lib/text-safety";
 import { receiveTransfer } from "@/lib/transfers/receive-transfer";
 import { errorResponse } from "@/lib/transfers/responses";
 import { readRequestId, validateTransferRequest } from "@/lib/transfers/validate-request";
@@ -92,12 +93,12 @@ export function handlePostTransfer(request: ApiRequest): Promise<ApiAnswer> {
     if (!body.ok && body.reason === "aborted") {
       return fail(ctx, 400, "", "SPEC_MISMATCH", "the request body ended before it was complete; nothing was stored");
     }
-    if (!body.ok) {
+    if (!body.ok && body.reason === "too_large") {
       return fail(ctx, 413, "", "OTHER", `request body is larger than the limit of ${MAX_BODY_BYTES} bytes (1 MB)`);
     }
-    // Parsed before authentication only to echo the requestID in every answer, 401 included.
-    const parsed = tryParseJson(body.text);
-    const requestID = parsed.ok ? readRequestId(parsed.value) : "";
+    // Parsed before authentication only to echo the requestID in every answer, 401 included. Null: not UTF-8.
+    const parsed = body.ok ? tryParseJson(body.text) : null;
+    const requestID = parsed?.ok ? readRequestId(parsed.value) : "";
 
     const auth = await authenticateSender(request.headers.get("authorization"));
     if (!auth.ok) return unauthorized(ctx, requestID, auth.description, auth.error);
@@ -108,8 +109,12 @@ export function handlePostTransfer(request: ApiRequest): Promise<ApiAnswer> {
     if (!isJsonContentType(request.headers.get("content-type"))) {
       return fail(ctx, 415, requestID, "SPEC_MISMATCH", "Content-Type must be application/json (UTF-8)", {}, { partnerId: sender.partnerId });
     }
-    if (!parsed.ok) {
-      const what = body.text.trim() === "" ? "request body is empty" : `request body is not valid JSON (${parsed.message})`;
+    if (!parsed?.ok) {
+      const what = !parsed
+        ? "request body is not UTF-8 text"
+        : body.ok && body.text.trim() === ""
+          ? "request body is empty"
+          : `request body is not valid JSON (${parsed.message})`;
       return fail(ctx, 400, "", "SPEC_MISMATCH", `${what}: expected a TransferRequest object`, {}, { partnerId: sender.partnerId });
     }
     return await receive(ctx, sender, parsed.value, requestID);
@@ -148,6 +153,8 @@ function handleGetTransferStatus(request: ApiRequest, referenceID: string): Prom
     if (!auth.ok) return unauthorized(ctx, "", auth.description, auth.error);
     const limited = await rateLimited(ctx, auth.sender, "");
     if (limited) return limited;
+    const problem = textProblem(referenceID);
+    if (problem) return fail(ctx, 400, "", "SPEC_MISMATCH", `referenceID ${problem}`, {}, { partnerId: auth.sender.partnerId });
     const response = await findTransferResponse(auth.sender.partnerId, referenceID);
     if (!response) {
       return fail(ctx, 404, "", "OTHER", "no transfer with this referenceID was received from these credentials", {}, { partnerId: auth.sender.partnerId });

@@ -237,7 +237,7 @@ export function buildOpenApiDocument(): object {
               confirmed: EXAMPLES.confirmed,
             }),
             "400": transferResponse(
-              "ERROR caused by the request: MISSING_INFO, SPEC_MISMATCH (including malformed JSON), INVALID_INFO, RX_EXPIRED or DUPLICATE_REQUEST.",
+              "ERROR caused by the request: MISSING_INFO, SPEC_MISMATCH (including malformed JSON, a body that is not UTF-8, and strings with a NUL or an unpaired surrogate), INVALID_INFO, RX_EXPIRED or DUPLICATE_REQUEST.",
               {
                 missingInfo: EXAMPLES.missingInfo,
                 specMismatch: EXAMPLES.specMismatch,

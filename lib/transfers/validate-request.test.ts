@@ -970,6 +970,49 @@ describe("validateTransferRequest: precedence and description", () => {
   });
 });
 
+describe("validateTransferRequest: text PostgreSQL cannot store", () => {
+  it("refuses a NUL and a lone surrogate as SPEC_MISMATCH, naming each field", () => {
+    const result = validate(corrupted({ "patient.name.lastName": "Al\u0000varez", "prescription.sig": "Take \ud800 daily" }));
+    expect(result).toMatchObject({
+      ok: false,
+      type: "SPEC_MISMATCH",
+      description:
+        "patient.name.lastName contains a NUL character; prescription.sig is not valid Unicode (unpaired surrogate)",
+    });
+  });
+
+  it("reports the NUL rather than the other checks the same value fails", () => {
+    const result = validate(withValue("patient.address.postalCode", "1910\u0000"));
+    expect(!result.ok && result.description).toBe("patient.address.postalCode contains a NUL character");
+  });
+
+  it("checks the strings of metadata's additional properties, at any depth, and their names", () => {
+    const result = validate(
+      corrupted({ "metadata.senderSystem": { notes: ["ok", "\udc00"] }, "metadata.trace": "a\u0000" }),
+    );
+    expectFailure(result, "SPEC_MISMATCH", ["metadata.senderSystem.notes[1]", "metadata.trace"]);
+    const named = validate(corrupted({ "metadata.bad\u0000key": "value" }));
+    expect(named).toMatchObject({ ok: false, type: "SPEC_MISMATCH", description: "metadata[?] has a name that contains a NUL character" });
+  });
+
+  it("refuses additional properties nested deeper than the limit", () => {
+    let deep: unknown = "leaf";
+    for (let i = 0; i < 50; i++) deep = [deep];
+    const result = validate(withValue("metadata.nested", deep));
+    expect(result).toMatchObject({ ok: false, type: "SPEC_MISMATCH" });
+    expect(!result.ok && result.description).toMatch(/^metadata\.nested(\[0\])+ is nested too deeply \(more than 32 levels\)$/);
+  });
+
+  it("keeps MISSING_INFO first when a field is also missing", () => {
+    const result = validate(corrupted({ "prescription.daysSupply": DELETE, "patient.name.firstName": "\u0000" }));
+    expectFailure(result, "MISSING_INFO", ["prescription.daysSupply", "patient.name.firstName"]);
+  });
+
+  it("accepts astral characters, which are surrogate pairs in JavaScript", () => {
+    expect(validate(withValue("patient.name.lastName", "Ōtomo 𠮷")).ok).toBe(true);
+  });
+});
+
 describe("readRequestId", () => {
   it.each([
     [{ metadata: { requestID: "req_1" } }, "req_1"],
@@ -981,6 +1024,8 @@ describe("readRequestId", () => {
     [null, ""],
     ["req_1", ""],
     [[{ metadata: { requestID: "req_1" } }], ""],
+    [{ metadata: { requestID: "req\u0000" } }, ""],
+    [{ metadata: { requestID: "req\ud800" } }, ""],
   ])("reads %j as %j", (body, expected) => {
     expect(readRequestId(body)).toBe(expected);
   });

@@ -8,13 +8,18 @@
 //   pharmacy, refills, dates out of order…)                         → INVALID_INFO
 //   expired                                                          → RX_EXPIRED
 //
-// Structure is checked first (the zod schema in wire.ts). Only a structurally valid request gets the
-// semantic checks. Within each stage the most specific class wins: MISSING_INFO over SPEC_MISMATCH,
+// Structure is checked first (the zod schema in wire.ts), together with the one rule that applies to every
+// string of the body whatever its schema, unknown keys and their names included: valid Unicode without
+// NUL, nested at most MAX_JSON_DEPTH deep (lib/text-safety.ts; SPEC_MISMATCH), because the whole body is
+// stored. Only a structurally valid request gets the semantic checks. Within each stage the most specific class wins: MISSING_INFO over SPEC_MISMATCH,
 // RX_EXPIRED over INVALID_INFO. The description names every failing field by its full path and never
 // quotes a value, because it is logged and may otherwise carry patient data.
 import * as z from "zod";
+import { findJsonProblems, formatPath, textProblem, type JsonProblem } from "@/lib/text-safety";
 import { hasDeaFormat, isUsStateCode, isValidDea, isValidNpi } from "@/lib/transfers/identifiers";
 import { TransferRequestSchema, type Address, type ErrorType, type TransferRequest } from "@/lib/transfers/wire";
+
+export { formatPath };
 
 export type FieldIssue = { path: string; type: ErrorType; message: string };
 export type ValidationContext = { storeNpis: ReadonlySet<string>; now: Date };
@@ -28,8 +33,9 @@ export const CLOCK_SKEW_MS = 5 * 60 * 1000;
 
 export function validateTransferRequest(body: unknown, ctx: ValidationContext): ValidationResult {
   const parsed = TransferRequestSchema.safeParse(body, { error: ruleMessage });
-  if (!parsed.success) {
-    const issues = structuralIssues(parsed.error.issues, body);
+  const unstorable = findJsonProblems(body);
+  if (!parsed.success || unstorable.length > 0) {
+    const issues = structuralIssues(parsed.success ? [] : parsed.error.issues, body, unstorable);
     const type: ErrorType = issues.some((i) => i.type === "MISSING_INFO") ? "MISSING_INFO" : "SPEC_MISMATCH";
     return failure(type, issues);
   }
@@ -39,12 +45,16 @@ export function validateTransferRequest(body: unknown, ctx: ValidationContext): 
   return failure(type, issues);
 }
 
-/** The request's metadata.requestID when it is a string, else "" (what an error response echoes). */
+/**
+ * The request's metadata.requestID when it is a string, else "" (what an error response echoes). A
+ * requestID with a NUL or a lone surrogate is not echoed either: strict JSON readers choke on it.
+ */
 export function readRequestId(body: unknown): string {
   if (!isPlainObject(body)) return "";
   const metadata = body.metadata;
   if (!isPlainObject(metadata)) return "";
-  return typeof metadata.requestID === "string" ? metadata.requestID : "";
+  const requestID = metadata.requestID;
+  return typeof requestID === "string" && textProblem(requestID) === null ? requestID : "";
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -79,7 +89,7 @@ export function describeIssues(issues: readonly FieldIssue[]): string {
 
 type PathSegment = PropertyKey;
 
-function structuralIssues(zodIssues: readonly z.core.$ZodIssue[], body: unknown): FieldIssue[] {
+function structuralIssues(zodIssues: readonly z.core.$ZodIssue[], body: unknown, unstorable: readonly JsonProblem[]): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const seen = new Set<string>();
   const add = (segments: readonly PathSegment[], type: ErrorType, message: string) => {
@@ -90,6 +100,8 @@ function structuralIssues(zodIssues: readonly z.core.$ZodIssue[], body: unknown)
     issues.push({ path, type, message });
   };
 
+  // First, so that a NUL in a string that is also too long is reported as the NUL.
+  for (const problem of unstorable) add(problem.path, "SPEC_MISMATCH", problem.message);
   for (const issue of zodIssues) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) add([...issue.path, key], "SPEC_MISMATCH", "is not an allowed field");
@@ -240,22 +252,6 @@ function unwrap(schema: z.ZodType): z.ZodType {
   let current = schema;
   while (current instanceof z.ZodNullable || current instanceof z.ZodOptional) current = current.unwrap() as z.ZodType;
   return current;
-}
-
-const PLAIN_KEY = /^[A-Za-z_$][\w$-]{0,63}$/;
-
-/**
- * `patient.allergyDetails.allergies[2]`. A key the sender invented that does not look like a field name
- * (too long, odd characters) is shown as `[?]` rather than echoed.
- */
-export function formatPath(segments: readonly PathSegment[]): string {
-  let out = "";
-  for (const segment of segments) {
-    if (typeof segment === "number") out += `[${segment}]`;
-    else if (typeof segment === "string" && PLAIN_KEY.test(segment)) out += out ? `.${segment}` : segment;
-    else out += "[?]";
-  }
-  return out;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -11,6 +11,9 @@
 // - Objects reject unknown keys, except the two metadata objects, which the interface marks as open.
 // - Where the interface gives no length bound, strings must still be non-blank and get a generous
 //   maximum (the constants below), so that storage and logs are protected.
+// - Every string of a request, unknown keys and key names included, must be valid Unicode without NUL
+//   (PostgreSQL cannot store the rest). That rule is not per field: validate-request.ts applies it to the
+//   whole parsed body with lib/text-safety.ts.
 // - Custom messages on checks are phrased to follow a field path ("prescription.dawCode must be…") and
 //   never quote the value, because error descriptions may be logged.
 import * as z from "zod";
@@ -32,7 +35,7 @@ export const ERROR_TYPE_MEANINGS: Readonly<Record<ErrorType, string>> = {
     "data is well-formed but not an acceptable value: an NPI or DEA check digit, an unknown receiving pharmacy, refills that do not add up, a filled prescription with no refills left, dates out of order",
   RX_EXPIRED: "the prescription is expired",
   SPEC_MISMATCH:
-    "data does not match the specification: wrong JSON type, length, pattern, enum value or date format, an unknown field, or a body that is not a JSON object",
+    "data does not match the specification: wrong JSON type, length, pattern, enum value or date format, an unknown field, a body that is not a JSON object or not UTF-8, or text that is not valid Unicode or contains a NUL (strings must be valid Unicode without NUL, at any depth, key names included)",
   DUPLICATE_REQUEST:
     "the request was already submitted with other content, or the prescription already has a live transfer here",
   OTHER: "any other failure",

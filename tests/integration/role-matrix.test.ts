@@ -61,7 +61,7 @@ function walkApp(dir = APP_DIR, segments: string[] = []): Endpoint[] {
     }
     const rel = path.relative(APP_DIR, full);
     const pattern = `/${segments.join("/")}`;
-    const catchAll = segments.some((s) => s.startsWith("[..."));
+    const catchAll = segments.some((s) => /^\[\[?\.\.\./.test(s));
     if (/^page\.(tsx|ts|jsx|js)$/.test(entry.name))
       found.push({ kind: "page", file: rel, pattern, catchAll, methods: ["GET"] });
     if (/^route\.(ts|js)$/.test(entry.name))

@@ -3,7 +3,7 @@ import { ApiProblem, dashboardRoute } from "@/lib/http/dashboard-api";
 
 export const dynamic = "force-dynamic";
 
-const notFound = dashboardRoute<{ path: string[] }>(async ({ request }) => {
+const notFound = dashboardRoute<{ path?: string[] }>(async ({ request }) => {
   throw new ApiProblem(404, "not_found", "Not found", `There is no dashboard API at ${new URL(request.url).pathname}.`);
 });
 

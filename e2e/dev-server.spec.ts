@@ -13,7 +13,7 @@ import { freePort } from "../tests/support/server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
-test("the development server opened at 127.0.0.1 hydrates, and the demo pharmacist signs in to the queue", async ({ page }) => {
+test("the development server opened at 127.0.0.1 hydrates, the demo pharmacist signs in to the queue, and malformed paths are 400s", async ({ page }) => {
   test.setTimeout(300_000);
   const database = await createOwnDatabase("rx_e2e_dev");
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "rx-e2e-dev-"));
@@ -74,6 +74,14 @@ test("the development server opened at 127.0.0.1 hydrates, and the demo pharmaci
     // The queue's rows come from its client-side query: the demo transfers arrive only if scripts run.
     await expect(page.getByRole("row").filter({ hasText: "Demo Mail-Order Pharmacy" }).first()).toBeVisible({ timeout: 120_000 });
     expect(output).not.toContain("Blocked cross-origin request");
+
+    // Under `next dev` proxy.ts answers a path that does not decode (npm start's own server does it there).
+    const badPage = await page.request.get(`${base}/transfers/%ZZ`);
+    expect(badPage.status()).toBe(400);
+    expect(await badPage.text()).toContain("This address is not valid");
+    const badApi = await page.request.get(`${base}/api/transfers/%ZZ`);
+    expect(badApi.status()).toBe(400);
+    expect(badApi.headers()["content-type"]).toContain("application/problem+json");
   } finally {
     if (server.exitCode === null && server.pid) {
       process.kill(-server.pid, "SIGTERM");

@@ -1,7 +1,8 @@
 // A request path whose percent-encoding does not decode (`/transfers/%ZZ`, a cut-off UTF-8 sequence) is
 // the client's mistake: a 400, never the bare 500 Next answers when it cannot decode a route parameter.
 // Checked at the edge, before routing: lib/http/production-server.ts for every path under `npm start`,
-// proxy.ts for the paths it sees under `next dev`. The answer has the caller's shape: /v1 a
+// proxy.ts for the paths it sees under `next dev` (not /v1 nor /oauth/token, which Next answers there
+// with its plain 400 page). The answer has the caller's shape: /v1 a
 // TransferResponse (lib/http/transfer-api.ts), the other JSON APIs problem+json, people a page.
 import type { ApiAnswer } from "@/lib/http/api-exchange";
 import { PROBLEM_HEADERS, problemBody } from "@/lib/http/problem-response";

@@ -20,6 +20,8 @@ import {
   type SessionClaims,
 } from "@/lib/auth/session-claims";
 import { env } from "@/lib/env";
+import { toWebResponse } from "@/lib/http/api-exchange";
+import { audienceOf, isMalformedPath, malformedPathAnswer } from "@/lib/http/malformed-path";
 import { problemResponse } from "@/lib/http/problem-response";
 import { HSTS, isCrossSiteWrite, isHttps, pageContentSecurityPolicy } from "@/lib/http/security-headers";
 
@@ -111,6 +113,10 @@ export async function proxy(request: NextRequest) {
   requestHeaders.set("content-security-policy", csp);
   const next = () => NextResponse.next({ request: { headers: requestHeaders } });
 
+  // `npm start` answers these before Next (lib/http/production-server.ts); this covers `next dev`.
+  if (isMalformedPath(pathname)) {
+    return secure(request, toWebResponse(malformedPathAnswer(audienceOf(pathname) === "page" ? "page" : "json-api")), csp);
+  }
   return secure(request, await decide(request, pathname, next), csp);
 }
 

@@ -10,7 +10,7 @@ test("pages carry a nonce CSP that their own scripts satisfy, and cannot be fram
   expect(headers["content-security-policy"]).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
   expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
   expect(headers["x-frame-options"]).toBe("DENY");
-  expect(headers["referrer-policy"]).toBe("no-referrer");
+  expect(headers["referrer-policy"]).toBe("same-origin");
   expect(headers["x-content-type-options"]).toBe("nosniff");
   // The page hydrated (its scripts ran under the CSP): the form is interactive.
   await page.getByLabel("Email").fill("nobody@pharmacy.test");

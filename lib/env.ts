@@ -6,6 +6,14 @@ const booleanFromString = z
   .enum(["true", "false", "1", "0", ""])
   .transform((v) => v === "true" || v === "1");
 
+/** A host name or address as `allowedDevOrigins` takes it: `192.168.1.20`, `devbox.local`, `*.example.test`, `[fd00::1]`. */
+const DEV_HOST = /^(\[[0-9a-f:.]+\]|(\*{1,2}\.)?[a-z0-9-]+(\.[a-z0-9-]+)*)$/i;
+
+const hostList = z
+  .string()
+  .transform((v) => v.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean))
+  .refine((hosts) => hosts.every((h) => DEV_HOST.test(h)), "must be host names or addresses separated by commas, without scheme or port (e.g. 192.168.1.20,devbox.local)");
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -37,6 +45,8 @@ const EnvSchema = z.object({
   /** Requests per minute per API key or OAuth client on /v1 (shared by all instances). */
   V1_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /** Hosts besides the loopback ones that may open `npm run dev` (another machine on the LAN, a forwarded port's name). */
+  DEV_ALLOWED_ORIGINS: hostList.default([]),
   // --- Dashboard sessions, sign-in lockout and review claims ---
   /** Automatic logoff after this many minutes without activity (HIPAA 164.312(a)(2)(iii)); fractions allowed (tests use seconds). */
   SESSION_IDLE_MINUTES: z.coerce.number().min(0.1, "must be at least 0.1").max(720, "must be at most 720").default(15),

@@ -9,6 +9,7 @@ import { startCallbackWorker, type CallbackWorker } from "@/lib/callbacks/worker
 import { disconnectDb } from "@/lib/db/prisma";
 import { env, setEnv } from "@/lib/env";
 import { seedDemoOnce } from "@/lib/demo/seed-demo";
+import { devUrls } from "@/lib/http/dev-origins";
 import { startProductionServer } from "@/lib/http/production-server";
 import { errorFields, log } from "@/lib/log";
 import { ensureConfiguredStore } from "@/lib/stores/store-npis";
@@ -85,6 +86,9 @@ async function startInProcess(): Promise<WebServer> {
 
 /** Development: `next dev` as a child, so edits reload as Next means them to. */
 function spawnNextDev(): WebServer {
+  // Next prints its own "Network" address too, but it serves pages there only if the host is allowed.
+  const [first, ...others] = devUrls(env().PORT, env().DEV_ALLOWED_ORIGINS);
+  say(`open ${first} (or ${others.join(", ")}); for any other host, list it in DEV_ALLOWED_ORIGINS`);
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
   const child = spawn(process.execPath, [nextBin, "dev", "-p", String(env().PORT)], {
     stdio: "inherit",

@@ -3,6 +3,15 @@
 
 export type Problem = { type: string; title: string; status: number; detail: string; [extension: string]: unknown };
 
+export const PROBLEM_HEADERS: Readonly<Record<string, string>> = {
+  "content-type": "application/problem+json; charset=utf-8",
+  "cache-control": "no-store",
+};
+
+export function problemBody(status: number, code: string, title: string, detail: string, extensions: Record<string, unknown> = {}): Problem {
+  return { type: `urn:rx-transfer:problem:${code}`, title, status, detail, ...extensions };
+}
+
 export function problemResponse(
   status: number,
   code: string,
@@ -11,9 +20,8 @@ export function problemResponse(
   extensions: Record<string, unknown> = {},
   headers: Record<string, string> = {},
 ): Response {
-  const body: Problem = { type: `urn:rx-transfer:problem:${code}`, title, status, detail, ...extensions };
-  return new Response(JSON.stringify(body), {
+  return new Response(JSON.stringify(problemBody(status, code, title, detail, extensions)), {
     status,
-    headers: { "content-type": "application/problem+json; charset=utf-8", "cache-control": "no-store", ...headers },
+    headers: { ...PROBLEM_HEADERS, ...headers },
   });
 }

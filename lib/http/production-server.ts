@@ -1,15 +1,15 @@
-// `npm start`'s HTTP server. A path that does not decode is answered here (lib/http/malformed-path.ts).
-// Next's request handler answers everything except POST /v1/transfer, the
+// `npm start`'s HTTP server. Next's request handler answers everything except POST /v1/transfer, the
 // partner API's hot path, which goes straight to its handler: Next's per-request pipeline (routing, Web
 // Request/Response conversion, async context) costs several times the handler's own work
 // (shared/notes/performance.md, bench/README.md). The route in app/v1/transfer serves the same handler
-// under `npm run dev` and `next start`.
-import { createServer, type IncomingMessage } from "node:http";
+// under `npm run dev` and `next start`. A path that does not decode is answered here too, before Next.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import next from "next";
-import { malformedPathAnswer } from "@/lib/http/malformed-path";
+import type { ApiAnswer } from "@/lib/http/api-exchange";
+import { audienceOf, isMalformedPath, malformedPathAnswer } from "@/lib/http/malformed-path";
 import { fromNodeRequest, writeNodeAnswer } from "@/lib/http/node-exchange";
 import { API_RESPONSE_HEADERS } from "@/lib/http/security-headers";
-import { handlePostTransfer } from "@/lib/http/transfer-api";
+import { handleMalformedPath, handlePostTransfer } from "@/lib/http/transfer-api";
 import { errorFields, log } from "@/lib/log";
 
 export type ProductionServer = { close(): Promise<void> };
@@ -20,35 +20,42 @@ function isIntake(req: IncomingMessage): boolean {
   return (query === -1 ? req.url : req.url.slice(0, query)) === "/v1/transfer";
 }
 
+/** Writes an answer made without Next; its handlers answer their own failures, so a rejection is only a socket that went away. */
+function reply(res: ServerResponse, answer: Promise<ApiAnswer>): void {
+  answer.then(
+    (a) => writeNodeAnswer(res, a, API_RESPONSE_HEADERS),
+    () => res.destroy(),
+  );
+}
+
 export async function startProductionServer(opts: { dir: string; port: number }): Promise<ProductionServer> {
   const app = next({ dev: false, dir: opts.dir, port: opts.port });
   const handle = app.getRequestHandler();
   await app.prepare();
 
   const server = createServer((req, res) => {
-    const malformed = malformedPathAnswer(req.url ?? "/");
-    if (malformed) {
-      writeNodeAnswer(res, malformed, API_RESPONSE_HEADERS);
+    if (isIntake(req)) {
+      reply(res, handlePostTransfer(fromNodeRequest(req)));
       return;
     }
-    if (!isIntake(req)) {
-      handle(req, res).catch((err: unknown) => {
-        // Next answers its own errors; this is a failure inside Next's handler itself.
-        log("error", "request handler failed", { url: req.url, ...errorFields(err) });
-        if (!res.headersSent) {
-          res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
-          res.end("internal error");
-        } else {
-          res.destroy();
-        }
-      });
+    // Before Next's router, which answers a path it cannot decode with a bare 500; here for every path,
+    // since /v1 and /oauth never reach proxy.ts.
+    const url = req.url ?? "/";
+    if (isMalformedPath(url)) {
+      const audience = audienceOf(url);
+      reply(res, audience === "transfer-api" ? handleMalformedPath(fromNodeRequest(req)) : Promise.resolve(malformedPathAnswer(audience)));
       return;
     }
-    handlePostTransfer(fromNodeRequest(req)).then(
-      (answer) => writeNodeAnswer(res, answer, API_RESPONSE_HEADERS),
-      // handlePostTransfer answers its own failures; this is only a socket that went away mid-answer.
-      () => res.destroy(),
-    );
+    handle(req, res).catch((err: unknown) => {
+      // Next answers its own errors; this is a failure inside Next's handler itself.
+      log("error", "request handler failed", { url: req.url, ...errorFields(err) });
+      if (!res.headersSent) {
+        res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+        res.end("internal error");
+      } else {
+        res.destroy();
+      }
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

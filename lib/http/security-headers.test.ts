@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCrossSiteWrite, isHttps, pageContentSecurityPolicy } from "@/lib/http/security-headers";
+import { API_RESPONSE_HEADERS, BASE_SECURITY_HEADERS, isCrossSiteWrite, isHttps, pageContentSecurityPolicy } from "@/lib/http/security-headers";
 
 const req = (method: string, headers: Record<string, string>, url = "http://pharmacy.test/api/transfers/x/approve") => ({
   method,
@@ -37,5 +37,14 @@ describe("HTTPS detection", () => {
     expect(isHttps(req("GET", { "x-forwarded-proto": "https" }))).toBe(true);
     expect(isHttps(req("GET", {}, "https://pharmacy.test/"))).toBe(true);
     expect(isHttps(req("GET", {}))).toBe(false);
+  });
+});
+
+describe("referrer policy", () => {
+  // no-referrer made browsers send `Origin: null` with a native form POST, which Next refuses as a Server Action.
+  it("keeps the referrer on this site, for pages and for the answers written without Next alike", () => {
+    const pages = BASE_SECURITY_HEADERS.find((h) => h.key === "Referrer-Policy")?.value;
+    expect(pages).toBe("same-origin");
+    expect(API_RESPONSE_HEADERS["Referrer-Policy"]).toBe(pages);
   });
 });

@@ -22,10 +22,17 @@ export function pageContentSecurityPolicy(nonce: string, isDev: boolean): string
 /** JSON endpoints have nothing to run or show. */
 export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
+/**
+ * The referrer stays on this site: same-origin requests carry it, other sites get nothing. Not
+ * `no-referrer`: under it browsers send `Origin: null` with a form posted without JavaScript (or before
+ * hydration), and Next refuses such a Server Action as cross-site, so signing in failed with a 500.
+ */
+export const REFERRER_POLICY = "same-origin";
+
 /** Sent on every response (next.config.ts). */
 export const BASE_SECURITY_HEADERS: { key: string; value: string }[] = [
   { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "Referrer-Policy", value: "no-referrer" },
+  { key: "Referrer-Policy", value: REFERRER_POLICY },
   { key: "X-Frame-Options", value: "DENY" },
   { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },

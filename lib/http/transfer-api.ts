@@ -4,6 +4,7 @@
 import { authenticateSender, WWW_AUTHENTICATE, type Sender } from "@/lib/auth/sender-auth";
 import { fromWebRequest, jsonAnswer, toWebResponse, type ApiAnswer, type ApiRequest } from "@/lib/http/api-exchange";
 import { isDatabaseUnavailable } from "@/lib/http/json-response";
+import { MALFORMED_PATH_DETAIL } from "@/lib/http/malformed-path";
 import { MAX_BODY_BYTES } from "@/lib/http/read-body";
 import { requestIdOf } from "@/lib/http/request-context";
 import { errorFields, log } from "@/lib/log";
@@ -172,6 +173,13 @@ function handleMethodNotAllowed(request: ApiRequest, route: string, allow: strin
 function handleNotFound(request: ApiRequest): Promise<ApiAnswer> {
   return guarded(request, "v1 unknown path", async (ctx) =>
     fail(ctx, 404, "", "OTHER", `no such endpoint: ${request.method} ${request.url.split("?")[0]}; see /v1/openapi.json`),
+  );
+}
+
+/** A /v1 path that does not decode (lib/http/malformed-path.ts): the sender's request is at fault. */
+export function handleMalformedPath(request: ApiRequest): Promise<ApiAnswer> {
+  return guarded(request, "v1 malformed path", async (ctx) =>
+    fail(ctx, 400, "", "SPEC_MISMATCH", `${MALFORMED_PATH_DETAIL} Nothing was stored; see /v1/openapi.json`),
   );
 }
 

@@ -21,6 +21,13 @@ describe("security headers", () => {
     }
   });
 
+  it("keeps the referrer on this site (same-origin), so a form posted without JavaScript still names its origin", async () => {
+    const direct = await fetch(`${baseUrl}/v1/transfer`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    for (const res of [await fetch(`${baseUrl}/login`), await fetch(`${baseUrl}/v1/openapi.json`), direct]) {
+      expect(res.headers.get("referrer-policy"), res.url).toBe("same-origin");
+    }
+  });
+
   it("sends HSTS only when served over HTTPS (as a TLS proxy in front says)", async () => {
     expect((await fetch(`${baseUrl}/login`)).headers.get("strict-transport-security")).toBeNull();
     const https = await fetch(`${baseUrl}/login`, { headers: { "x-forwarded-proto": "https" } });

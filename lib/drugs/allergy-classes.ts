@@ -54,6 +54,30 @@ export type CrossReactivity = {
   message?: string;
 };
 
+/** The opioids by chemical group: cross-sensitivity is likelier inside a group (the wording says so). */
+const OPIOID_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  phenanthrene: [
+    "codeine",
+    "morphine",
+    "hydrocodone",
+    "benzhydrocodone",
+    "oxycodone",
+    "hydromorphone",
+    "oxymorphone",
+    "levorphanol",
+    "dihydrocodeine",
+    "buprenorphine",
+    "butorphanol",
+    "nalbuphine",
+    "opium",
+    "paregoric",
+  ],
+  phenylpiperidine: ["fentanyl", "sufentanil", "alfentanil", "remifentanil", "meperidine"],
+  diphenylheptane: ["methadone"],
+  benzomorphan: ["pentazocine"],
+  "atypical opioid": ["tramadol", "tapentadol", "oliceridine"],
+};
+
 export const DRUG_CLASSES: readonly DrugClass[] = [
   {
     name: "penicillins",
@@ -178,32 +202,7 @@ export const DRUG_CLASSES: readonly DrugClass[] = [
   {
     name: "opioids",
     noun: "an opioid",
-    members: [
-      "codeine",
-      "morphine",
-      "hydrocodone",
-      "benzhydrocodone",
-      "oxycodone",
-      "hydromorphone",
-      "oxymorphone",
-      "levorphanol",
-      "dihydrocodeine",
-      "buprenorphine",
-      "butorphanol",
-      "nalbuphine",
-      "opium",
-      "paregoric",
-      "fentanyl",
-      "sufentanil",
-      "alfentanil",
-      "remifentanil",
-      "meperidine",
-      "methadone",
-      "tramadol",
-      "tapentadol",
-      "oliceridine",
-      "pentazocine",
-    ],
+    members: Object.values(OPIOID_GROUPS).flat(),
     allergyTerms: [
       "opioid",
       "opioids",
@@ -215,28 +214,7 @@ export const DRUG_CLASSES: readonly DrugClass[] = [
       "opioid analgesics",
     ],
     memberSeverity: "caution",
-    groups: {
-      phenanthrene: [
-        "codeine",
-        "morphine",
-        "hydrocodone",
-        "benzhydrocodone",
-        "oxycodone",
-        "hydromorphone",
-        "oxymorphone",
-        "levorphanol",
-        "dihydrocodeine",
-        "buprenorphine",
-        "butorphanol",
-        "nalbuphine",
-        "opium",
-        "paregoric",
-      ],
-      phenylpiperidine: ["fentanyl", "sufentanil", "alfentanil", "remifentanil", "meperidine"],
-      diphenylheptane: ["methadone"],
-      benzomorphan: ["pentazocine"],
-      "atypical opioid": ["tramadol", "tapentadol", "oliceridine"],
-    },
+    groups: OPIOID_GROUPS,
   },
   {
     name: "macrolides",

@@ -82,19 +82,24 @@ type DecisionRow = {
   drug_schedule: string | null;
   note: string | null;
   local_rx_number: string | null;
+  /** transfers.drug_schedule: the drug's schedule as classified at intake ("IV", "none", …). */
+  intake_schedule: string | null;
 };
 
 type CallbackRow = { id: string; transfer_id: string; partner_id: string; status: string };
 
-/** What the decision row must hold for a decision sent with `body` (the API trims, and drops empty text). */
-function expectedFields(attempt: DecisionAttempt) {
+/**
+ * What the decision row must hold for a decision sent with `body` (the API trims, and drops empty text). The
+ * schedule of an approval is the drug's (the soak's pharmacists send none), recorded as "CIV".
+ */
+function expectedFields(attempt: DecisionAttempt, intakeSchedule: string | null) {
   const text = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v.trim() : null);
   if (attempt.kind === "approve") {
     return {
       decision: "APPROVED",
       error_type: null,
       description: null,
-      drug_schedule: (attempt.body.drugSchedule as string | null | undefined) ?? null,
+      drug_schedule: intakeSchedule && ["II", "III", "IV", "V"].includes(intakeSchedule) ? `C${intakeSchedule}` : null,
       note: text(attempt.body.note),
       local_rx_number: text(attempt.body.localRxNumber),
     };
@@ -181,7 +186,7 @@ export async function runChecks(input: {
     const decisions = new CheckBuilder("every acknowledged decision is stored once, as decided, and nothing else was decided");
     const { rows: decisionRows } = await client.query<DecisionRow>(
       `SELECT d.transfer_id, d.decision::text AS decision, d.user_id, d.pharmacist_name, d.decided_at, d.error_type, d.description,
-              d.drug_schedule, d.note, d.local_rx_number
+              d.drug_schedule, d.note, d.local_rx_number, t.drug_schedule AS intake_schedule
          FROM transfer_decisions d JOIN transfers t ON t.id = d.transfer_id WHERE t.partner_id = ANY($1)`,
       [partnerIds],
     );
@@ -206,7 +211,7 @@ export async function runChecks(input: {
         decisions.expect(rows.length === 1, () => `${target.referenceID}: ${winner.kind} acknowledged, ${rows.length} decision rows`);
         const row = rows[0];
         if (row) {
-          const fields = expectedFields(winner);
+          const fields = expectedFields(winner, row.intake_schedule);
           const got = { decision: row.decision, error_type: row.error_type, description: row.description, drug_schedule: row.drug_schedule, note: row.note, local_rx_number: row.local_rx_number };
           decisions.expect(sameJson(got, fields) && row.user_id === winner.pharmacistId, () => `${target.referenceID}: decision row ${JSON.stringify({ ...got, by: row.pharmacist_name })} is not what ${winner.pharmacistName} sent ${JSON.stringify(fields)}`);
         }

@@ -4,7 +4,7 @@
 // input was in fact valid; never a 5xx, never a dropped connection.
 // Replay a failure: FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run tests/integration/fuzz-dashboard.test.ts
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as z from "zod";
 import {
   CallbackUrlInputSchema,
@@ -50,6 +50,8 @@ import {
 } from "@/tests/support/fuzz";
 import { connectTestEnvironment } from "@/tests/support/integration";
 
+const FUZZ_STORE_NPIS = ["1987654302", "1987654310"] as const;
+
 const { baseUrl } = connectTestEnvironment();
 reportFuzzRun("fuzz-dashboard");
 const cookies = { pharmacist: "", admin: "" };
@@ -69,7 +71,12 @@ beforeAll(async () => {
   ids.client = (await createOAuthClient(partner.partnerId)).clientId;
   ids.user = (await createTestUser("pharmacist", "Fuzz Victim")).id;
   ids.store = newId("str");
-  await db().store.create({ data: { id: ids.store, npi: "1558598797", name: "Fuzz Store" } });
+  await db().store.create({ data: { id: ids.store, npi: FUZZ_STORE_NPIS[0], name: "Fuzz Store" } });
+});
+
+// NPIs of this file's own (other files add stores with other NPIs to the same database); removed afterwards.
+afterAll(async () => {
+  await db().store.deleteMany({ where: { npi: { in: [...FUZZ_STORE_NPIS] } } });
 });
 
 
@@ -104,7 +111,7 @@ const TARGETS: Target[] = [
   { role: "admin", method: "POST", path: "/api/admin/users", schema: CreateUserInputSchema, valid: { email: "fuzz@pharmacy.example", name: "Fuzz", role: "pharmacist", password: "long enough" } },
   { role: "admin", method: "PATCH", path: "/api/admin/users/{}", param: "user", schema: UpdateUserInputSchema, valid: { role: "pharmacist" } },
   { role: "admin", method: "PUT", path: "/api/admin/users/{}/password", param: "user", schema: ResetPasswordInputSchema, valid: { password: "long enough" } },
-  { role: "admin", method: "POST", path: "/api/admin/stores", schema: StoreInputSchema, valid: { name: "Fuzz East", npi: "1558598797", dea: "", addressLine1: "1 Main St", city: "Media", state: "PA", postalCode: "19063" } },
+  { role: "admin", method: "POST", path: "/api/admin/stores", schema: StoreInputSchema, valid: { name: "Fuzz East", npi: FUZZ_STORE_NPIS[1], dea: "", addressLine1: "1 Main St", city: "Media", state: "PA", postalCode: "19063" } },
   { role: "admin", method: "DELETE", path: "/api/admin/stores/{}", param: "store" },
 ];
 

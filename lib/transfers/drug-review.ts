@@ -4,6 +4,7 @@
 // decision, so what the screen explains is exactly what the server enforces. Pure: no server-only imports.
 import {
   allergyWarnings,
+  compareSchedules,
   CONTROLLED_EXPIRY_MONTHS,
   lawfulRefills,
   legalExpiry as legalExpiryOf,
@@ -44,13 +45,11 @@ export type DrugReview = {
   needsOneTimeConfirmation: boolean;
 };
 
-const RANK: Readonly<Record<Schedule, number>> = { II: 2, III: 3, IV: 4, V: 5 };
-
 /** The stricter of two schedules (II is stricter than V); null is "not controlled". */
 export function stricterSchedule(a: Schedule | null, b: Schedule | null): Schedule | null {
   if (!a) return b;
   if (!b) return a;
-  return RANK[a]! <= RANK[b]! ? a : b;
+  return compareSchedules(a, b) <= 0 ? a : b;
 }
 
 export function reviewDrug(

@@ -1,6 +1,8 @@
 // The one place that reads process.env: every setting is validated here, with a message that says
 // which variable is wrong and what it should be.
 import { z } from "zod";
+// Relative: next.config.ts loads this module without the @/ alias.
+import { parseTrustedProxies, type TrustedProxies } from "./http/client-address";
 
 const booleanFromString = z
   .enum(["true", "false", "1", "0", ""])
@@ -62,6 +64,28 @@ const EnvSchema = z.object({
   SIGNIN_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).max(100_000).default(100),
   /** How long a pharmacist's claim on a transfer lasts without renewal. */
   CLAIM_MINUTES: z.coerce.number().min(0.1, "must be at least 0.1").max(240, "must be at most 240").default(10),
+  // --- Edge hardening (issue 13, part B) ---
+  /** Refuse /v1 transfers from partners registered without sending NPIs (otherwise they may send from any NPI). */
+  REQUIRE_PARTNER_NPIS: booleanFromString.default(false),
+  /** Largest body a dashboard API write (POST/PUT/PATCH/DELETE under /api/, next-auth's aside) may send. */
+  DASHBOARD_MAX_BODY_BYTES: z.coerce.number().int().min(1024, "must be at least 1024").max(10 * 1024 * 1024, "must be at most 10485760").default(64 * 1024),
+  /** Allow http:// callback URLs (development and tests); otherwise callbacks go only to https:// URLs. */
+  CALLBACK_ALLOW_INSECURE_HTTP: booleanFromString.default(false),
+  /**
+   * Proxies in front of this server whose X-Forwarded-For/-Proto/-Host are believed: a hop count (`1`) or
+   * addresses/CIDRs (`10.0.0.0/8,fd00::/8`). Unset: none, the socket's peer is the client.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((v, ctx): TrustedProxies => {
+      try {
+        return parseTrustedProxies(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: err instanceof Error ? err.message : String(err) });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -187,6 +187,11 @@ function ProfileForm({ p }: { p: PartnerDetails }) {
       title="Name and NPIs"
       description="With NPIs, the partner may send transfers only from those pharmacy NPIs; without, from any."
     >
+      {p.npiWarning && (
+        <p role="alert" className="mb-2 rounded border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-900">
+          {p.npiWarning}
+        </p>
+      )}
       <form noValidate onSubmit={submit} className="space-y-2">
         <div className="grid gap-2 md:grid-cols-2">
           <Field label="Name" error={errors.name?.message}>
@@ -208,7 +213,7 @@ function ProfileForm({ p }: { p: PartnerDetails }) {
   );
 }
 
-function CallbackUrlForm({ p }: { p: PartnerDetails }) {
+function CallbackUrlForm({ p, hint }: { p: PartnerDetails; hint: string }) {
   const refresh = usePartnerRefresh(p.partnerId);
   const [status, setStatus] = useState("");
   const form = useSchemaForm(CallbackUrlInputSchema, {
@@ -233,7 +238,7 @@ function CallbackUrlForm({ p }: { p: PartnerDetails }) {
       description="Where this partner's CONFIRMED and ERROR callbacks are POSTed. The address must be public (loopback, private and metadata addresses are refused)."
     >
       <form noValidate onSubmit={submit} className="space-y-2">
-        <Field label="Callback URL" error={errors.callbackUrl?.message ?? errors.root?.server?.message}>
+        <Field label="Callback URL" error={errors.callbackUrl?.message ?? errors.root?.server?.message} hint={hint}>
           {(f) => <input {...f} type="url" inputMode="url" {...form.register("callbackUrl")} />}
         </Field>
         <div className="flex items-center gap-2">
@@ -754,7 +759,8 @@ function OAuthClientsSection({ p, onShow }: { p: PartnerDetails; onShow: (shown:
 
 // --- The page ----------------------------------------------------------------------------------------------
 
-export function PartnerDetailView({ initial }: { initial: PartnerDetails }) {
+/** `callbackUrlHint`: what this server's mode allows (lib/partners/npi-policy.ts), from the page. */
+export function PartnerDetailView({ initial, callbackUrlHint }: { initial: PartnerDetails; callbackUrlHint: string }) {
   const query = useQuery({
     queryKey: ["admin", "partner", initial.partnerId],
     queryFn: () => apiFetch<PartnerDetails>(`/api/admin/partners/${initial.partnerId}`, { background: true }),
@@ -797,7 +803,7 @@ export function PartnerDetailView({ initial }: { initial: PartnerDetails }) {
       <ApiKeysSection p={p} onShow={setShown} />
       <OAuthClientsSection p={p} onShow={setShown} />
       <div className="grid gap-3 lg:grid-cols-2">
-        <CallbackUrlForm p={p} />
+        <CallbackUrlForm p={p} hint={callbackUrlHint} />
         <ProfileForm p={p} />
       </div>
       <div className="grid gap-3 lg:grid-cols-2">

@@ -22,6 +22,8 @@ export type PartnerSummary = {
   partnerId: string;
   name: string;
   npis: string[];
+  /** Shown when the partner has no NPI allow-list (lib/partners/npi-policy.ts). */
+  npiWarning: string | null;
   callbackUrl: string;
   suspended: boolean;
   createdAt: string;

@@ -199,7 +199,11 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
       const partners = await listPartners();
       const human = partners.length
         ? partners
-            .map((p) => `${p.partnerId}  ${p.name}${p.suspended ? " (suspended)" : ""}  ${p.callbackUrl}  keys: ${p.apiKeys.filter((k) => !k.revoked).length} active`)
+            .map(
+              (p) =>
+                `${p.partnerId}  ${p.name}${p.suspended ? " (suspended)" : ""}  ${p.callbackUrl}  keys: ${p.apiKeys.filter((k) => !k.revoked).length} active` +
+                (p.npiWarning ? `\n  warning: ${p.npiWarning}` : ""),
+            )
             .join("\n")
         : "no partners";
       return { json: { partners }, human };
@@ -213,6 +217,7 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
           `${details.partnerId}  ${details.name}${details.suspended ? " (suspended)" : ""}`,
           `callbacks to   ${details.callbackUrl}  (endpoint ${details.callbacks.state})`,
           `NPIs           ${details.npis.join(", ") || "any"}`,
+          ...(details.npiWarning ? [`warning        ${details.npiWarning}`] : []),
           `received       ${details.traffic.last24h} in 24 h, ${details.traffic.last7d} in 7 days, last ${details.traffic.lastReceivedAt ?? "never"}`,
           `API keys       ${active.map((k) => `${k.keyId} ${k.display}`).join(", ") || "none active"}`,
           `OAuth clients  ${details.oauthClients.filter((c) => c.state === "active").map((c) => c.clientId).join(", ") || "none active"}`,

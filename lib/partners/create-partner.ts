@@ -9,6 +9,7 @@ import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { checkCallbackUrl } from "@/lib/partners/callback-url";
+import { npiWarningFor } from "@/lib/partners/npi-policy";
 import { generateWebhookSecret } from "@/lib/partners/webhook-secret";
 import { isValidNpi } from "@/lib/transfers/identifiers";
 
@@ -59,6 +60,8 @@ export function partnerBasics(p: { id: string; name: string; npis: string[]; cal
     partnerId: p.id,
     name: p.name,
     npis: p.npis,
+    /** Set when the partner has no NPI allow-list (lib/partners/npi-policy.ts). */
+    npiWarning: npiWarningFor(p.npis),
     callbackUrl: p.callbackUrl,
     suspended: p.suspendedAt !== null,
     createdAt: p.createdAt.toISOString(),

@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   try {
     const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_bench");
     const authSecret = randomBytes(32).toString("base64url");
-    setEnv({ DATABASE_URL: databaseUrl, AUTH_SECRET: authSecret, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", LOG_LEVEL: "warn" });
+    setEnv({ DATABASE_URL: databaseUrl, AUTH_SECRET: authSecret, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_ALLOW_INSECURE_HTTP: "true", LOG_LEVEL: "warn" });
     enableQueryEvents();
     const partner = await createPartner({ name: "Bench Sender", callbackUrl: "http://127.0.0.1:9/unused", npis: [] });
     const pgVersion = await serverVersion(databaseUrl);

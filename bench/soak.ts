@@ -146,7 +146,7 @@ async function main(): Promise<void> {
   embeddedDir = await embeddedClusterDir(postgres.adminUrl);
   const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_soak");
   const authSecret = randomBytes(32).toString("base64url");
-  setEnv({ DATABASE_URL: databaseUrl, AUTH_SECRET: authSecret, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", LOG_LEVEL: "warn" });
+  setEnv({ DATABASE_URL: databaseUrl, AUTH_SECRET: authSecret, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_ALLOW_INSECURE_HTTP: "true", LOG_LEVEL: "warn" });
 
   step("receiver, partners, pharmacists");
   receiver = await startSoakReceiver();
@@ -178,6 +178,7 @@ async function main(): Promise<void> {
       AUTH_SECRET: authSecret,
       LOG_LEVEL: "warn",
       CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+      CALLBACK_ALLOW_INSECURE_HTTP: "true",
       CALLBACK_RETRY_SCALE: SETTINGS.retryScale,
       V1_RATE_LIMIT_PER_MINUTE: "100000000",
     },

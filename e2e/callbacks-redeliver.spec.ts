@@ -17,6 +17,7 @@ test.beforeAll(async () => {
     LOG_LEVEL: "warn",
     // The receiver listens on 127.0.0.1, which the test server allows too (CALLBACK_ALLOW_PRIVATE_NETWORKS=true).
     CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+    CALLBACK_ALLOW_INSECURE_HTTP: "true",
   });
   receiver = await startCallbackReceiver();
 });

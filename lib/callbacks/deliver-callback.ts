@@ -295,6 +295,7 @@ export async function deliverCallback(callbackId: string, opts: { manual?: boole
             headers: request.headers,
             timeoutMs: env().CALLBACK_TIMEOUT_MS,
             allowPrivate: env().CALLBACK_ALLOW_PRIVATE_NETWORKS,
+            allowInsecureHttp: env().CALLBACK_ALLOW_INSECURE_HTTP,
             signal: opts.signal,
           });
   } catch (err) {

@@ -69,6 +69,7 @@ export async function startCallbackWorker(opts: { connectionString: string }): P
     concurrency: settings.WORKER_CONCURRENCY,
     requeued: queued,
     allowPrivateNetworks: settings.CALLBACK_ALLOW_PRIVATE_NETWORKS,
+    allowInsecureHttp: settings.CALLBACK_ALLOW_INSECURE_HTTP,
   });
   let stopping: Promise<void> | null = null;
   return {

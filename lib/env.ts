@@ -67,6 +67,12 @@ const EnvSchema = z.object({
   // --- Edge hardening (issue 13, part B) ---
   /** Refuse /v1 transfers from partners registered without sending NPIs (otherwise they may send from any NPI). */
   REQUIRE_PARTNER_NPIS: booleanFromString.default(false),
+  /** Token requests a minute per OAuth client (counted once the client id is known, failures included). */
+  OAUTH_TOKEN_RATE_LIMIT_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Token requests a minute per client address, whatever the client id (guessing, floods). */
+  OAUTH_TOKEN_RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(120),
+  /** Unexpired bearer tokens one OAuth client may hold; issuing one more revokes its oldest. */
+  OAUTH_MAX_LIVE_TOKENS_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Largest body a dashboard API write (POST/PUT/PATCH/DELETE under /api/, next-auth's aside) may send. */
   DASHBOARD_MAX_BODY_BYTES: z.coerce.number().int().min(1024, "must be at least 1024").max(10 * 1024 * 1024, "must be at most 10485760").default(64 * 1024),
   /** Allow http:// callback URLs (development and tests); otherwise callbacks go only to https:// URLs. */

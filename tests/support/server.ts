@@ -47,6 +47,10 @@ export async function startTestServer(opts: { databaseUrl: string; env?: Record<
       AUTH_SECRET: TEST_AUTH_SECRET,
       LOG_LEVEL: "warn",
       CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+      CALLBACK_ALLOW_INSECURE_HTTP: "true",
+      // Fuzzing and many files share one address and client: tests/security/oauth-limits.test.ts sets its own.
+      OAUTH_TOKEN_RATE_LIMIT_PER_ADDRESS: "100000",
+      OAUTH_TOKEN_RATE_LIMIT_PER_CLIENT: "100000",
       ...opts.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { applyClientAddress, CLIENT_ADDRESS_HEADER, normalizeAddress, parseTrustedProxies, resolveClient } from "@/lib/http/client-address";
+import {
+  applyClientAddress,
+  CLIENT_ADDRESS_HEADER,
+  normalizeAddress,
+  parseTrustedProxies,
+  resolveClient,
+} from "@/lib/http/client-address";
 
 const none = parseTrustedProxies("");
 
@@ -33,7 +39,10 @@ describe("parseTrustedProxies", () => {
 
 describe("resolveClient", () => {
   it("without trusted proxies: the socket's address, whatever X-Forwarded-For says", () => {
-    expect(resolveClient("::ffff:127.0.0.1", "203.0.113.77", none)).toEqual({ address: "127.0.0.1", viaTrustedProxy: false });
+    expect(resolveClient("::ffff:127.0.0.1", "203.0.113.77", none)).toEqual({
+      address: "127.0.0.1",
+      viaTrustedProxy: false,
+    });
   });
 
   it("with a hop count: the entry that many hops from the socket, never further left", () => {
@@ -64,14 +73,26 @@ describe("applyClientAddress", () => {
   it("overwrites a client's internal header and removes forwarding headers an untrusted peer sent", () => {
     const req = {
       socket: { remoteAddress: "::ffff:198.51.100.9" },
-      headers: { [CLIENT_ADDRESS_HEADER]: "6.6.6.6", "x-forwarded-for": "6.6.6.6", "x-forwarded-proto": "https", "x-forwarded-host": "evil.example", "x-real-ip": "6.6.6.6" } as Record<string, string | undefined>,
+      headers: {
+        [CLIENT_ADDRESS_HEADER]: "6.6.6.6",
+        "x-forwarded-for": "6.6.6.6",
+        "x-forwarded-proto": "https",
+        "x-forwarded-host": "evil.example",
+        "x-real-ip": "6.6.6.6",
+      } as Record<string, string | undefined>,
     };
     applyClientAddress(req, none);
     expect(req.headers).toEqual({ [CLIENT_ADDRESS_HEADER]: "198.51.100.9" });
   });
 
   it("keeps a trusted proxy's forwarding headers", () => {
-    const req = { socket: { remoteAddress: "10.0.0.2" }, headers: { "x-forwarded-for": "198.51.100.7", "x-forwarded-proto": "https" } as Record<string, string | undefined> };
+    const req = {
+      socket: { remoteAddress: "10.0.0.2" },
+      headers: { "x-forwarded-for": "198.51.100.7", "x-forwarded-proto": "https" } as Record<
+        string,
+        string | undefined
+      >,
+    };
     applyClientAddress(req, parseTrustedProxies("10.0.0.0/8"));
     expect(req.headers).toMatchObject({ [CLIENT_ADDRESS_HEADER]: "198.51.100.7", "x-forwarded-proto": "https" });
   });

@@ -12,9 +12,17 @@ import { BlockList, isIP } from "node:net";
 export const CLIENT_ADDRESS_HEADER = "x-rx-client-address";
 
 /** Forwarding headers only a trusted proxy may set. */
-export const FORWARDING_HEADERS = ["x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-forwarded-port", "x-real-ip", "forwarded"];
+export const FORWARDING_HEADERS = [
+  "x-forwarded-for",
+  "x-forwarded-proto",
+  "x-forwarded-host",
+  "x-forwarded-port",
+  "x-real-ip",
+  "forwarded",
+];
 
-export type TrustedProxies = { kind: "none" } | { kind: "hops"; count: number } | { kind: "list"; list: BlockList; text: string };
+export type TrustedProxies =
+  { kind: "none" } | { kind: "hops"; count: number } | { kind: "list"; list: BlockList; text: string };
 
 /** `::ffff:1.2.3.4` → `1.2.3.4`; brackets, zone ids and case removed; null when not an IP address. */
 export function normalizeAddress(raw: string | null | undefined): string | null {
@@ -45,11 +53,15 @@ export function parseTrustedProxies(value: string | undefined): TrustedProxies {
     return { kind: "hops", count };
   }
   const list = new BlockList();
-  for (const entry of text.split(",").map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const [addressPart = "", bitsPart, extra] = entry.split("/");
     const address = normalizeAddress(addressPart);
     const family = address ? isIP(address) : 0;
-    if (!address || extra !== undefined) throw new Error(`"${entry}" is not an IP address or CIDR (e.g. 10.0.0.0/8, fd00::/8, 203.0.113.7)`);
+    if (!address || extra !== undefined)
+      throw new Error(`"${entry}" is not an IP address or CIDR (e.g. 10.0.0.0/8, fd00::/8, 203.0.113.7)`);
     const max = family === 4 ? 32 : 128;
     const bits = bitsPart === undefined ? max : /^\d{1,3}$/.test(bitsPart) ? Number(bitsPart) : NaN;
     if (!(bits >= 0 && bits <= max)) throw new Error(`"${entry}" has a prefix length outside 0-${max}`);
@@ -71,7 +83,11 @@ export type ResolvedClient = {
 };
 
 /** The client of a request that reached us from `socketAddress` carrying this X-Forwarded-For. */
-export function resolveClient(socketAddress: string | null | undefined, forwardedFor: string | null | undefined, trusted: TrustedProxies): ResolvedClient {
+export function resolveClient(
+  socketAddress: string | null | undefined,
+  forwardedFor: string | null | undefined,
+  trusted: TrustedProxies,
+): ResolvedClient {
   const socket = normalizeAddress(socketAddress);
   if (trusted.kind === "none" || !socket) return { address: socket, viaTrustedProxy: false };
   // Nearest first: the socket's peer, then X-Forwarded-For from right to left.
@@ -114,7 +130,11 @@ type NodeRequestLike = { headers: Record<string, string | string[] | undefined>;
  */
 export function applyClientAddress(req: NodeRequestLike, trusted: TrustedProxies): ResolvedClient {
   const forwarded = req.headers["x-forwarded-for"];
-  const resolved = resolveClient(req.socket.remoteAddress, Array.isArray(forwarded) ? forwarded.join(", ") : forwarded, trusted);
+  const resolved = resolveClient(
+    req.socket.remoteAddress,
+    Array.isArray(forwarded) ? forwarded.join(", ") : forwarded,
+    trusted,
+  );
   delete req.headers[CLIENT_ADDRESS_HEADER];
   if (resolved.address) req.headers[CLIENT_ADDRESS_HEADER] = resolved.address;
   if (!resolved.viaTrustedProxy) for (const name of FORWARDING_HEADERS) delete req.headers[name];

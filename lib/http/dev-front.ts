@@ -18,7 +18,11 @@ function rawHead(req: IncomingMessage): string {
   return `${lines.join("\r\n")}\r\n\r\n`;
 }
 
-export async function startDevFront(opts: { port: number; targetPort: number; trusted: TrustedProxies }): Promise<DevFront> {
+export async function startDevFront(opts: {
+  port: number;
+  targetPort: number;
+  trusted: TrustedProxies;
+}): Promise<DevFront> {
   const server: Server = createServer((req, res) => {
     applyClientAddress(req, opts.trusted);
     const upstream = httpRequest(
@@ -30,7 +34,8 @@ export async function startDevFront(opts: { port: number; targetPort: number; tr
     );
     upstream.on("error", () => {
       // `next dev` is still starting, or went away.
-      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain; charset=utf-8" }).end("development server not ready; retry");
+      if (!res.headersSent)
+        res.writeHead(502, { "content-type": "text/plain; charset=utf-8" }).end("development server not ready; retry");
       else res.destroy();
     });
     req.pipe(upstream);

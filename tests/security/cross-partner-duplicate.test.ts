@@ -61,9 +61,18 @@ describe("REQUIRE_PARTNER_NPIS=true", () => {
   });
 
   it("still accepts a partner whose allow-list holds the sending NPI, and refuses another NPI as before", async () => {
-    const listed = await createPartner({ name: `Listed ${Date.now()}`, callbackUrl: "https://sender.example/callbacks", npis: [DEMO_SENDING_NPI] });
-    expect((await send(server.baseUrl, { body: freshRequest(), authorization: senderKey(listed.apiKey) })).status).toBe(200);
-    const other = await send(server.baseUrl, { body: freshRequest((r) => (r.sendingPharmacy.npi = "1093817462")), authorization: senderKey(listed.apiKey) });
+    const listed = await createPartner({
+      name: `Listed ${Date.now()}`,
+      callbackUrl: "https://sender.example/callbacks",
+      npis: [DEMO_SENDING_NPI],
+    });
+    expect((await send(server.baseUrl, { body: freshRequest(), authorization: senderKey(listed.apiKey) })).status).toBe(
+      200,
+    );
+    const other = await send(server.baseUrl, {
+      body: freshRequest((r) => (r.sendingPharmacy.npi = "1093817462")),
+      authorization: senderKey(listed.apiKey),
+    });
     expect(other.status).toBe(400);
     expect(other.body.error?.type).toBe("INVALID_INFO");
   });

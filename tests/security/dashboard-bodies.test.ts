@@ -14,9 +14,16 @@ beforeAll(async () => {
 });
 
 async function write(path: string, init: RequestInit & { cookie: string }) {
-  const res = await fetch(`${baseUrl}${path}`, { ...init, headers: { cookie: init.cookie, accept: "application/json", ...(init.headers as Record<string, string>) } });
+  const res = await fetch(`${baseUrl}${path}`, {
+    ...init,
+    headers: { cookie: init.cookie, accept: "application/json", ...(init.headers as Record<string, string>) },
+  });
   const text = await res.text();
-  return { status: res.status, contentType: res.headers.get("content-type") ?? "", body: (text ? JSON.parse(text) : null) as { status?: number; title?: string } | null };
+  return {
+    status: res.status,
+    contentType: res.headers.get("content-type") ?? "",
+    body: (text ? JSON.parse(text) : null) as { status?: number; title?: string } | null,
+  };
 }
 
 const big = JSON.stringify({ reason: "x".repeat(70 * 1024) });
@@ -29,7 +36,12 @@ describe("dashboard API bodies", () => {
       ["/api/session/activity", pharmacistCookie],
       ["/api/admin/partners", adminCookie],
     ] as const) {
-      const answer = await write(path, { method: "POST", cookie, headers: { "content-type": "application/json" }, body: big });
+      const answer = await write(path, {
+        method: "POST",
+        cookie,
+        headers: { "content-type": "application/json" },
+        body: big,
+      });
       expect(answer.status, path).toBe(413);
       expect(answer.contentType).toContain("application/problem+json");
       expect(answer.body?.title).toBe("Request too large");
@@ -61,16 +73,30 @@ describe("dashboard API bodies", () => {
       ["multipart/form-data; boundary=x", "--x--"],
       ["application/json; charset=latin1", "{}"],
     ]) {
-      const answer = await write("/api/transfers/trf_nope/approve", { method: "POST", cookie: pharmacistCookie, headers: { "content-type": type! }, body });
+      const answer = await write("/api/transfers/trf_nope/approve", {
+        method: "POST",
+        cookie: pharmacistCookie,
+        headers: { "content-type": type! },
+        body,
+      });
       expect(answer.status, type).toBe(415);
       expect(answer.contentType).toContain("application/problem+json");
     }
-    const missing = await fetch(`${baseUrl}/api/admin/partners`, { method: "POST", headers: { cookie: adminCookie }, body: new Uint8Array([123, 125]) });
+    const missing = await fetch(`${baseUrl}/api/admin/partners`, {
+      method: "POST",
+      headers: { cookie: adminCookie },
+      body: new Uint8Array([123, 125]),
+    });
     expect(missing.status).toBe(415);
   });
 
   it("a JSON body within the cap, or no body, goes on to the route", async () => {
-    const withBody = await write("/api/transfers/trf_nope/reject", { method: "POST", cookie: pharmacistCookie, headers: { "content-type": "application/json; charset=utf-8" }, body: "{}" });
+    const withBody = await write("/api/transfers/trf_nope/reject", {
+      method: "POST",
+      cookie: pharmacistCookie,
+      headers: { "content-type": "application/json; charset=utf-8" },
+      body: "{}",
+    });
     expect([400, 404]).toContain(withBody.status);
     const empty = await write("/api/session/activity", { method: "POST", cookie: pharmacistCookie });
     expect(empty.status).toBe(200);

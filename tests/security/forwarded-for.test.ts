@@ -14,18 +14,26 @@ const { baseUrl, databaseUrl } = connectTestEnvironment();
 const forged = () => `203.0.113.${1 + Math.floor(Math.random() * 250)}`;
 
 async function failedSignInAddresses(user: TestUser): Promise<(string | null)[]> {
-  const rows = await db().auditEvent.findMany({ where: { userId: user.id, action: "auth.sign_in_failed" }, select: { clientAddress: true } });
+  const rows = await db().auditEvent.findMany({
+    where: { userId: user.id, action: "auth.sign_in_failed" },
+    select: { clientAddress: true },
+  });
   return rows.map((r) => r.clientAddress);
 }
 
 const bucketCount = async (address: string) =>
-  (await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM rate_limit_buckets WHERE key LIKE ${`%${address}%`}`)[0]?.n ?? 0n;
+  (
+    await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM rate_limit_buckets WHERE key LIKE ${`%${address}%`}`
+  )[0]?.n ?? 0n;
 
 describe("forged X-Forwarded-For on a server without trusted proxies", () => {
   it("is not recorded in the audit log nor counted against that address", async () => {
     const user = await createTestUser("pharmacist");
     const address = forged();
-    const answer = await signInOverHttp(baseUrl, user.email, `wrong-${randomUUID()}`, { "x-forwarded-for": address, "x-real-ip": address });
+    const answer = await signInOverHttp(baseUrl, user.email, `wrong-${randomUUID()}`, {
+      "x-forwarded-for": address,
+      "x-real-ip": address,
+    });
     expect(answer.sessionCookie).toBeNull();
     const addresses = await failedSignInAddresses(user);
     expect(addresses).toHaveLength(1);
@@ -41,10 +49,15 @@ describe("forged X-Forwarded-For on a server without trusted proxies", () => {
   });
 
   it("varying the header does not escape the per-address limit (every failure counts against the socket's address)", async () => {
-    const before = await db().$queryRaw<{ count: number }[]>`SELECT count FROM rate_limit_buckets WHERE key = 'signin-addr:127.0.0.1'`;
+    const before = await db().$queryRaw<
+      { count: number }[]
+    >`SELECT count FROM rate_limit_buckets WHERE key = 'signin-addr:127.0.0.1'`;
     const user = await createTestUser("pharmacist");
-    for (let i = 0; i < 3; i++) await signInOverHttp(baseUrl, user.email, `wrong-${randomUUID()}`, { "x-forwarded-for": forged() });
-    const after = await db().$queryRaw<{ count: number }[]>`SELECT count FROM rate_limit_buckets WHERE key = 'signin-addr:127.0.0.1'`;
+    for (let i = 0; i < 3; i++)
+      await signInOverHttp(baseUrl, user.email, `wrong-${randomUUID()}`, { "x-forwarded-for": forged() });
+    const after = await db().$queryRaw<
+      { count: number }[]
+    >`SELECT count FROM rate_limit_buckets WHERE key = 'signin-addr:127.0.0.1'`;
     // Other files sign in from 127.0.0.1 at the same time: at least our three were counted there.
     expect((after[0]?.count ?? 0) - (before[0]?.count ?? 0)).toBeGreaterThanOrEqual(3);
   });
@@ -66,7 +79,9 @@ describe("behind a trusted proxy (TRUSTED_PROXIES)", () => {
   it("with one hop, the rightmost X-Forwarded-For entry is the client, whatever the client prepended", async () => {
     const user = await createTestUser("pharmacist");
     const prepended = forged();
-    await signInOverHttp(oneHop.baseUrl, user.email, `wrong-${randomUUID()}`, { "x-forwarded-for": `${prepended}, 198.51.100.7` });
+    await signInOverHttp(oneHop.baseUrl, user.email, `wrong-${randomUUID()}`, {
+      "x-forwarded-for": `${prepended}, 198.51.100.7`,
+    });
     expect(await failedSignInAddresses(user)).toEqual(["198.51.100.7"]);
     expect(await bucketCount(prepended)).toBe(0n);
   });

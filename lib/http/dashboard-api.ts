@@ -132,7 +132,9 @@ function refuseUnacceptableBody(request: Request): void {
   const length = request.headers.get("content-length");
   const declared = length === null ? null : Number(length);
   if (declared !== null && Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  const hasBody = declared === null ? request.body !== null : declared > 0;
+  // HTTP/1.1: a request has a body only with a Content-Length above 0 or a Transfer-Encoding (Next hands
+  // route handlers a body stream either way).
+  const hasBody = declared === null ? request.headers.has("transfer-encoding") : declared > 0;
   if (hasBody && !isJsonContentType(request.headers.get("content-type"))) {
     throw new ApiProblem(415, "unsupported_media_type", "Unsupported media type", "Send the request body as application/json (UTF-8).");
   }

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { encode } from "next-auth/jwt";
 import type { Role } from "@/lib/auth/access-policy";
+import { createUserSession } from "@/lib/auth/user-sessions";
 import { db } from "@/lib/db/prisma";
 import { createUser } from "@/lib/users/create-user";
 
@@ -54,14 +55,18 @@ export async function signedInCookie(baseUrl: string, user: TestUser): Promise<s
   return answer.sessionCookie;
 }
 
-/** A session cookie as next-auth would issue it, with chosen times (for idle / expiry / version tests). */
+/**
+ * A session cookie as next-auth would issue it, with chosen times (for idle / expiry / version tests), and
+ * its user_sessions row (as a sign-in makes one) unless `sessionId` names one to use instead.
+ */
 export async function mintSessionCookie(
   secret: string,
   user: TestUser,
-  opts: { lastActivityAgoMs?: number; signedInAgoMs?: number; sessionVersion?: number } = {},
+  opts: { lastActivityAgoMs?: number; signedInAgoMs?: number; sessionVersion?: number; sessionId?: string } = {},
 ): Promise<string> {
   const now = Date.now();
   const current = await db().user.findUniqueOrThrow({ where: { id: user.id }, select: { sessionVersion: true } });
+  const sessionId = opts.sessionId ?? (await db().$transaction((tx) => createUserSession(tx, user.id, null)));
   const token = await encode({
     secret,
     salt: "authjs.session-token",
@@ -72,6 +77,7 @@ export async function mintSessionCookie(
       name: user.name,
       role: user.role,
       sv: opts.sessionVersion ?? current.sessionVersion,
+      sid: sessionId,
       act: now - (opts.lastActivityAgoMs ?? 0),
       sia: now - (opts.signedInAgoMs ?? opts.lastActivityAgoMs ?? 0),
     },

@@ -31,7 +31,13 @@ function cookiesOf(res: Response): Record<string, string> {
 export type SignInAnswer = { status: number; location: string; sessionCookie: string | null };
 
 /** Signs in the way a browser without JavaScript would: CSRF token, then the credentials callback. */
-export async function signInOverHttp(baseUrl: string, email: string, password: string, headers: Record<string, string> = {}): Promise<SignInAnswer> {
+export async function signInOverHttp(
+  baseUrl: string,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+  callbackUrl = "/transfers",
+): Promise<SignInAnswer> {
   const csrfRes = await fetch(`${baseUrl}/api/auth/csrf`, { headers });
   const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
   const csrfCookies = cookiesOf(csrfRes);
@@ -43,7 +49,7 @@ export async function signInOverHttp(baseUrl: string, email: string, password: s
       "content-type": "application/x-www-form-urlencoded",
       cookie: Object.entries(csrfCookies).map(([k, v]) => `${k}=${v}`).join("; "),
     },
-    body: new URLSearchParams({ email, password, csrfToken, callbackUrl: "/transfers" }),
+    body: new URLSearchParams({ email, password, csrfToken, callbackUrl }),
   });
   const session = cookiesOf(res)["authjs.session-token"];
   return { status: res.status, location: res.headers.get("location") ?? "", sessionCookie: session ? `authjs.session-token=${session}` : null };

@@ -45,7 +45,6 @@ function siteOf(url: URL): string {
 
 function expectSafeLocation(location: string | null, what: string) {
   expect(location, `${what}: a redirect`).toBeTruthy();
-  // eslint-disable-next-line no-control-regex
   expect(location!, `${what}: no control character or backslash in Location`).not.toMatch(/[\u0000-\u001f\u007f\\]/);
   const target = new URL(location!, baseUrl);
   expect(siteOf(target), `${what}: stays on this site (${location})`).toBe(siteOf(new URL(origin)));

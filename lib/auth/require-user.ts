@@ -9,7 +9,7 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import * as z from "zod";
 import { auth } from "@/auth";
-import { accessRuleFor, isAllowed, type Role } from "@/lib/auth/access-policy";
+import { accessRuleFor, isAllowed, ROLES, type Role } from "@/lib/auth/access-policy";
 import { SessionClaimsSchema, sessionEnded } from "@/lib/auth/session-claims";
 import { db } from "@/lib/db/prisma";
 
@@ -26,20 +26,14 @@ export const loadSessionUser = cache(async (): Promise<{ ok: true; user: Session
   const claims = parsed.data.claims;
   const ended = sessionEnded(claims);
   if (ended) return { ok: false, reason: ended };
-  const user = await db().user.findUnique({
-    where: { id: claims.sub },
-    select: {
-      id: true,
-      email: true,
-      name: true,
-      role: true,
-      disabledAt: true,
-      sessionVersion: true,
-      sessions: { where: { id: claims.sid, expiresAt: { gt: new Date() } }, select: { id: true } },
-    },
-  });
-  if (!user || user.disabledAt || user.sessionVersion !== claims.sv || user.sessions.length === 0) return { ok: false, reason: "revoked" };
-  return { ok: true, user: { id: user.id, email: user.email, name: user.name, role: user.role }, sessionId: claims.sid };
+  // One round trip for both checks (a Prisma relation select would be a second query).
+  const [user] = await db().$queryRaw<{ id: string; email: string; name: string; role: string; disabled: boolean; session_version: number; session_live: boolean }[]>`
+    SELECT u.id, u.email, u.name, u.role::text AS role, u.disabled_at IS NOT NULL AS disabled, u.session_version,
+      EXISTS (SELECT 1 FROM user_sessions s WHERE s.id = ${claims.sid} AND s.user_id = u.id AND s.expires_at > now()) AS session_live
+    FROM users u WHERE u.id = ${claims.sub}`;
+  const role = ROLES.find((r) => r === user?.role);
+  if (!user || !role || user.disabled || user.session_version !== claims.sv || !user.session_live) return { ok: false, reason: "revoked" };
+  return { ok: true, user: { id: user.id, email: user.email, name: user.name, role }, sessionId: claims.sid };
 });
 
 /** The live session (its user and user_sessions id), or null: for signing out. */

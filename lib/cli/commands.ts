@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { CLI_ACTOR } from "@/lib/audit/actor";
 import { createApiKey, revokeApiKey, rotateApiKey } from "@/lib/auth/api-keys";
+import { endAllUserSessions } from "@/lib/auth/user-sessions";
 import { db } from "@/lib/db/prisma";
 import { rotateWebhookSecret, setPartnerOutboundCredential, setPartnerSuspended, updatePartnerCallbackUrl } from "@/lib/partners/manage-partners";
 import { addStore, listStores, removeStore, setStoreRules } from "@/lib/stores/manage-stores";
@@ -48,6 +49,7 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
   user role <userId|email> --role pharmacist|admin
   user disable|enable <userId|email>
   user reset-password <userId|email> --password <p>
+  user end-sessions <userId|email>  sign the user out everywhere at once (they can sign in again)
   store add --name <name> --npi <npi> [--dea <dea>]
   store list                       stores with their state schedules and prescription validity
   store remove <storeId>
@@ -303,6 +305,11 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
       const userId = await userIdOf(positional(args, 2, "userId or email"));
       await resetUserPassword(userId, required(values, "password"), CLI_ACTOR);
       return { json: { userId, passwordReset: true }, human: `password reset for ${userId}; their sessions are ended` };
+    }
+    case "user end-sessions": {
+      const userId = await userIdOf(positional(args, 2, "userId or email"));
+      const result = await endAllUserSessions(userId, CLI_ACTOR, "admin");
+      return { json: result, human: `${userId}: ${result.sessionsEnded} open session${result.sessionsEnded === 1 ? "" : "s"} ended` };
     }
     case "partner suspend":
     case "partner resume": {

@@ -2,12 +2,17 @@
 // before sign-out is refused afterwards by pages and API routes alike, while the same user's other
 // sessions (another computer) stay. "Sign out all my sessions" and an admin's "End this user's
 // sessions" end every one of them; both are audited.
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
 import { createTestUser, dashboardFetch, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";
+import { TEST_AUTH_SECRET } from "@/tests/support/server";
 
-const { baseUrl } = connectTestEnvironment();
+const { baseUrl, databaseUrl } = connectTestEnvironment();
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 async function apiStatus(cookie: string): Promise<number> {
   return (await dashboardFetch(baseUrl, "/api/transfers?limit=1", { cookie, headers: { "x-rx-background": "1" } })).status;
@@ -114,5 +119,19 @@ describe("an admin ends a user's sessions", () => {
     const missing = await dashboardFetch(baseUrl, "/api/admin/users/usr_nobody/sessions", { cookie: adminCookie, method: "DELETE" });
     expect(missing.status).toBe(404);
     expect(missing.headers.get("content-type")).toContain("application/problem+json");
+  });
+});
+
+describe("npm run cli -- user end-sessions", () => {
+  it("ends every session of the user, audited as cli", async () => {
+    const cookie = await signedInCookie(baseUrl, pharmacist);
+    const { stdout } = await promisify(execFile)(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/cli.ts", "user", "end-sessions", pharmacist.email, "--json"], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: "silent" },
+    });
+    expect(JSON.parse(stdout)).toMatchObject({ userId: pharmacist.id });
+    expect(await apiStatus(cookie)).toBe(401);
+    const event = await db().auditEvent.findFirstOrThrow({ where: { action: "user.sessions_ended", actor: "cli" }, orderBy: { id: "desc" } });
+    expect(event.details).toMatchObject({ userId: pharmacist.id });
   });
 });

@@ -1,7 +1,9 @@
 // Stored secrets under a new DATA_ENCRYPTION_KEY: `npm run cli -- secrets rotate-key` re-seals every one
 // (v1 values from before issue 13 included) with no loss, all or nothing, audited; a process with the wrong
 // key is refused at start with a message that names the cause.
+import { spawn } from "node:child_process";
 import { createCipheriv, createHash, randomBytes } from "node:crypto";
+import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/audit/actor";
@@ -13,7 +15,9 @@ import { rotateWebhookSecret, setPartnerOutboundCredential } from "@/lib/partner
 import { checkStoredSecrets, rotateStoredSecrets } from "@/lib/partners/sealed-secrets";
 import { runCli } from "@/tests/support/cli";
 import { createMigratedDatabase } from "@/tests/support/database";
-import { TEST_SECRETS } from "@/tests/support/server";
+import { freePort, TEST_SECRETS } from "@/tests/support/server";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 const OLD_KEY = randomBytes(32).toString("base64");
 const NEW_KEY = randomBytes(32).toString("base64");
@@ -84,6 +88,21 @@ describe("secrets rotate-key", () => {
     expect(wrong.code).toBe(1);
     expect((wrong.json.error as { code: string; message: string }).code).toBe("key_mismatch");
     expect((wrong.json.error as { message: string }).message).toMatch(/sealed under another DATA_ENCRYPTION_KEY.*must share DATA_ENCRYPTION_KEY/);
+  });
+
+  it("npm start with the wrong DATA_ENCRYPTION_KEY exits at start, naming the likely cause", async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(await freePort()), DATABASE_URL: url, ...TEST_SECRETS, DATA_ENCRYPTION_KEY: NEW_KEY, LOG_LEVEL: "warn" };
+    delete env.DATA_ENCRYPTION_KEY_PREVIOUS;
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    clearTimeout(timer);
+    expect(code, output).toBe(1);
+    expect(output).toMatch(/could not start: .*sealed under another DATA_ENCRYPTION_KEY/);
+    expect(output).not.toContain("ready on");
   });
 
   it("fails as a whole, changing nothing, when one secret does not open", async () => {

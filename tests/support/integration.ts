@@ -5,6 +5,6 @@ import { setEnv } from "@/lib/env";
 
 export function connectTestEnvironment(): { baseUrl: string; databaseUrl: string } {
   const databaseUrl = inject("databaseUrl");
-  setEnv({ DATABASE_URL: databaseUrl, LOG_LEVEL: "warn", AUTH_SECRET: inject("authSecret") });
+  setEnv({ DATABASE_URL: databaseUrl, LOG_LEVEL: "warn", ...inject("testSecrets") });
   return { baseUrl: inject("baseUrl"), databaseUrl };
 }

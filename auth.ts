@@ -8,7 +8,9 @@ import Credentials from "next-auth/providers/credentials";
 import * as z from "zod";
 import { ROLES } from "@/lib/auth/access-policy";
 import { attemptSignIn } from "@/lib/auth/attempt-sign-in";
+import { sameOriginPath } from "@/lib/auth/safe-callback";
 import { SessionClaimsSchema, sessionCookieMaxAgeSeconds, sessionEnded, type SessionClaims } from "@/lib/auth/session-claims";
+import { forgetUserSession } from "@/lib/auth/user-sessions";
 import { env } from "@/lib/env";
 import { clientAddressOf } from "@/lib/http/request-context";
 import { log } from "@/lib/log";
@@ -34,6 +36,7 @@ const SignedInUserSchema = z.object({
   name: z.string(),
   role: z.enum(ROLES),
   sessionVersion: z.number().int(),
+  sessionId: z.string(),
 });
 
 export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
@@ -64,6 +67,11 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
     }),
   ],
   callbacks: {
+    // Every callbackUrl next-auth is given (the sign-in form's field, its cookie, signOut's redirectTo):
+    // a path of this very origin, or the queue. next-auth's default lets `/\t/evil.example` through.
+    redirect({ url, baseUrl }) {
+      return `${baseUrl}${sameOriginPath(url, baseUrl)}`;
+    },
     jwt({ token, user, trigger }) {
       if (trigger === "signIn" && user) {
         const signedIn = SignedInUserSchema.parse(user);
@@ -74,6 +82,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
           name: signedIn.name,
           role: signedIn.role,
           sv: signedIn.sessionVersion,
+          sid: signedIn.sessionId,
           act: now,
           sia: now,
         };
@@ -87,6 +96,14 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
     session({ session, token }) {
       const claims = SessionClaimsSchema.safeParse(token);
       return Object.assign(session, { claims: claims.success ? claims.data : null });
+    },
+  },
+  events: {
+    // next-auth's own sign-out endpoint (POST /api/auth/signout): the session row goes too. The
+    // dashboard's sign-out (/api/session/logout) ends and audits it before calling signOut.
+    async signOut(message) {
+      const claims = "token" in message ? SessionClaimsSchema.safeParse(message.token) : null;
+      if (claims?.success) await forgetUserSession(claims.data.sid);
     },
   },
   logger: {

@@ -11,6 +11,7 @@ import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import { approveTransfer } from "@/lib/transfers/approve-transfer";
 import { receiveTransfer } from "@/lib/transfers/receive-transfer";
 import { startCallbackReceiver, type CallbackReceiver } from "@/tests/support/callback-receiver";
+import { TEST_SECRETS } from "@/tests/support/server";
 import { percentile, progress, ROOT, startProcess, stopProcess } from "./support";
 
 export type CallbacksResult = {
@@ -62,6 +63,7 @@ export async function benchCallbacks(opts: {
   const startWorker = () =>
     startProcess(0, process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/worker.ts"], {
       DATABASE_URL: opts.databaseUrl,
+      ...TEST_SECRETS,
       AUTH_SECRET: opts.authSecret,
       CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
       CALLBACK_ALLOW_INSECURE_HTTP: "true",

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
-import { freePort } from "@/tests/support/server";
+import { freePort, TEST_SECRETS } from "@/tests/support/server";
 import { median, processTreeCpuMs, progress, ROOT, runJsonChild, SERVER_NODE_FLAGS, startProcess, stopProcess, waitForHttp } from "./support";
 
 export type LoadResult = { requestsPerSecond: number; total: number; non2xx: number; errors: number; timeouts: number; p50: number; p99: number };
@@ -58,6 +58,7 @@ export async function benchIntake(opts: {
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_URL: opts.databaseUrl,
+    ...TEST_SECRETS,
     AUTH_SECRET: opts.authSecret,
     PHARMACY_NPI: opts.pharmacyNpi,
     V1_RATE_LIMIT_PER_MINUTE: "1000000000",

@@ -12,7 +12,7 @@ import { createUser } from "@/lib/users/create-user";
 import { createPartner } from "@/lib/partners/create-partner";
 import { DEMO_PHARMACY_NPI } from "@/lib/transfers/fixtures";
 import { createMigratedDatabase, startTestPostgres } from "@/tests/support/database";
-import { ensureBuild } from "@/tests/support/server";
+import { ensureBuild, TEST_SECRETS } from "@/tests/support/server";
 import { benchIntake, type IntakeResult } from "./intake";
 import { benchCallbacks, type CallbacksResult } from "./callbacks";
 import { benchQueue, seedTransfers, type QueueSize } from "./queue";
@@ -66,8 +66,9 @@ async function main(): Promise<void> {
   const postgres = await startTestPostgres();
   try {
     const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_bench");
-    const authSecret = randomBytes(32).toString("base64url");
-    setEnv({ DATABASE_URL: databaseUrl, AUTH_SECRET: authSecret, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_ALLOW_INSECURE_HTTP: "true", LOG_LEVEL: "warn" });
+    const authSecret = TEST_SECRETS.AUTH_SECRET;
+    // `npm start` requires explicit keys; this process writes sealed secrets and audit records with the same.
+    setEnv({ DATABASE_URL: databaseUrl, ...TEST_SECRETS, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_ALLOW_INSECURE_HTTP: "true", LOG_LEVEL: "warn" });
     enableQueryEvents();
     const partner = await createPartner({ name: "Bench Sender", callbackUrl: "http://127.0.0.1:9/unused", npis: [] });
     const pgVersion = await serverVersion(databaseUrl);

@@ -14,7 +14,7 @@ import { createPartner } from "@/lib/partners/create-partner";
 import { createUser } from "@/lib/users/create-user";
 import { disconnectDb } from "@/lib/db/prisma";
 import { createMigratedDatabase, startTestPostgres, type TestPostgres } from "@/tests/support/database";
-import { ensureBuild, freePort } from "@/tests/support/server";
+import { ensureBuild, freePort, TEST_SECRETS } from "@/tests/support/server";
 import { callbackProgress, runChecks, type Check, type CheckNumbers } from "./soak/checks";
 import { newDecisionStats, runPharmacist, signIn, type DecisionTarget, type Pharmacist } from "./soak/pharmacists";
 import { startSoakReceiver, type SoakReceiver } from "./soak/receiver";
@@ -145,8 +145,9 @@ async function main(): Promise<void> {
   postgres = await startTestPostgres();
   embeddedDir = await embeddedClusterDir(postgres.adminUrl);
   const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_soak");
-  const authSecret = randomBytes(32).toString("base64url");
-  setEnv({ DATABASE_URL: databaseUrl, AUTH_SECRET: authSecret, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_ALLOW_INSECURE_HTTP: "true", LOG_LEVEL: "warn" });
+  const authSecret = TEST_SECRETS.AUTH_SECRET;
+  // `npm start` requires explicit keys; this process writes sealed secrets and audit records with the same.
+  setEnv({ DATABASE_URL: databaseUrl, ...TEST_SECRETS, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_ALLOW_INSECURE_HTTP: "true", LOG_LEVEL: "warn" });
 
   step("receiver, partners, pharmacists");
   receiver = await startSoakReceiver();
@@ -175,6 +176,7 @@ async function main(): Promise<void> {
     logFile: path.join(workDir, "server.log"),
     env: {
       DATABASE_URL: databaseUrl,
+      ...TEST_SECRETS,
       AUTH_SECRET: authSecret,
       LOG_LEVEL: "warn",
       CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",

@@ -138,6 +138,30 @@ test("an admin creates a user and changes their role", async ({ page }) => {
   await expect(row).toContainText("Admin");
 });
 
+test("an admin ends a user's sessions: the user's browser is signed out, nothing else changes", async ({ page, browser }) => {
+  const admin = await createPharmacist("Ada Sessions", "admin");
+  const pharmacist = await createPharmacist("Pat Sessions");
+  const theirs = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  try {
+    const theirPage = await theirs.newPage();
+    await signIn(theirPage, pharmacist);
+    await signIn(page, admin, "/admin/users");
+    const row = page.getByRole("row").filter({ hasText: pharmacist.email });
+    await row.getByRole("button", { name: `End sessions of ${pharmacist.email}` }).click();
+    const dialog = page.getByRole("alertdialog", { name: `End every session of ${pharmacist.email}?` });
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await dialog.getByRole("button", { name: "End sessions" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("status").filter({ hasText: `${pharmacist.email}: 1 open session ended` })).toBeVisible();
+    await expect(row).toContainText("Active");
+
+    await theirPage.goto("/transfers");
+    await expect(theirPage).toHaveURL(/\/login\?.*reason=revoked/);
+  } finally {
+    await theirs.close();
+  }
+});
+
 test("the last active admin cannot be disabled, and the screen says why", async ({ page }) => {
   const admin = await createPharmacist("Lone Admin", "admin");
   // Make this admin the only active one for the duration of the test.

@@ -69,3 +69,25 @@ test("the idle warning's button keeps the session", async ({ page }) => {
   await expect(page).toHaveURL(/\/transfers$/);
   expect((await page.request.get("/api/transfers")).status()).toBe(200);
 });
+
+test("signing out everywhere ends the pharmacist's session in another browser too", async ({ page, browser }) => {
+  const pharmacist = await createPharmacist("Eve Everywhere");
+  await signIn(page, pharmacist);
+  const other = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  try {
+    const otherPage = await other.newPage();
+    await signIn(otherPage, pharmacist);
+
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Sign out all my sessions?" });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: "Sign out all my sessions" }).click();
+    await expect(page).toHaveURL(/\/login\?reason=signed_out/);
+
+    await otherPage.goto("/transfers");
+    await expect(otherPage).toHaveURL(/\/login\?.*reason=revoked/);
+    await expect(otherPage.getByRole("status")).toContainText("no longer valid");
+  } finally {
+    await other.close();
+  }
+});

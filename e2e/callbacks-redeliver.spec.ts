@@ -14,6 +14,8 @@ test.beforeAll(async () => {
   setEnv({
     DATABASE_URL: process.env.E2E_DATABASE_URL!,
     AUTH_SECRET: process.env.E2E_AUTH_SECRET!,
+    DATA_ENCRYPTION_KEY: process.env.E2E_DATA_ENCRYPTION_KEY!,
+    AUDIT_HMAC_KEY: process.env.E2E_AUDIT_HMAC_KEY!,
     LOG_LEVEL: "warn",
     // The receiver listens on 127.0.0.1, which the test server allows too (CALLBACK_ALLOW_PRIVATE_NETWORKS=true).
     CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",

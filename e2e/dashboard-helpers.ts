@@ -17,7 +17,13 @@ function connect(): void {
   const databaseUrl = process.env.E2E_DATABASE_URL;
   const authSecret = process.env.E2E_AUTH_SECRET;
   if (!databaseUrl || !authSecret) throw new Error("E2E_DATABASE_URL / E2E_AUTH_SECRET are set by e2e/global-setup.ts");
-  setEnv({ DATABASE_URL: databaseUrl, AUTH_SECRET: authSecret, LOG_LEVEL: "warn" });
+  setEnv({
+    DATABASE_URL: databaseUrl,
+    AUTH_SECRET: authSecret,
+    DATA_ENCRYPTION_KEY: process.env.E2E_DATA_ENCRYPTION_KEY ?? "",
+    AUDIT_HMAC_KEY: process.env.E2E_AUDIT_HMAC_KEY ?? "",
+    LOG_LEVEL: "warn",
+  });
   connected = true;
 }
 

@@ -25,8 +25,16 @@ const EnvSchema = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default(".data"),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-  /** Key for secrets stored encrypted (webhook secrets, partners' outbound credentials); derived from AUTH_SECRET when unset. */
+  // The three secrets below and AUTH_SECRET are required by `npm start` (lib/runtime-secrets.ts); `npm run dev`
+  // and the CLI generate missing ones into DATA_DIR. The server and the CLI must share them.
+  /** Key for secrets stored encrypted (webhook secrets, partners' outbound credentials); independent of AUTH_SECRET. */
   DATA_ENCRYPTION_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  /** The key before the current one, still read (never written) until `npm run cli -- secrets rotate-key` has re-sealed everything. */
+  DATA_ENCRYPTION_KEY_PREVIOUS: z.string().min(32, "must be at least 32 characters").optional(),
+  /** HMAC key of the audit log's hash chain, kept outside the database so that its owner cannot rewrite history unnoticed. */
+  AUDIT_HMAC_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  /** How often the server writes the audit chain's head to the log (also at start and at shutdown). */
+  AUDIT_HEAD_LOG_MINUTES: z.coerce.number().min(0.05, "must be at least 0.05").max(1440, "must be at most 1440").default(60),
   PHARMACY_NPI: z
     .string()
     .regex(/^\d{10}$/, "must be a 10-digit NPI")

@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { disconnectDb } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { runCliCommand, CLI_USAGE, CliUsageError } from "@/lib/cli/commands";
-import { ensureAuthSecret, loadEnvOrExit, startDatabase } from "./runtime";
+import { checkKeysAgainstDatabase, ensureSecrets, KeyMismatchError, loadEnvOrExit, startDatabase } from "./runtime";
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
@@ -51,6 +51,8 @@ async function main(): Promise<number> {
         schedule: { type: "string" },
         outcome: { type: "string" },
         out: { type: "string" },
+        head: { type: "string" },
+        "head-id": { type: "string" },
       },
     });
   } catch (err) {
@@ -60,9 +62,11 @@ async function main(): Promise<number> {
   }
 
   loadEnvOrExit();
-  ensureAuthSecret((msg) => process.stderr.write(`${msg}\n`));
+  ensureSecrets((msg) => process.stderr.write(`${msg}\n`));
   const db = await startDatabase({ log: (msg) => process.stderr.write(`${msg}\n`) });
   try {
+    // The CLI writes what the server reads (sealed secrets, audit records): it must hold the same keys.
+    await checkKeysAgainstDatabase();
     const result = await runCliCommand(parsed.positionals, parsed.values);
     if (result.stream && !json) {
       // A CSV export: written as it is read, so it never has to fit in memory.
@@ -72,6 +76,10 @@ async function main(): Promise<number> {
     } else emit(result.json, result.human);
     return result.exitCode ?? 0;
   } catch (err) {
+    if (err instanceof KeyMismatchError) {
+      emit({ error: { code: "key_mismatch", message: err.message } }, `error: ${err.message}`);
+      return 1;
+    }
     if (err instanceof CliUsageError || err instanceof DomainError) {
       const code = err instanceof DomainError ? err.code : "usage";
       emit({ error: { code, message: err.message } }, `error: ${err.message}`);

@@ -1,15 +1,35 @@
 // `npm run db:deploy`: apply the committed migrations to DATABASE_URL, creating the database if missing
-// (without DATABASE_URL: to the embedded database in DATA_DIR).
+// (without DATABASE_URL: to the embedded database in DATA_DIR). Run it as the database's owner.
+//
+// `npm run -s db:deploy -- --print-grants --role rx_app` also prints, on stdout, the GRANT statements that
+// give the application role least privilege (lib/db/grants.ts); everything else goes to stderr.
+import { parseArgs } from "node:util";
+import { buildGrantStatements } from "@/lib/db/grants";
 import { loadEnvOrExit, startDatabase } from "./runtime";
 
+let options: { "print-grants"?: boolean; role?: string };
+try {
+  options = parseArgs({ options: { "print-grants": { type: "boolean" }, role: { type: "string" } } }).values;
+  if (options["print-grants"] && !options.role) throw new Error("--print-grants needs --role <name> (the application's role, e.g. rx_app)");
+  if (options.role && !options["print-grants"]) throw new Error("--role goes with --print-grants");
+} catch (err) {
+  process.stderr.write(`usage: npm run db:deploy [-- --print-grants --role <app role>]\n${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(2);
+}
+
 loadEnvOrExit();
-const say = (msg: string) => process.stdout.write(`${msg}\n`);
+const printing = options["print-grants"] === true;
+const say = (msg: string) => (printing ? process.stderr : process.stdout).write(`${msg}\n`);
 startDatabase({ log: say })
   .then(async (db) => {
     say(`migrations applied (${db.embedded ? "embedded database" : "DATABASE_URL"})`);
-    await db.stop();
+    try {
+      if (printing) process.stdout.write(await buildGrantStatements(db.databaseUrl, options.role!));
+    } finally {
+      await db.stop();
+    }
   })
   .catch((err: unknown) => {
-    process.stderr.write(`migration failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`${printing ? "db:deploy" : "migration"} failed: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   });

@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
+import { startAuditHeadLog } from "@/lib/audit/audit-head-log";
 import { startCallbackWorker, type CallbackWorker } from "@/lib/callbacks/worker";
 import { disconnectDb } from "@/lib/db/prisma";
 import { env, setEnv } from "@/lib/env";
@@ -16,7 +17,7 @@ import { startProductionServer } from "@/lib/http/production-server";
 import { errorFields, log } from "@/lib/log";
 import { ensureConfiguredStore } from "@/lib/stores/store-npis";
 import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
-import { dataDir, ensureAuthSecret, loadEnvOrExit, startDatabase } from "./runtime";
+import { checkKeysAgainstDatabase, dataDir, ensureSecrets, loadEnvOrExit, requireProductionSecrets, startDatabase } from "./runtime";
 
 const arg = process.argv[2];
 if (arg !== "dev" && arg !== "start") {
@@ -39,10 +40,19 @@ async function main(): Promise<void> {
     setEnv({ CALLBACK_ALLOW_INSECURE_HTTP: "true" });
   }
   loadEnvOrExit();
-  ensureAuthSecret(say);
+  // Production needs its secrets given explicitly; development generates missing ones into DATA_DIR.
+  if (mode === "start") requireProductionSecrets();
+  else ensureSecrets(say);
   // SIGINT/SIGTERM are handled below: the database stops last, after the web server and the worker.
   const db = await startDatabase({ log: say, callerHandlesSignals: true });
   say(db.embedded ? `embedded PostgreSQL ready (data in ${dataDir()})` : "using DATABASE_URL");
+  try {
+    await checkKeysAgainstDatabase();
+  } catch (err) {
+    await disconnectDb();
+    await db.stop();
+    throw err;
+  }
   await ensureConfiguredStore();
   const classified = await classifyStoredTransfers();
   if (classified > 0) say(`classified the drug of ${classified} stored transfers (schedule, allergy alert)`);
@@ -60,6 +70,7 @@ async function main(): Promise<void> {
   }
 
   const web = mode === "start" ? await startInProcess() : await spawnNextDev();
+  const auditHeads = startAuditHeadLog();
 
   let stopping = false;
   const shutdown = async (code: number) => {
@@ -67,6 +78,7 @@ async function main(): Promise<void> {
     stopping = true;
     // The worker finishes (or hands back) the deliveries in flight before the database goes away.
     await Promise.all([worker?.stop(), web.stop()]);
+    await auditHeads.stop(); // the last head, after the last request's record
     await disconnectDb();
     await db.stop();
     process.exit(code);

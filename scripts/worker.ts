@@ -6,17 +6,18 @@ import { startCallbackWorker } from "@/lib/callbacks/worker";
 import { disconnectDb } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
-import { ensureAuthSecret, loadEnvOrExit, startDatabase } from "./runtime";
+import { checkKeysAgainstDatabase, ensureSecrets, loadEnvOrExit, startDatabase } from "./runtime";
 
 const say = (msg: string) => process.stdout.write(`[rx-transfer worker] ${msg}\n`);
 
 async function main(): Promise<void> {
   loadEnvOrExit();
-  // Stored webhook secrets are sealed with a key derived from AUTH_SECRET (or DATA_ENCRYPTION_KEY): the
-  // worker must use the same one as the server.
-  ensureAuthSecret(say);
+  // Stored webhook secrets are sealed under DATA_ENCRYPTION_KEY and the audit log is keyed with
+  // AUDIT_HMAC_KEY: the worker must use the server's (checked once the database is up).
+  ensureSecrets(say);
   // SIGINT/SIGTERM are handled below: the database stops after the worker.
   const db = await startDatabase({ log: say, callerHandlesSignals: true });
+  await checkKeysAgainstDatabase();
   const worker = await startCallbackWorker({ connectionString: db.databaseUrl });
   say(`running (${env().WORKER_CONCURRENCY} deliveries at once, ${db.embedded ? "embedded database" : "DATABASE_URL"})`);
 

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { IdleLogoff } from "@/components/dashboard/idle-logoff";
 import { QueryProvider } from "@/components/dashboard/query-provider";
+import { SignOutAllButton } from "@/components/dashboard/sign-out-all-button";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
 import { currentUser } from "@/lib/auth/require-user";
 import { sessionIdleMs } from "@/lib/auth/session-claims";
@@ -45,6 +46,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
               {user.name} <span className="text-slate-400">({user.role})</span>
             </span>
             <SignOutButton />
+            <SignOutAllButton />
           </div>
         </div>
       </header>

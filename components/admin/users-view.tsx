@@ -1,7 +1,8 @@
 "use client";
 // Dashboard users: create, change role, set the licence number (printed on the transfer records a pharmacist
 // approves), disable or enable, reset password. Every change that affects what a user may do ends their open sessions (the domain operations bump the session version). The last active
-// admin can be neither demoted nor disabled: the server refuses, and the dialog says why.
+// admin can be neither demoted nor disabled: the server refuses, and the dialog says why. "End sessions"
+// signs a user out everywhere (a lost laptop, a shared computer) without changing anything else.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import * as z from "zod";
@@ -34,6 +35,7 @@ export type UserRow = {
   disabled: boolean;
   lockedUntil: string | null;
   lastLoginAt: string | null;
+  openSessions: number;
   createdAt: string;
 };
 
@@ -289,6 +291,7 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
   const [passwordFor, setPasswordFor] = useState<UserRow | null>(null);
   const [licenseFor, setLicenseFor] = useState<UserRow | null>(null);
   const [disabling, setDisabling] = useState<UserRow | null>(null);
+  const [endingSessions, setEndingSessions] = useState<UserRow | null>(null);
   const activeAdmins = users.filter((u) => u.role === "admin" && !u.disabled).length;
 
   const setDisabled = useMutation({
@@ -298,6 +301,22 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
       setDisabling(null);
       setStatus(
         disabled ? `${user.email} is disabled and signed out.` : `${user.email} is enabled and can sign in again.`,
+      );
+      await refresh();
+    },
+  });
+
+  const endSessions = useMutation({
+    mutationFn: (user: UserRow) =>
+      apiFetch<{ sessionsEnded: number }>(`/api/admin/users/${user.userId}/sessions`, { method: "DELETE" }),
+    onSuccess: async (result, user) => {
+      setEndingSessions(null);
+      if (user.userId === currentUserId) {
+        window.location.assign(new URL("/login?reason=signed_out", window.location.origin).toString());
+        return;
+      }
+      setStatus(
+        `${user.email}: ${result.sessionsEnded} open session${result.sessionsEnded === 1 ? "" : "s"} ended. They can sign in again.`,
       );
       await refresh();
     },
@@ -321,6 +340,9 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
               <SortHeader label="Licence number" column="license" sort={sort} onSort={toggle} />
               <SortHeader label="Status" column="status" sort={sort} onSort={toggle} />
               <SortHeader label="Last sign-in" column="lastLogin" sort={sort} onSort={toggle} />
+              <th scope="col" className={TH_CLASS}>
+                Open sessions
+              </th>
               <th scope="col" className={TH_CLASS}>
                 <span className="sr-only">Actions</span>
               </th>
@@ -357,6 +379,7 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
                   <td className={TD_CLASS}>
                     {u.lastLoginAt ? <LocalTime iso={u.lastLoginAt} /> : <span className="text-slate-500">never</span>}
                   </td>
+                  <td className={`${TD_CLASS} tabular-nums`}>{u.openSessions}</td>
                   <td className={`${TD_CLASS} whitespace-nowrap text-right`}>
                     <span className="inline-flex gap-1">
                       <Button onClick={() => setRoleFor(u)}>
@@ -367,6 +390,14 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
                       </Button>
                       <Button onClick={() => setPasswordFor(u)}>
                         Reset password<span className="sr-only"> of {u.email}</span>
+                      </Button>
+                      <Button
+                        onClick={() => {
+                          endSessions.reset();
+                          setEndingSessions(u);
+                        }}
+                      >
+                        End sessions<span className="sr-only"> of {u.email}</span>
                       </Button>
                       {u.disabled ? (
                         <Button
@@ -420,6 +451,21 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
           setPasswordFor(null);
           setStatus(message);
         }}
+      />
+      <ConfirmDialog
+        open={endingSessions !== null}
+        title={`End every session of ${endingSessions?.email ?? ""}?`}
+        description={
+          endingSessions?.userId === currentUserId
+            ? "This is your own account: you will be signed out here too, and on every other computer."
+            : "They are signed out at once on every computer and browser. Nothing else changes: they can sign in again (disable them to keep them out)."
+        }
+        confirmLabel="End sessions"
+        pendingLabel="Ending…"
+        pending={endSessions.isPending}
+        error={endSessions.error ? messageOf(endSessions.error) : null}
+        onCancel={() => setEndingSessions(null)}
+        onConfirm={() => endingSessions && endSessions.mutate(endingSessions)}
       />
       <ConfirmDialog
         open={disabling !== null}

@@ -145,15 +145,15 @@ export type AuditExport = { filename: string; records: number; lines: AsyncGener
  * audited (with its filters) and covers the log as it stood when it was asked for.
  */
 export async function exportAuditLog(query: AuditFilters, actor: Actor): Promise<AuditExport> {
-  const last = await db().auditEvent.findFirst({ orderBy: { id: "desc" }, select: { id: true } });
-  const upTo = last?.id ?? BigInt(0);
-  const records = await db().auditEvent.count({ where: { AND: [...whereOf(query), { id: { lte: upTo } }] } });
-  await recordAuditEvent({
-    userId: actor.userId,
-    actor: actor.label,
-    action: "audit.exported",
-    clientAddress: actor.clientAddress,
-    details: { filters: filtersOf(query), records },
+  const { upTo, records } = await db().$transaction(async (tx) => {
+    const last = await tx.auditEvent.findFirst({ orderBy: { id: "desc" }, select: { id: true } });
+    const upTo = last?.id ?? BigInt(0);
+    const records = await tx.auditEvent.count({ where: { AND: [...whereOf(query), { id: { lte: upTo } }] } });
+    await recordAuditEvent(
+      { userId: actor.userId, actor: actor.label, action: "audit.exported", clientAddress: actor.clientAddress, details: { filters: filtersOf(query), records } },
+      tx,
+    );
+    return { upTo, records };
   });
   async function* lines(): AsyncGenerator<string> {
     yield csvRow(AUDIT_CSV_COLUMNS);

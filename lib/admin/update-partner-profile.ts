@@ -29,18 +29,16 @@ export async function updatePartnerProfile(
   }
   if (data.name === undefined && data.npis === undefined)
     throw new DomainError("invalid_input", "nothing to change: give a name or NPIs");
-  const existing = await db().partner.findUnique({ where: { id: partnerId }, select: { name: true, npis: true } });
-  if (!existing) throw new DomainError("not_found", `no partner ${partnerId}`);
-  const updated = await db().partner.update({ where: { id: partnerId }, data, select: { name: true, npis: true } });
-  const details: Record<string, string | string[]> = { partnerId };
-  if (data.name !== undefined && data.name !== existing.name) details.name = data.name;
-  if (data.npis !== undefined) details.npis = data.npis;
-  await recordAuditEvent({
-    userId: actor.userId,
-    actor: actor.label,
-    action: "partner.updated",
-    clientAddress: actor.clientAddress,
-    details,
+  // The change and its audit record commit together; the row is locked so that "from" is what it replaced.
+  const updated = await db().$transaction(async (tx) => {
+    const [locked] = await tx.$queryRaw<{ name: string }[]>`SELECT name FROM partners WHERE id = ${partnerId} FOR UPDATE`;
+    if (!locked) throw new DomainError("not_found", `no partner ${partnerId}`);
+    const updated = await tx.partner.update({ where: { id: partnerId }, data, select: { name: true, npis: true } });
+    const details: Record<string, string | string[]> = { partnerId };
+    if (data.name !== undefined && data.name !== locked.name) details.name = data.name;
+    if (data.npis !== undefined) details.npis = data.npis;
+    await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "partner.updated", clientAddress: actor.clientAddress, details }, tx);
+    return updated;
   });
   return updated;
 }

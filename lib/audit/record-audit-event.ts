@@ -1,11 +1,11 @@
 // The audit log (HIPAA audit controls): every view, search, claim and decision, and every admin action,
-// appended with a hash chained to the previous record so that an altered or removed record is detected.
-import { createHash } from "node:crypto";
+// appended with a keyed hash chained to the previous record (lib/audit/audit-hash.ts) so that an altered,
+// removed or reordered record is detected, even by someone who holds the database but not AUDIT_HMAC_KEY.
 import type { Prisma } from "@/generated/prisma/client";
-import { canonicalJson } from "@/lib/canonical-json";
+import { auditKey, GENESIS_HASH, keyedAuditHash } from "@/lib/audit/audit-hash";
 import { db } from "@/lib/db/prisma";
 
-export const GENESIS_HASH = "0".repeat(64);
+export { GENESIS_HASH } from "@/lib/audit/audit-hash";
 
 export type AuditEventInput = {
   userId: string | null;
@@ -21,14 +21,8 @@ export type AuditEventInput = {
 
 type Db = Prisma.TransactionClient;
 
-/** The content a record's hash covers, in a fixed order. */
-export function auditHash(prevHash: string, e: { at: Date; userId: string | null; actor: string; action: string; transferId: string | null; clientAddress: string | null; details: unknown }): string {
-  // Canonical JSON: the details come back from jsonb with their keys in another order.
-  const content = canonicalJson([prevHash, e.at.toISOString(), e.userId, e.actor, e.action, e.transferId, e.clientAddress, e.details ?? null]);
-  return createHash("sha256").update(content).digest("hex");
-}
-
 async function append(tx: Db, input: AuditEventInput): Promise<void> {
+  const key = auditKey(); // before the lock: a missing key fails without waiting for anyone
   // One writer at a time (per database) so that each record chains to the one before it.
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(7324001)`;
   const last = await tx.auditEvent.findFirst({ orderBy: { id: "desc" }, select: { hash: true } });
@@ -43,13 +37,13 @@ async function append(tx: Db, input: AuditEventInput): Promise<void> {
     details: input.details ?? null,
   };
   await tx.auditEvent.create({
-    data: { ...event, details: event.details ?? undefined, prevHash, hash: auditHash(prevHash, event) },
+    data: { ...event, details: event.details ?? undefined, prevHash, hashAlg: key.alg, hash: keyedAuditHash(key, prevHash, event) },
   });
 }
 
 /**
  * Appends inside the caller's transaction when given one (so the record commits or rolls back with what
- * it describes), else in a transaction of its own.
+ * it describes), else in a transaction of its own. Admin operations always pass theirs.
  */
 export async function recordAuditEvent(input: AuditEventInput, tx?: Db): Promise<void> {
   if (tx) return append(tx, input);

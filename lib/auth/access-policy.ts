@@ -42,6 +42,7 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { pattern: "/api/transfers/export", allow: STAFF, why: "transfer log for inspections (CSV of decided transfers; audited)" },
   { pattern: "/api/transfers/**", allow: STAFF, why: "queue, review data, status and timeline" },
   { pattern: "/api/session/**", allow: STAFF, why: "session activity heartbeat" },
+  { pattern: "/continue", allow: STAFF, why: "a dashboard page opened from another site: asks to continue (no audit row is written from a cross-site request)" },
   { pattern: "/transfers/log", allow: STAFF, why: "transfer log for inspections: choose a date range and download the CSV" },
   { pattern: "/transfers/**", allow: STAFF, why: "queue, review screen, printable transfer record" },
   // Administration (admin issue)

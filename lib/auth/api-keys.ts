@@ -1,6 +1,7 @@
 // Partner API keys: shown once at creation, stored as SHA-256, identified to people by prefix and last four.
 import { SYSTEM_ACTOR, type Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import type { Prisma } from "@/generated/prisma/client";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -8,6 +9,7 @@ import { generateSecret, hasValidChecksum, sha256Hex } from "@/lib/auth/secrets"
 
 export const API_KEY_PREFIX = "rxk";
 const LAST_USED_RESOLUTION_MS = 60_000;
+type Tx = Prisma.TransactionClient;
 
 export function looksLikeApiKey(value: string): boolean {
   return value.startsWith(`${API_KEY_PREFIX}_`);
@@ -15,35 +17,43 @@ export function looksLikeApiKey(value: string): boolean {
 
 export type CreatedApiKey = { keyId: string; apiKey: string; prefix: string; last4: string };
 
-export async function createApiKey(partnerId: string, opts: { expiresAt?: Date; actor?: Actor } = {}): Promise<CreatedApiKey> {
+/** With an actor, audited; with a transaction, inside it (the caller's change and this key commit together). */
+export async function createApiKey(partnerId: string, opts: { expiresAt?: Date; actor?: Actor; tx?: Tx } = {}): Promise<CreatedApiKey> {
   const apiKey = generateSecret(API_KEY_PREFIX);
-  const row = await db().apiKey.create({
-    data: {
-      id: newId("key"),
-      partnerId,
-      hash: sha256Hex(apiKey),
-      prefix: apiKey.slice(0, 8),
-      last4: apiKey.slice(-4),
-      expiresAt: opts.expiresAt ?? null,
-    },
-  });
-  if (opts.actor) await auditKey(opts.actor, "api_key.created", row.id, partnerId);
+  const create = async (tx: Tx) => {
+    const row = await tx.apiKey.create({
+      data: {
+        id: newId("key"),
+        partnerId,
+        hash: sha256Hex(apiKey),
+        prefix: apiKey.slice(0, 8),
+        last4: apiKey.slice(-4),
+        expiresAt: opts.expiresAt ?? null,
+      },
+    });
+    if (opts.actor) await auditKey(tx, opts.actor, "api_key.created", row.id, partnerId);
+    return row;
+  };
+  const row = opts.tx ? await create(opts.tx) : await db().$transaction(create);
   return { keyId: row.id, apiKey, prefix: row.prefix, last4: row.last4 };
 }
 
-function auditKey(actor: Actor, action: string, keyId: string, partnerId: string, details: Record<string, string | number> = {}) {
-  return recordAuditEvent({ userId: actor.userId, actor: actor.label, action, clientAddress: actor.clientAddress, details: { keyId, partnerId, ...details } });
+function auditKey(tx: Tx, actor: Actor, action: string, keyId: string, partnerId: string, details: Record<string, string | number> = {}) {
+  return recordAuditEvent({ userId: actor.userId, actor: actor.label, action, clientAddress: actor.clientAddress, details: { keyId, partnerId, ...details } }, tx);
 }
 
 /** Revokes at once; returns false when there is no such key. Revoking twice keeps the first time. */
 export async function revokeApiKey(keyId: string, actor: Actor = SYSTEM_ACTOR): Promise<boolean> {
-  const existing = await db().apiKey.findUnique({ where: { id: keyId } });
-  if (!existing) return false;
-  if (!existing.revokedAt) {
-    await db().apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
-    await auditKey(actor, "api_key.revoked", keyId, existing.partnerId);
-  }
-  return true;
+  return db().$transaction(async (tx) => {
+    const [existing] = await tx.$queryRaw<{ partner_id: string; revoked_at: Date | null }[]>`
+      SELECT partner_id, revoked_at FROM api_keys WHERE id = ${keyId} FOR UPDATE`;
+    if (!existing) return false;
+    if (!existing.revoked_at) {
+      await tx.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } });
+      await auditKey(tx, actor, "api_key.revoked", keyId, existing.partner_id);
+    }
+    return true;
+  });
 }
 
 export type ApiKeySender = { partnerId: string; npis: string[]; keyId: string };
@@ -74,12 +84,15 @@ export async function rotateApiKey(keyId: string, overlapHours: number, actor: A
   if (!Number.isFinite(overlapHours) || overlapHours < 0 || overlapHours > 24 * 90) {
     throw new DomainError("invalid_input", "overlap must be 0 to 2160 hours");
   }
-  const old = await db().apiKey.findUnique({ where: { id: keyId } });
-  if (!old || old.revokedAt) throw new DomainError("not_found", `no active API key ${keyId}`);
-  const oldKeyExpiresAt = new Date(Date.now() + overlapHours * 3_600_000);
-  const created = await createApiKey(old.partnerId);
-  const expiresAt = old.expiresAt && old.expiresAt < oldKeyExpiresAt ? old.expiresAt : oldKeyExpiresAt;
-  await db().apiKey.update({ where: { id: keyId }, data: { expiresAt } });
-  await auditKey(actor, "api_key.rotated", keyId, old.partnerId, { newKeyId: created.keyId, overlapHours });
-  return { ...created, oldKeyExpiresAt: expiresAt.toISOString() };
+  return db().$transaction(async (tx) => {
+    const [old] = await tx.$queryRaw<{ partner_id: string; revoked_at: Date | null; expires_at: Date | null }[]>`
+      SELECT partner_id, revoked_at, expires_at FROM api_keys WHERE id = ${keyId} FOR UPDATE`;
+    if (!old || old.revoked_at) throw new DomainError("not_found", `no active API key ${keyId}`);
+    const oldKeyExpiresAt = new Date(Date.now() + overlapHours * 3_600_000);
+    const created = await createApiKey(old.partner_id, { tx });
+    const expiresAt = old.expires_at && old.expires_at < oldKeyExpiresAt ? old.expires_at : oldKeyExpiresAt;
+    await tx.apiKey.update({ where: { id: keyId }, data: { expiresAt } });
+    await auditKey(tx, actor, "api_key.rotated", keyId, old.partner_id, { newKeyId: created.keyId, overlapHours });
+    return { ...created, oldKeyExpiresAt: expiresAt.toISOString() };
+  });
 }

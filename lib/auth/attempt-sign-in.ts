@@ -2,21 +2,30 @@
 //   - per account (users.failed_logins / locked_until): after SIGNIN_LOCKOUT_THRESHOLD consecutive
 //     failures the account is locked for SIGNIN_LOCKOUT_BASE_SECONDS, doubling with each further failure
 //     up to SIGNIN_LOCKOUT_MAX_SECONDS; a success resets it.
-//   - per unknown email (rate_limit_buckets `signin-email:<sha256>`): exactly the same rule and the same
+//   - per unknown email (rate_limit_buckets `signin-email:<hmac>`): exactly the same rule and the same
 //     answers, so the answers never tell whether an account exists. The password is hashed against a
 //     dummy hash so the time taken does not tell either.
 //   - per client address (rate_limit_buckets `signin-addr:<address>`): at most SIGNIN_ADDRESS_MAX_FAILURES
 //     failures per 15 minutes, whatever the emails (password spraying).
+// Each attempt is counted BEFORE its password is checked, by one UPDATE … RETURNING per counter that
+// refuses while the lock holds and sets the lock when the count reaches the threshold. So concurrent
+// attempts cannot all slip in before the lock: at most THRESHOLD passwords are ever checked per lock. A
+// success gives its reservation back (the address) or resets the count (the account).
 // While locked, attempts are refused without checking the password and without extending the lock.
-import { createHash } from "node:crypto";
+// The audit log never holds the typed email of a failed sign-in (it may be a password typed in the wrong
+// field): an unknown email is recorded as actor "unknown" with an HMAC of it (keyed with AUTH_SECRET, so
+// a copy of the database cannot be searched for guessed emails).
+import { createHash, createHmac } from "node:crypto";
+import { Prisma } from "@/generated/prisma/client";
 import type { Role } from "@/lib/auth/access-policy";
-import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
+import { hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
+import { createUserSession } from "@/lib/auth/user-sessions";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { textProblem } from "@/lib/text-safety";
 
-export type SignedInUser = { id: string; email: string; name: string; role: Role; sessionVersion: number };
+export type SignedInUser = { id: string; email: string; name: string; role: Role; sessionVersion: number; sessionId: string };
 
 export type SignInOutcome =
   | { ok: true; user: SignedInUser }
@@ -28,6 +37,8 @@ export const ADDRESS_WINDOW_MS = 15 * 60_000;
 const UNKNOWN_EMAIL_MEMORY_MS = 24 * 3_600_000;
 const MAX_EMAIL_LENGTH = 254;
 const MAX_PASSWORD_LENGTH = 1024;
+/** Who a failed sign-in with an email that names no account is recorded as. */
+export const UNKNOWN_ACTOR = "unknown";
 
 /** Seconds of lockout earned by `failures` consecutive failures (0 below the threshold). */
 export function lockoutSeconds(failures: number): number {
@@ -37,7 +48,17 @@ export function lockoutSeconds(failures: number): number {
   return Math.min(base * 2 ** doublings, max);
 }
 
+/** What the audit log and the unknown-email counter know of a typed email: HMAC-SHA256 keyed with AUTH_SECRET. */
+export function emailDigest(normalizedEmail: string): string {
+  const secret = env().AUTH_SECRET;
+  return secret
+    ? createHmac("sha256", secret).update(`signin-email:${normalizedEmail}`).digest("hex")
+    : createHash("sha256").update(normalizedEmail).digest("hex");
+}
+
 let dummyHash: Promise<string> | undefined;
+
+type AuditDetails = Record<string, string | number | null>;
 
 export async function attemptSignIn(input: { email: unknown; password: unknown; clientAddress: string | null }): Promise<SignInOutcome> {
   const email = typeof input.email === "string" ? input.email.trim().toLowerCase() : "";
@@ -46,109 +67,155 @@ export async function attemptSignIn(input: { email: unknown; password: unknown; 
   if (!email || !password || email.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH || textProblem(email)) {
     return { ok: false, reason: "invalid" };
   }
-  const now = new Date();
   const address = input.clientAddress;
-  const audit = (action: string, userId: string | null, details: Record<string, string | number | null>) =>
-    recordAuditEvent({ userId, actor: email, action, clientAddress: address, details });
-
-  const addressLock = address ? await addressLockedUntil(address, now) : null;
-  if (addressLock) {
-    await audit("auth.sign_in_refused", null, { reason: "address_locked", until: addressLock.toISOString() });
-    return { ok: false, reason: "locked", retryAt: addressLock };
-  }
-
   const user = await db().user.findUnique({ where: { email } });
+  const digest = emailDigest(email);
+  const audit = (action: string, details: AuditDetails) =>
+    user
+      ? recordAuditEvent({ userId: user.id, actor: user.email, action, clientAddress: address, details })
+      : recordAuditEvent({ userId: null, actor: UNKNOWN_ACTOR, action, clientAddress: address, details: { ...details, emailHmac: digest } });
+
+  const addressReserved = address ? await reserveAddressAttempt(address) : { ok: true as const };
+  if (!addressReserved.ok) {
+    await audit("auth.sign_in_refused", { reason: "address_locked", until: addressReserved.until.toISOString() });
+    return { ok: false, reason: "locked", retryAt: addressReserved.until };
+  }
+  const giveAddressBack = () => (address ? releaseAddressAttempt(address) : Promise.resolve());
+
   if (!user) {
-    const emailKey = `signin-email:${createHash("sha256").update(email).digest("hex")}`;
-    const locked = await unknownEmailLockedUntil(emailKey, now);
-    if (locked) {
-      await audit("auth.sign_in_refused", null, { reason: "locked" });
-      return { ok: false, reason: "locked", retryAt: locked };
+    const reserved = await reserveUnknownEmailAttempt(`signin-email:${digest}`);
+    if (!reserved.ok) {
+      await giveAddressBack();
+      await audit("auth.sign_in_refused", { reason: "locked" });
+      return { ok: false, reason: "locked", retryAt: reserved.until };
     }
     dummyHash ??= hashPassword("not-a-password-of-anyone");
     await verifyPassword(password, await dummyHash);
-    const { failures, lastFailure } = await countUnknownEmailFailure(emailKey);
-    if (address) await countAddressFailure(address);
-    const lock = lockoutSeconds(failures);
-    await audit("auth.sign_in_failed", null, { reason: "unknown_email", failures });
-    // From the stored failure time, as unknownEmailLockedUntil computes it: every answer names the same instant.
-    return lock > 0 ? { ok: false, reason: "locked", retryAt: new Date(lastFailure.getTime() + lock * 1000) } : { ok: false, reason: "invalid" };
+    await audit("auth.sign_in_failed", { reason: "unknown_email", failures: reserved.failures });
+    return reserved.lockedUntil ? { ok: false, reason: "locked", retryAt: reserved.lockedUntil } : { ok: false, reason: "invalid" };
   }
 
-  if (user.lockedUntil && user.lockedUntil > now) {
-    await audit("auth.sign_in_refused", user.id, { reason: "locked", until: user.lockedUntil.toISOString() });
-    return { ok: false, reason: "locked", retryAt: user.lockedUntil };
+  const reserved = await reserveAccountAttempt(user.id);
+  if (!reserved.ok) {
+    await giveAddressBack();
+    if (!reserved.until) return { ok: false, reason: "invalid" }; // the lock ran out meanwhile: try again
+    await audit("auth.sign_in_refused", { reason: "locked", until: reserved.until.toISOString() });
+    return { ok: false, reason: "locked", retryAt: reserved.until };
   }
 
   const passwordOk = await verifyPassword(password, user.passwordHash);
   if (passwordOk && !user.disabledAt) {
-    await db().user.update({ where: { id: user.id }, data: { failedLogins: 0, lockedUntil: null, lastLoginAt: now } });
-    await audit("auth.signed_in", user.id, {});
+    await giveAddressBack();
+    // An old hash (scrypt, or weaker parameters) is replaced while the password is at hand.
+    const upgraded = needsRehash(user.passwordHash) ? await hashPassword(password) : null;
+    const sessionId = await db().$transaction(async (tx) => {
+      const now = new Date();
+      await tx.user.update({
+        where: { id: user.id },
+        data: { failedLogins: 0, lockedUntil: null, lastLoginAt: now, ...(upgraded ? { passwordHash: upgraded } : {}) },
+      });
+      const id = await createUserSession(tx, user.id, address, now);
+      await recordAuditEvent({ userId: user.id, actor: user.email, action: "auth.signed_in", clientAddress: address, details: { sessionId: id } }, tx);
+      if (upgraded) {
+        await recordAuditEvent(
+          { userId: user.id, actor: user.email, action: "auth.password_rehashed", clientAddress: address, details: { from: hashScheme(user.passwordHash), to: hashScheme(upgraded) } },
+          tx,
+        );
+      }
+      return id;
+    });
     return {
       ok: true,
-      user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion },
+      user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion, sessionId },
     };
   }
 
-  // One statement, so concurrent failures each count and each sees the lock it earned.
+  const failures = reserved.failures;
+  await audit("auth.sign_in_failed", { reason: user.disabledAt ? "disabled" : "bad_password", failures });
+  if (reserved.lockedUntil) {
+    await audit("auth.locked_out", { until: reserved.lockedUntil.toISOString(), failures });
+    return { ok: false, reason: "locked", retryAt: reserved.lockedUntil };
+  }
+  return { ok: false, reason: "invalid" };
+}
+
+/** `argon2id`, `scrypt`: the scheme of a stored hash, for the audit record (never the hash). */
+function hashScheme(stored: string): string {
+  return stored.startsWith("$") ? (stored.split("$")[1] ?? "unknown") : (stored.split("$")[0] ?? "unknown");
+}
+
+type Reservation = { ok: true; failures: number; lockedUntil: Date | null } | { ok: false; until: Date | null };
+
+/**
+ * Counts this attempt as a failure in advance, unless the account is locked; the count that reaches the
+ * threshold sets the lock in the same statement, so every later concurrent attempt is refused.
+ */
+async function reserveAccountAttempt(userId: string): Promise<Reservation> {
   const { SIGNIN_LOCKOUT_THRESHOLD: threshold, SIGNIN_LOCKOUT_BASE_SECONDS: base, SIGNIN_LOCKOUT_MAX_SECONDS: max } = env();
-  const rows = await db().$queryRaw<{ failed_logins: number; locked_until: Date | null }[]>`
+  const rows = await db().$queryRaw<{ failed_logins: number; locked_until: Date | null; now: Date }[]>`
     UPDATE users SET
       failed_logins = failed_logins + 1,
       locked_until = CASE WHEN failed_logins + 1 >= ${threshold}
         THEN now() + make_interval(secs => LEAST(${base}::float8 * power(2, LEAST(failed_logins + 1 - ${threshold}, 30)), ${max}::float8))
         ELSE locked_until END
-    WHERE id = ${user.id}
-    RETURNING failed_logins, locked_until`;
-  if (address) await countAddressFailure(address);
-  const after = rows[0];
-  const failures = after?.failed_logins ?? 0;
-  await audit("auth.sign_in_failed", user.id, { reason: user.disabledAt ? "disabled" : "bad_password", failures });
-  if (after?.locked_until && after.locked_until > now) {
-    await audit("auth.locked_out", user.id, { until: after.locked_until.toISOString(), failures });
-    return { ok: false, reason: "locked", retryAt: after.locked_until };
-  }
-  return { ok: false, reason: "invalid" };
+    WHERE id = ${userId} AND (locked_until IS NULL OR locked_until <= now())
+    RETURNING failed_logins, locked_until, now() AS now`;
+  const row = rows[0];
+  if (row) return { ok: true, failures: row.failed_logins, lockedUntil: row.locked_until && row.locked_until > row.now ? row.locked_until : null };
+  const current = await db().$queryRaw<{ locked_until: Date | null }[]>`
+    SELECT locked_until FROM users WHERE id = ${userId} AND locked_until > now()`;
+  return { ok: false, until: current[0]?.locked_until ?? null };
 }
 
-async function unknownEmailLockedUntil(key: string, now: Date): Promise<Date | null> {
-  const bucket = await db().rateLimitBucket.findUnique({ where: { key } });
-  if (!bucket) return null;
-  const lock = lockoutSeconds(bucket.count);
-  if (lock === 0) return null;
-  const until = new Date(bucket.windowStart.getTime() + lock * 1000);
-  return until > now ? until : null;
-}
-
-/** For an unknown email, window_start is the time of the last failure and count the consecutive failures. */
-async function countUnknownEmailFailure(key: string): Promise<{ failures: number; lastFailure: Date }> {
+/**
+ * The same for an email that names no account. window_start is the time of the last failure and count
+ * the consecutive failures (forgotten after a day); locked while window_start + lockout(count) is ahead.
+ */
+async function reserveUnknownEmailAttempt(key: string): Promise<{ ok: true; failures: number; lockedUntil: Date | null } | { ok: false; until: Date }> {
+  const { SIGNIN_LOCKOUT_THRESHOLD: threshold, SIGNIN_LOCKOUT_BASE_SECONDS: base, SIGNIN_LOCKOUT_MAX_SECONDS: max } = env();
   const memory = UNKNOWN_EMAIL_MEMORY_MS / 1000;
-  const rows = await db().$queryRaw<{ count: number; window_start: Date }[]>`
+  const lockEnd = (count: Prisma.Sql) =>
+    Prisma.sql`rate_limit_buckets.window_start + make_interval(secs => LEAST(${base}::float8 * power(2, LEAST(${count} - ${threshold}, 30)), ${max}::float8))`;
+  const rows = await db().$queryRaw<{ count: number; window_start: Date; now: Date }[]>`
     INSERT INTO rate_limit_buckets (key, window_start, count) VALUES (${key}, now(), 1)
     ON CONFLICT (key) DO UPDATE SET
       count = CASE WHEN rate_limit_buckets.window_start < now() - make_interval(secs => ${memory}::float8)
         THEN 1 ELSE rate_limit_buckets.count + 1 END,
       window_start = now()
-    RETURNING count, window_start`;
-  const row = rows[0]!;
-  return { failures: row.count, lastFailure: row.window_start };
+    WHERE NOT (rate_limit_buckets.count >= ${threshold} AND ${lockEnd(Prisma.sql`rate_limit_buckets.count`)} > now())
+    RETURNING count, window_start, now() AS now`;
+  const row = rows[0];
+  if (row) {
+    const lock = lockoutSeconds(row.count);
+    // From the stored failure time, as the refusal below computes it: every answer names the same instant.
+    return { ok: true, failures: row.count, lockedUntil: lock > 0 ? new Date(row.window_start.getTime() + lock * 1000) : null };
+  }
+  const bucket = await db().rateLimitBucket.findUnique({ where: { key } });
+  const lock = bucket ? lockoutSeconds(bucket.count) : 0;
+  return { ok: false, until: bucket ? new Date(bucket.windowStart.getTime() + lock * 1000) : new Date() };
 }
 
-async function addressLockedUntil(address: string, now: Date): Promise<Date | null> {
-  const bucket = await db().rateLimitBucket.findUnique({ where: { key: `signin-addr:${address}` } });
-  if (!bucket) return null;
-  const windowEnd = new Date(bucket.windowStart.getTime() + ADDRESS_WINDOW_MS);
-  return windowEnd > now && bucket.count >= env().SIGNIN_ADDRESS_MAX_FAILURES ? windowEnd : null;
-}
-
-/** A fixed 15-minute window per address. */
-async function countAddressFailure(address: string): Promise<void> {
+/** A fixed 15-minute window per address; refused once it holds SIGNIN_ADDRESS_MAX_FAILURES. */
+async function reserveAddressAttempt(address: string): Promise<{ ok: true } | { ok: false; until: Date }> {
   const windowSeconds = ADDRESS_WINDOW_MS / 1000;
-  await db().$executeRaw`
-    INSERT INTO rate_limit_buckets (key, window_start, count) VALUES (${`signin-addr:${address}`}, now(), 1)
+  const key = `signin-addr:${address}`;
+  const rows = await db().$queryRaw<{ count: number }[]>`
+    INSERT INTO rate_limit_buckets (key, window_start, count) VALUES (${key}, now(), 1)
     ON CONFLICT (key) DO UPDATE SET
       count = CASE WHEN rate_limit_buckets.window_start <= now() - make_interval(secs => ${windowSeconds}::float8)
         THEN 1 ELSE rate_limit_buckets.count + 1 END,
       window_start = CASE WHEN rate_limit_buckets.window_start <= now() - make_interval(secs => ${windowSeconds}::float8)
-        THEN now() ELSE rate_limit_buckets.window_start END`;
+        THEN now() ELSE rate_limit_buckets.window_start END
+    WHERE rate_limit_buckets.window_start <= now() - make_interval(secs => ${windowSeconds}::float8)
+      OR rate_limit_buckets.count < ${env().SIGNIN_ADDRESS_MAX_FAILURES}
+    RETURNING count`;
+  if (rows.length > 0) return { ok: true };
+  const bucket = await db().rateLimitBucket.findUnique({ where: { key } });
+  return { ok: false, until: new Date((bucket?.windowStart.getTime() ?? Date.now()) + ADDRESS_WINDOW_MS) };
+}
+
+/** The attempt turned out not to be a failure (a success, or refused by the account's lock). */
+async function releaseAddressAttempt(address: string): Promise<void> {
+  await db().$executeRaw`
+    UPDATE rate_limit_buckets SET count = GREATEST(count - 1, 0) WHERE key = ${`signin-addr:${address}`}`;
 }

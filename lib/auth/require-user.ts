@@ -1,12 +1,15 @@
 // The authoritative check behind every dashboard page and API route. proxy.ts has already refused the
 // obvious cases from the cookie alone; here the session is also checked against the database: the user
 // still exists, is not disabled, and the session was issued for the current session version (bumped on
-// disable, role change and password reset). The role comes from the database, not from the cookie.
+// disable, role change and password reset), and its own session row (user_sessions, the cookie's `sid`)
+// still exists: signing out deletes it. One query reads both. The role comes from the database, not from
+// the cookie. GET requests from another site's page are refused here too (they write audit rows).
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import * as z from "zod";
 import { auth } from "@/auth";
-import { accessRuleFor, isAllowed, type Role } from "@/lib/auth/access-policy";
+import { accessRuleFor, isAllowed, ROLES, type Role } from "@/lib/auth/access-policy";
 import { SessionClaimsSchema, sessionEnded } from "@/lib/auth/session-claims";
 import { db } from "@/lib/db/prisma";
 
@@ -17,19 +20,27 @@ export type AuthFailure = "signed_out" | "idle" | "expired" | "revoked";
 const SessionWithClaims = z.object({ claims: SessionClaimsSchema });
 
 /** Once per request (React's cache): the layout and the page ask the same question. */
-export const loadSessionUser = cache(async (): Promise<{ ok: true; user: SessionUser } | { ok: false; reason: AuthFailure }> => {
+export const loadSessionUser = cache(async (): Promise<{ ok: true; user: SessionUser; sessionId: string } | { ok: false; reason: AuthFailure }> => {
   const parsed = SessionWithClaims.safeParse(await auth());
   if (!parsed.success) return { ok: false, reason: "signed_out" };
   const claims = parsed.data.claims;
   const ended = sessionEnded(claims);
   if (ended) return { ok: false, reason: ended };
-  const user = await db().user.findUnique({
-    where: { id: claims.sub },
-    select: { id: true, email: true, name: true, role: true, disabledAt: true, sessionVersion: true },
-  });
-  if (!user || user.disabledAt || user.sessionVersion !== claims.sv) return { ok: false, reason: "revoked" };
-  return { ok: true, user: { id: user.id, email: user.email, name: user.name, role: user.role } };
+  // One round trip for both checks (a Prisma relation select would be a second query).
+  const [user] = await db().$queryRaw<{ id: string; email: string; name: string; role: string; disabled: boolean; session_version: number; session_live: boolean }[]>`
+    SELECT u.id, u.email, u.name, u.role::text AS role, u.disabled_at IS NOT NULL AS disabled, u.session_version,
+      EXISTS (SELECT 1 FROM user_sessions s WHERE s.id = ${claims.sid} AND s.user_id = u.id AND s.expires_at > now()) AS session_live
+    FROM users u WHERE u.id = ${claims.sub}`;
+  const role = ROLES.find((r) => r === user?.role);
+  if (!user || !role || user.disabled || user.session_version !== claims.sv || !user.session_live) return { ok: false, reason: "revoked" };
+  return { ok: true, user: { id: user.id, email: user.email, name: user.name, role }, sessionId: claims.sid };
 });
+
+/** The live session (its user and user_sessions id), or null: for signing out. */
+export async function currentSession(): Promise<{ user: SessionUser; sessionId: string } | null> {
+  const result = await loadSessionUser();
+  return result.ok ? { user: result.user, sessionId: result.sessionId } : null;
+}
 
 /** The user a session belongs to, or null (for pages that are public but greet a signed-in user). */
 export async function currentUser(): Promise<SessionUser | null> {
@@ -54,7 +65,23 @@ export async function requirePageUser(path: string): Promise<SessionUser> {
   if (!isAllowed(accessRuleFor(pathname, "GET"), result.user.role)) {
     redirect(`/transfers?denied=${encodeURIComponent(pathname)}`);
   }
+  // Opening a page records a view (of a transfer, a record): another site's link must not do that on
+  // its own. The person confirms on a page of ours, whose link is then a same-origin navigation.
+  if (isCrossSiteRequest(await headers())) redirect(`${CROSS_SITE_PAGE}?${new URLSearchParams({ to: path })}`);
   return result.user;
+}
+
+/** Where a page opened from another site's link (or form, or frame) asks the person to continue. */
+export const CROSS_SITE_PAGE = "/continue";
+
+/**
+ * A request another site's page caused, by the browser's Sec-Fetch-Site: anything but `same-origin` and
+ * `none` (typed address, bookmark). `same-site` is refused too: a sibling subdomain is another
+ * application. No header at all is a non-browser client (curl, scripts), which no other site can drive.
+ */
+export function isCrossSiteRequest(requestHeaders: { get(name: string): string | null }): boolean {
+  const site = requestHeaders.get("sec-fetch-site");
+  return site !== null && site !== "same-origin" && site !== "none";
 }
 
 /** An API request refused: 401 (not signed in) or 403 (signed in, not allowed). */
@@ -73,7 +100,7 @@ const REFUSAL_TEXT: Record<AuthFailure, string> = {
   signed_out: "Sign in to use the dashboard API.",
   idle: "Your session ended after a period without activity. Sign in again.",
   expired: "Your session reached its maximum length. Sign in again.",
-  revoked: "Your session is no longer valid (account changed or disabled). Sign in again.",
+  revoked: "Your session is no longer valid (signed out, ended by an admin, or the account changed). Sign in again.",
 };
 
 /**
@@ -91,6 +118,10 @@ export async function requireApiUser(request: Request): Promise<SessionUser> {
   }
   if (!["GET", "HEAD", "OPTIONS"].includes(request.method) && !isSameOrigin(request)) {
     throw new AuthRefusal(403, "cross_origin", "Changes are accepted only from this site's own pages.");
+  }
+  // Reads write audit rows too (views, searches, exports): another site's page may not cause them.
+  if (isCrossSiteRequest(request.headers)) {
+    throw new AuthRefusal(403, "cross_site_request", "This request came from another site's page; use the dashboard itself.");
   }
   return result.user;
 }

@@ -14,6 +14,8 @@ export const SessionClaimsSchema = z.object({
   role: z.enum(ROLES),
   /** users.session_version when the session was issued: a bump (disable, role change, password reset) ends it. */
   sv: z.number().int(),
+  /** user_sessions.id: signing out deletes that row, so a copy of this cookie stops working (require-user.ts). */
+  sid: z.string().min(1).max(64),
   /** Last activity, ms since the epoch. */
   act: z.number(),
   /** Signed in at, ms since the epoch. */

@@ -9,7 +9,7 @@
 // same callback finds it "not due" and goes back to sleep. If the worker dies mid-attempt, the lease runs
 // out and the next job claims attempt N+1 (a duplicate of a delivery is possible then, a lost one is not;
 // receivers deduplicate by webhook-id).
-import { openSecret } from "@/lib/crypto/secret-box";
+import { openSecret, secretOwner } from "@/lib/crypto/secret-box";
 import type { Prisma } from "@/generated/prisma/client";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
@@ -155,9 +155,9 @@ function buildRequest(claim: Claim): { body: string; headers: Record<string, str
   const { callback, partner } = claim;
   const body = serializeCallbackBody(callback.payload);
   const now = new Date();
-  const secrets = [openSecret(partner.webhook_secret)];
+  const secrets = [openSecret(partner.webhook_secret, secretOwner.webhookSecret(callback.partner_id))];
   if (partner.previous_webhook_secret && partner.previous_secret_expires_at && partner.previous_secret_expires_at > now) {
-    secrets.push(openSecret(partner.previous_webhook_secret));
+    secrets.push(openSecret(partner.previous_webhook_secret, secretOwner.webhookSecret(callback.partner_id)));
   }
   const headers: Record<string, string> = {
     "content-type": "application/json",
@@ -169,7 +169,7 @@ function buildRequest(claim: Claim): { body: string; headers: Record<string, str
     if (!HEADER_TOKEN.test(name) || RESERVED_HEADERS.has(name.toLowerCase())) {
       return { error: "the partner's outbound credential header name is not usable; fix it in the partner's settings" };
     }
-    const value = openSecret(partner.outbound_header_value);
+    const value = openSecret(partner.outbound_header_value, secretOwner.outboundHeader(callback.partner_id));
     if (/[\r\n\0]/.test(value)) return { error: "the partner's outbound credential value is not usable; fix it in the partner's settings" };
     headers[name] = value;
   }

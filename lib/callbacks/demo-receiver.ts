@@ -1,7 +1,7 @@
 // The demo partner's callback endpoint for `npm run dev` (its callback URL is this server's
 // /demo/callbacks): it checks the signature with the secret of the partner the callback was sent for, as a
 // sending pharmacy would, and logs what arrived (ids and the outcome, no patient data).
-import { openSecret } from "@/lib/crypto/secret-box";
+import { openSecret, secretOwner } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/prisma";
 import { log } from "@/lib/log";
 import { verifyWebhook } from "@/lib/callbacks/verify-webhook";
@@ -15,7 +15,7 @@ export async function receiveDemoCallback(input: { headers: Headers; body: strin
         where: { id: webhookId },
         select: {
           transferId: true,
-          partner: { select: { webhookSecret: true, previousWebhookSecret: true, previousSecretExpiresAt: true } },
+          partner: { select: { id: true, webhookSecret: true, previousWebhookSecret: true, previousSecretExpiresAt: true } },
         },
       })
     : null;
@@ -24,9 +24,9 @@ export async function receiveDemoCallback(input: { headers: Headers; body: strin
     return { accepted: false, reason: "unknown webhook-id" };
   }
   const { partner } = callback;
-  const secrets = [openSecret(partner.webhookSecret)];
+  const secrets = [openSecret(partner.webhookSecret, secretOwner.webhookSecret(partner.id))];
   if (partner.previousWebhookSecret && partner.previousSecretExpiresAt && partner.previousSecretExpiresAt > new Date()) {
-    secrets.push(openSecret(partner.previousWebhookSecret));
+    secrets.push(openSecret(partner.previousWebhookSecret, secretOwner.webhookSecret(partner.id)));
   }
   const verdict = verifyWebhook({
     id: webhookId,

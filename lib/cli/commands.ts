@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { CLI_ACTOR } from "@/lib/audit/actor";
 import { createApiKey, revokeApiKey, rotateApiKey } from "@/lib/auth/api-keys";
+import { endAllUserSessions } from "@/lib/auth/user-sessions";
 import { db } from "@/lib/db/prisma";
 import { rotateWebhookSecret, setPartnerOutboundCredential, setPartnerSuspended, updatePartnerCallbackUrl } from "@/lib/partners/manage-partners";
 import { addStore, listStores, removeStore, setStoreRules } from "@/lib/stores/manage-stores";
@@ -14,6 +15,7 @@ import { DomainError } from "@/lib/errors";
 import { assertPartnerExists, createPartner, listPartners } from "@/lib/partners/create-partner";
 import { createUser } from "@/lib/users/create-user";
 import { verifyAuditChain } from "@/lib/audit/verify-audit-chain";
+import { rotateStoredSecrets } from "@/lib/partners/sealed-secrets";
 import { exportAuditLog, parseAuditQuery, queryAuditLog } from "@/lib/admin/audit-log";
 import { getPartnerDetails } from "@/lib/admin/partner-overview";
 import { updatePartnerProfile } from "@/lib/admin/update-partner-profile";
@@ -48,6 +50,7 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
   user role <userId|email> --role pharmacist|admin
   user disable|enable <userId|email>
   user reset-password <userId|email> --password <p>
+  user end-sessions <userId|email>  sign the user out everywhere at once (they can sign in again)
   store add --name <name> --npi <npi> [--dea <dea>]
   store list                       stores with their state schedules and prescription validity
   store remove <storeId>
@@ -59,7 +62,12 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
                                    the transfer log for inspections as CSV (decision dates: from inclusive, to
                                    exclusive; ISO dates are UTC days): every record element, oldest first; stdout
                                    unless --out; audited. Defaults: every schedule, approved transfers
-  audit verify                     check the audit log's hash chain; exit 1 and name the first broken record
+  audit verify [--head <hash> [--head-id <id>]]
+                                   check the audit log's keyed hash chain; exit 1 and name the first broken record.
+                                   --head: a head the server logged earlier ("audit chain head") must still be in
+                                   the chain (detects truncation or a rewrite of history)
+  secrets rotate-key               re-seal every stored secret under the current DATA_ENCRYPTION_KEY (the old key
+                                   given as DATA_ENCRYPTION_KEY_PREVIOUS); all or nothing, audited
   audit list [--user <email|id>] [--action <a|prefix.*>] [--transfer <id>] [--from <iso>] [--to <iso>]
              [--order newest|oldest] [--limit <n>] [--cursor <id>]
                                    one page of the audit log (nextCursor for the next)
@@ -97,6 +105,8 @@ export type CliValues = {
   schedule?: string;
   outcome?: string;
   out?: string;
+  head?: string;
+  "head-id"?: string;
   json?: boolean;
 };
 
@@ -137,6 +147,19 @@ function extraSchedulesOption(text: string): ReturnType<typeof parseExtraSchedul
   } catch (err) {
     throw new DomainError("invalid_input", `--extra-schedules: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/** --head <hash> [--head-id <id>]: a chain head as the server logged it. */
+function expectedHeadOption(values: CliValues): { hash: string; id?: string } | undefined {
+  const hash = values.head;
+  const id = values["head-id"];
+  if (hash === undefined) {
+    if (id !== undefined) throw new CliUsageError("--head-id needs --head <hash>");
+    return undefined;
+  }
+  if (!/^[0-9a-f]{64}$/.test(hash)) throw new CliUsageError("--head must be a record hash (64 hex digits) from an \"audit chain head\" log line");
+  if (id !== undefined && !/^\d{1,19}$/.test(id)) throw new CliUsageError("--head-id must be a record id (digits)");
+  return { hash, id };
 }
 
 function required(values: CliValues, key: keyof CliValues): string {
@@ -309,6 +332,11 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
       await resetUserPassword(userId, required(values, "password"), CLI_ACTOR);
       return { json: { userId, passwordReset: true }, human: `password reset for ${userId}; their sessions are ended` };
     }
+    case "user end-sessions": {
+      const userId = await userIdOf(positional(args, 2, "userId or email"));
+      const result = await endAllUserSessions(userId, CLI_ACTOR, "admin");
+      return { json: result, human: `${userId}: ${result.sessionsEnded} open session${result.sessionsEnded === 1 ? "" : "s"} ended` };
+    }
     case "partner suspend":
     case "partner resume": {
       const partnerId = positional(args, 2, "partnerId");
@@ -379,13 +407,23 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
       return { json: { storeId, removed: true }, human: `removed ${storeId}` };
     }
     case "audit verify": {
-      const report = await verifyAuditChain();
-      if (report.ok) return { json: report, human: `audit chain intact: ${report.records} records` };
+      const report = await verifyAuditChain({ expectedHead: expectedHeadOption(values) });
+      if (report.ok) {
+        const head = report.head ? `; head ${report.head.id} ${report.head.hash}` : "";
+        return { json: report, human: `audit chain intact: ${report.records} records${values.head ? ", the recorded head is in it" : ""}${head}` };
+      }
       const b = report.brokenAt;
       return {
         json: report,
         human: `audit chain BROKEN at record ${b.id} (${b.at}, ${b.action}): ${b.reason}; ${report.records} records before it verified`,
         exitCode: 1,
+      };
+    }
+    case "secrets rotate-key": {
+      const report = await rotateStoredSecrets(CLI_ACTOR);
+      return {
+        json: report,
+        human: `${report.resealed} of ${report.secrets} stored secrets re-sealed under key ${report.keyId} (${report.alreadyCurrent} already were; ${report.partners} partners)`,
       };
     }
     case "audit list": {

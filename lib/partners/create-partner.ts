@@ -4,10 +4,11 @@ import { SYSTEM_ACTOR, type Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { createOAuthClient } from "@/lib/auth/oauth";
-import { sealSecret } from "@/lib/crypto/secret-box";
+import { sealSecret, secretOwner } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+import { callbackUrlForAudit } from "@/lib/partners/audit-url";
 import { checkCallbackUrl } from "@/lib/partners/callback-url";
 import { npiWarningFor } from "@/lib/partners/npi-policy";
 import { generateWebhookSecret } from "@/lib/partners/webhook-secret";
@@ -32,20 +33,28 @@ export async function createPartner(input: CreatePartnerInput, actor: Actor = SY
   if (badNpi !== undefined) throw new DomainError("invalid_input", `NPI ${badNpi} is not a valid NPI (10 digits with a valid check digit)`);
   const callbackUrl = await checkCallbackUrl(input.callbackUrl);
   const webhookSecret = generateWebhookSecret();
-  const partner = await db().partner.create({
-    data: { id: newId("prt"), name, npis, callbackUrl, webhookSecret: sealSecret(webhookSecret) },
-  });
-  const key = await createApiKey(partner.id);
-  const client = await createOAuthClient(partner.id);
-  await recordAuditEvent({
-    userId: actor.userId,
-    actor: actor.label,
-    action: "partner.created",
-    clientAddress: actor.clientAddress,
-    details: { partnerId: partner.id, keyId: key.keyId, clientId: client.clientId, callbackUrl },
+  const partnerId = newId("prt");
+  // The partner, its first key and client, and the audit record commit together or not at all.
+  const { key, client } = await db().$transaction(async (tx) => {
+    await tx.partner.create({
+      data: { id: partnerId, name, npis, callbackUrl, webhookSecret: sealSecret(webhookSecret, secretOwner.webhookSecret(partnerId)) },
+    });
+    const key = await createApiKey(partnerId, { tx });
+    const client = await createOAuthClient(partnerId, undefined, tx);
+    await recordAuditEvent(
+      {
+        userId: actor.userId,
+        actor: actor.label,
+        action: "partner.created",
+        clientAddress: actor.clientAddress,
+        details: { partnerId, keyId: key.keyId, clientId: client.clientId, ...callbackUrlForAudit(callbackUrl) },
+      },
+      tx,
+    );
+    return { key, client };
   });
   return {
-    partnerId: partner.id,
+    partnerId,
     apiKey: key.apiKey,
     keyId: key.keyId,
     clientId: client.clientId,

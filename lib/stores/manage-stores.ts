@@ -27,8 +27,11 @@ export async function addStore(input: StoreInput, actor: Actor) {
     address = parsed.data;
   }
   if (await db().store.findUnique({ where: { npi: input.npi } })) throw new DomainError("conflict", `a store with NPI ${input.npi} exists`);
-  const store = await db().store.create({ data: { id: newId("str"), name, npi: input.npi, dea: input.dea || null, address } });
-  await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "store.added", clientAddress: actor.clientAddress, details: { storeId: store.id, npi: store.npi } });
+  const store = await db().$transaction(async (tx) => {
+    const store = await tx.store.create({ data: { id: newId("str"), name, npi: input.npi, dea: input.dea || null, address } });
+    await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "store.added", clientAddress: actor.clientAddress, details: { storeId: store.id, npi: store.npi } }, tx);
+    return store;
+  });
   forgetStoreDirectory();
   return { storeId: store.id };
 }
@@ -37,8 +40,10 @@ export async function removeStore(storeId: string, actor: Actor): Promise<void> 
   const store = await db().store.findUnique({ where: { id: storeId } });
   if (!store) throw new DomainError("not_found", `no store ${storeId}`);
   if (store.npi === env().PHARMACY_NPI) throw new DomainError("conflict", "this store is PHARMACY_NPI, configured in the environment; change it there");
-  await db().store.delete({ where: { id: storeId } });
-  await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "store.removed", clientAddress: actor.clientAddress, details: { storeId, npi: store.npi } });
+  await db().$transaction(async (tx) => {
+    await tx.store.delete({ where: { id: storeId } });
+    await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "store.removed", clientAddress: actor.clientAddress, details: { storeId, npi: store.npi } }, tx);
+  });
   forgetStoreDirectory();
 }
 

@@ -257,7 +257,14 @@ function toItem(row: Row, now: Date, rules: ReadonlyMap<string, StoreRules>): Qu
   };
 }
 
-export async function listQueue(query: QueueQuery, ctx: { actor: SessionUser; clientAddress: string | null }): Promise<QueuePage> {
+/**
+ * `isBackground`: the screen's own 5-second refresh (BACKGROUND_HEADER). An unfiltered page lists names and
+ * dates of birth, so showing one is audited (`queue.viewed`) like a search, but only when the person
+ * asked for it (opening the queue, a tab, a filter, the next page): the refresh re-reads the page already
+ * recorded, every 5 seconds all day, which would bury the log without telling an auditor anything new.
+ * A search is never refreshed in the background (the screen stops refreshing while one is shown).
+ */
+export async function listQueue(query: QueueQuery, ctx: { actor: SessionUser; clientAddress: string | null; isBackground?: boolean }): Promise<QueuePage> {
   const now = new Date();
   const phases: Phase[] = query.status === "all" ? [0, 1] : [query.status === "RECEIVED" ? 0 : 1];
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
@@ -291,6 +298,24 @@ export async function listQueue(query: QueueQuery, ctx: { actor: SessionUser; cl
       clientAddress: ctx.clientAddress,
       details: {
         searchKind: classifySearch(query.q).kind,
+        status: query.status,
+        sender: query.sender ?? null,
+        from: query.from ?? null,
+        to: query.to ?? null,
+        flags: query.flags,
+        schedule: query.schedule ?? null,
+        page: query.cursor ? "next" : "first",
+        resultCount: items.length,
+        referenceIDs: items.map((i) => i.referenceID),
+      },
+    });
+  } else if (!ctx.isBackground) {
+    await recordAuditEvent({
+      userId: ctx.actor.id,
+      actor: ctx.actor.email,
+      action: "queue.viewed",
+      clientAddress: ctx.clientAddress,
+      details: {
         status: query.status,
         sender: query.sender ?? null,
         from: query.from ?? null,

@@ -27,16 +27,20 @@ export async function createUser(
   if (!license.ok) throw new DomainError("invalid_input", license.message);
   const existing = await db().user.findUnique({ where: { email }, select: { id: true } });
   if (existing) throw new DomainError("conflict", `a user with email ${email} already exists`);
-  const user = await db().user.create({
-    data: {
-      id: newId("usr"),
-      email,
-      name: input.name?.trim() || email.split("@")[0]!,
-      passwordHash: await hashPassword(input.password),
-      role: input.role as UserRole,
-      licenseNumber: license.value,
-    },
+  const passwordHash = await hashPassword(input.password); // slow on purpose: outside the transaction
+  const user = await db().$transaction(async (tx) => {
+    const user = await tx.user.create({
+      data: {
+        id: newId("usr"),
+        email,
+        name: input.name?.trim() || email.split("@")[0]!,
+        passwordHash,
+        role: input.role as UserRole,
+        licenseNumber: license.value,
+      },
+    });
+    await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "user.created", clientAddress: actor.clientAddress, details: { userId: user.id, role: user.role, licenseNumber: user.licenseNumber } }, tx);
+    return user;
   });
-  await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "user.created", clientAddress: actor.clientAddress, details: { userId: user.id, role: user.role, licenseNumber: user.licenseNumber } });
   return { userId: user.id };
 }

@@ -3,6 +3,7 @@
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/audit/actor";
 import { hashPassword, MIN_PASSWORD_LENGTH } from "@/lib/auth/passwords";
+import { countLiveSessions } from "@/lib/auth/user-sessions";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { USER_ROLES, type UserRole } from "@/lib/users/create-user";
@@ -82,7 +83,7 @@ export async function setUserLicenseNumber(userId: string, licenseNumber: string
 }
 
 export async function listUsers() {
-  const users = await db().user.findMany({ orderBy: { createdAt: "asc" } });
+  const [users, sessions] = await Promise.all([db().user.findMany({ orderBy: { createdAt: "asc" } }), countLiveSessions()]);
   return users.map((u) => ({
     userId: u.id,
     email: u.email,
@@ -92,6 +93,8 @@ export async function listUsers() {
     disabled: u.disabledAt !== null,
     lockedUntil: u.lockedUntil?.toISOString() ?? null,
     lastLoginAt: u.lastLoginAt?.toISOString() ?? null,
+    /** Sessions not yet signed out nor past SESSION_MAX_HOURS (some may have idled out meanwhile). */
+    openSessions: sessions.get(u.id) ?? 0,
     createdAt: u.createdAt.toISOString(),
   }));
 }

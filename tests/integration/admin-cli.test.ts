@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { connectTestEnvironment } from "@/tests/support/integration";
-import { TEST_AUTH_SECRET } from "@/tests/support/server";
+import { TEST_SECRETS } from "@/tests/support/server";
 
 const { baseUrl, databaseUrl } = connectTestEnvironment();
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -15,7 +15,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 async function cli(...args: string[]): Promise<{ code: number; json: Record<string, unknown> }> {
   const options = {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: "silent" },
+    env: { ...process.env, DATABASE_URL: databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "silent" },
   };
   let stdout: string;
   let code = 0;

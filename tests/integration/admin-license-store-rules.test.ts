@@ -13,7 +13,7 @@ import { computeNpiCheckDigit } from "@/lib/transfers/identifiers";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { createTestUser, dashboardFetch, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";
-import { TEST_AUTH_SECRET } from "@/tests/support/server";
+import { TEST_SECRETS } from "@/tests/support/server";
 
 const { baseUrl, databaseUrl } = connectTestEnvironment();
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -34,7 +34,7 @@ function call<T = Record<string, unknown>>(method: string, urlPath: string, body
 }
 
 async function cli(...args: string[]): Promise<{ code: number; json: Record<string, unknown> }> {
-  const options = { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: "silent" } };
+  const options = { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "silent" } };
   let stdout: string;
   let code = 0;
   try {

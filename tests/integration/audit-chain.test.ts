@@ -10,13 +10,13 @@ import { verifyAuditChain } from "@/lib/audit/verify-audit-chain";
 import { db } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
 import { createMigratedDatabase } from "@/tests/support/database";
-import { TEST_AUTH_SECRET } from "@/tests/support/server";
+import { TEST_SECRETS } from "@/tests/support/server";
 
 // A database of its own: this test breaks the chain on purpose.
 let databaseUrl: string;
 beforeAll(async () => {
   databaseUrl = await createMigratedDatabase(inject("adminDatabaseUrl"), "rx_audit");
-  setEnv({ DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: "warn" });
+  setEnv({ DATABASE_URL: databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "warn" });
 });
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -24,7 +24,7 @@ async function cliAuditVerify(): Promise<{ code: number; json: Record<string, un
   try {
     const { stdout } = await promisify(execFile)(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/cli.ts", "audit", "verify", "--json"], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: "silent" },
+      env: { ...process.env, DATABASE_URL: databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "silent" },
     });
     return { code: 0, json: JSON.parse(stdout) as Record<string, unknown> };
   } catch (err) {

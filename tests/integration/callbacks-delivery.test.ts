@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serializeCallbackBody } from "@/lib/callbacks/callback-body";
 import { receiveDemoCallback } from "@/lib/callbacks/demo-receiver";
 import { webhookHeaders } from "@/lib/callbacks/signature";
-import { sealSecret } from "@/lib/crypto/secret-box";
+import { sealSecret, secretOwner } from "@/lib/crypto/secret-box";
 import { db, disconnectDb } from "@/lib/db/prisma";
 import { approveTransfer } from "@/lib/transfers/approve-transfer";
 import { rejectTransfer } from "@/lib/transfers/reject-transfer";
@@ -52,8 +52,8 @@ describe("callback delivery by the server's own worker", () => {
       where: { id: partner.partnerId },
       data: {
         outboundHeaderName: "Authorization",
-        outboundHeaderValue: sealSecret("Bearer partner-own-token"),
-        previousWebhookSecret: sealSecret(previousSecret),
+        outboundHeaderValue: sealSecret("Bearer partner-own-token", secretOwner.outboundHeader(partner.partnerId)),
+        previousWebhookSecret: sealSecret(previousSecret, secretOwner.webhookSecret(partner.partnerId)),
         previousSecretExpiresAt: new Date(Date.now() + 3_600_000),
       },
     });

@@ -13,6 +13,7 @@ import { createPartner, type CreatedPartner } from "@/lib/partners/create-partne
 import { receiveTransfer } from "@/lib/transfers/receive-transfer";
 import type { TransferRequest, TransferResponse } from "@/lib/transfers/wire";
 import { freshRequest, send, senderKey } from "@/tests/support/api";
+import { TEST_SECRETS } from "@/tests/support/server";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -117,6 +118,7 @@ export async function startWorkerProcess(opts: { databaseUrl: string; authSecret
       ...process.env,
       NODE_ENV: "production",
       DATABASE_URL: opts.databaseUrl,
+      ...TEST_SECRETS,
       AUTH_SECRET: opts.authSecret,
       LOG_LEVEL: "info",
       CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",

@@ -2,7 +2,7 @@
 // server for the whole integration run.
 import type { TestProject } from "vitest/node";
 import { createMigratedDatabase, startTestPostgres } from "@/tests/support/database";
-import { startTestServer, TEST_AUTH_SECRET } from "@/tests/support/server";
+import { startTestServer, TEST_AUTH_SECRET, TEST_SECRETS, type TestSecrets } from "@/tests/support/server";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -10,6 +10,8 @@ declare module "vitest" {
     databaseUrl: string;
     adminDatabaseUrl: string;
     authSecret: string;
+    /** AUTH_SECRET, DATA_ENCRYPTION_KEY and AUDIT_HMAC_KEY of the shared server. */
+    testSecrets: TestSecrets;
   }
 }
 
@@ -21,6 +23,7 @@ export default async function setup(project: TestProject) {
   project.provide("databaseUrl", databaseUrl);
   project.provide("adminDatabaseUrl", postgres.adminUrl);
   project.provide("authSecret", TEST_AUTH_SECRET);
+  project.provide("testSecrets", TEST_SECRETS);
   return async () => {
     await server.stop();
     await postgres.stop();

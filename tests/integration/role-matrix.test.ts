@@ -13,7 +13,7 @@ import { db } from "@/lib/db/prisma";
 import { newId } from "@/lib/ids";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
-import { createTestUser, signedInCookie } from "@/tests/support/dashboard-session";
+import { createTestUser, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";
 
 const { baseUrl } = connectTestEnvironment();
@@ -107,6 +107,9 @@ let partner: CreatedPartner;
 let otherPartner: CreatedPartner;
 let bearerToken: string;
 const cookies: Record<Role, string> = { pharmacist: "", admin: "" };
+const matrixUsers: Partial<Record<Role, TestUser>> = {};
+/** Routes that end the caller's own session on the server: the role signs in again after them. */
+const ENDS_OWN_SESSION = new Set(["POST /api/session/logout", "POST /api/session/sign-out-all"]);
 
 beforeAll(async () => {
   partner = await createTestPartner("Role matrix");
@@ -128,8 +131,10 @@ beforeAll(async () => {
     "[userId]": spareUser.id,
     "[storeId]": storeId,
   });
-  cookies.pharmacist = await signedInCookie(baseUrl, await createTestUser("pharmacist", "Matrix Pharmacist"));
-  cookies.admin = await signedInCookie(baseUrl, await createTestUser("admin", "Matrix Admin"));
+  matrixUsers.pharmacist = await createTestUser("pharmacist", "Matrix Pharmacist");
+  matrixUsers.admin = await createTestUser("admin", "Matrix Admin");
+  cookies.pharmacist = await signedInCookie(baseUrl, matrixUsers.pharmacist);
+  cookies.admin = await signedInCookie(baseUrl, matrixUsers.admin);
 
   const token = await fetch(`${baseUrl}/oauth/token`, {
     method: "POST",
@@ -230,6 +235,7 @@ describe("the role matrix", () => {
             cookie: signedIn ? cookies[role] : undefined,
             page: e.kind === "page",
           });
+          if (signedIn && ENDS_OWN_SESSION.has(`${method} ${urlPath}`)) cookies[role] = await signedInCookie(baseUrl, matrixUsers[role]!);
           const where = `${role} ${method} ${urlPath} → ${a.status}${a.location ? ` ${a.location.pathname}${a.location.search}` : ""}`;
           checked++;
           if (process.env.ROLE_MATRIX_LOG) console.log(`${allowed ? "allow" : "deny "} ${where}`);

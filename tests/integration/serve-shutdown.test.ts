@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, TEST_AUTH_SECRET } from "@/tests/support/server";
+import { freePort, TEST_SECRETS } from "@/tests/support/server";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "rx-serve-shutdown-"));
@@ -16,7 +16,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 describe("npm start on its embedded database", () => {
   it("on SIGTERM stops the web server and the worker before the database, and exits 0", async () => {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: "info" };
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, ...TEST_SECRETS, LOG_LEVEL: "info" };
     delete env.DATABASE_URL;
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";

@@ -19,7 +19,7 @@ import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { createTestUser, dashboardFetch, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";
-import { TEST_AUTH_SECRET } from "@/tests/support/server";
+import { TEST_SECRETS } from "@/tests/support/server";
 
 const { baseUrl, databaseUrl } = connectTestEnvironment();
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -97,7 +97,7 @@ async function exportCsv(query: Record<string, string>, cookie: string | null = 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string }> {
   const options = {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: "silent" },
+    env: { ...process.env, DATABASE_URL: databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "silent" },
     maxBuffer: 64 * 1024 * 1024,
   };
   try {

@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { encode } from "next-auth/jwt";
 import type { Role } from "@/lib/auth/access-policy";
+import { createUserSession } from "@/lib/auth/user-sessions";
 import { db } from "@/lib/db/prisma";
 import { createUser } from "@/lib/users/create-user";
 
@@ -30,7 +31,13 @@ function cookiesOf(res: Response): Record<string, string> {
 export type SignInAnswer = { status: number; location: string; sessionCookie: string | null };
 
 /** Signs in the way a browser without JavaScript would: CSRF token, then the credentials callback. */
-export async function signInOverHttp(baseUrl: string, email: string, password: string, headers: Record<string, string> = {}): Promise<SignInAnswer> {
+export async function signInOverHttp(
+  baseUrl: string,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+  callbackUrl = "/transfers",
+): Promise<SignInAnswer> {
   const csrfRes = await fetch(`${baseUrl}/api/auth/csrf`, { headers });
   const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
   const csrfCookies = cookiesOf(csrfRes);
@@ -42,7 +49,7 @@ export async function signInOverHttp(baseUrl: string, email: string, password: s
       "content-type": "application/x-www-form-urlencoded",
       cookie: Object.entries(csrfCookies).map(([k, v]) => `${k}=${v}`).join("; "),
     },
-    body: new URLSearchParams({ email, password, csrfToken, callbackUrl: "/transfers" }),
+    body: new URLSearchParams({ email, password, csrfToken, callbackUrl }),
   });
   const session = cookiesOf(res)["authjs.session-token"];
   return { status: res.status, location: res.headers.get("location") ?? "", sessionCookie: session ? `authjs.session-token=${session}` : null };
@@ -54,14 +61,18 @@ export async function signedInCookie(baseUrl: string, user: TestUser): Promise<s
   return answer.sessionCookie;
 }
 
-/** A session cookie as next-auth would issue it, with chosen times (for idle / expiry / version tests). */
+/**
+ * A session cookie as next-auth would issue it, with chosen times (for idle / expiry / version tests), and
+ * its user_sessions row (as a sign-in makes one) unless `sessionId` names one to use instead.
+ */
 export async function mintSessionCookie(
   secret: string,
   user: TestUser,
-  opts: { lastActivityAgoMs?: number; signedInAgoMs?: number; sessionVersion?: number } = {},
+  opts: { lastActivityAgoMs?: number; signedInAgoMs?: number; sessionVersion?: number; sessionId?: string } = {},
 ): Promise<string> {
   const now = Date.now();
   const current = await db().user.findUniqueOrThrow({ where: { id: user.id }, select: { sessionVersion: true } });
+  const sessionId = opts.sessionId ?? (await db().$transaction((tx) => createUserSession(tx, user.id, null)));
   const token = await encode({
     secret,
     salt: "authjs.session-token",
@@ -72,6 +83,7 @@ export async function mintSessionCookie(
       name: user.name,
       role: user.role,
       sv: opts.sessionVersion ?? current.sessionVersion,
+      sid: sessionId,
       act: now - (opts.lastActivityAgoMs ?? 0),
       sia: now - (opts.signedInAgoMs ?? opts.lastActivityAgoMs ?? 0),
     },

@@ -29,8 +29,29 @@ export function ensureBuild(): void {
 
 export type TestServer = { baseUrl: string; port: number; stop(): Promise<void>; output(): string };
 
-/** The AUTH_SECRET the test server runs with: test processes that write secrets to its database need it too. */
-export const TEST_AUTH_SECRET = randomBytes(32).toString("base64url");
+export type TestSecrets = { AUTH_SECRET: string; DATA_ENCRYPTION_KEY: string; AUDIT_HMAC_KEY: string };
+
+/**
+ * The secrets the test servers run with (`npm start` requires them explicitly). Test processes that write to
+ * their databases (sealed secrets, audit records) need the same: made once per run and handed to every
+ * process of the run (test workers, CLI and worker children) through RX_TEST_SECRETS.
+ */
+function testSecrets(): TestSecrets {
+  const given = process.env.RX_TEST_SECRETS;
+  if (given) return JSON.parse(given) as TestSecrets;
+  const made = {
+    AUTH_SECRET: randomBytes(32).toString("base64url"),
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    AUDIT_HMAC_KEY: randomBytes(32).toString("base64"),
+  };
+  process.env.RX_TEST_SECRETS = JSON.stringify(made);
+  return made;
+}
+
+export const TEST_SECRETS: TestSecrets = testSecrets();
+
+/** The AUTH_SECRET the test server runs with. */
+export const TEST_AUTH_SECRET = TEST_SECRETS.AUTH_SECRET;
 
 export async function startTestServer(opts: { databaseUrl: string; env?: Record<string, string> }): Promise<TestServer> {
   ensureBuild();
@@ -44,7 +65,7 @@ export async function startTestServer(opts: { databaseUrl: string; env?: Record<
       NEXT_TELEMETRY_DISABLED: "1",
       PORT: String(port),
       DATABASE_URL: opts.databaseUrl,
-      AUTH_SECRET: TEST_AUTH_SECRET,
+      ...TEST_SECRETS,
       LOG_LEVEL: "warn",
       CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
       CALLBACK_ALLOW_INSECURE_HTTP: "true",

@@ -17,7 +17,7 @@ function noticeFor(reason: string | undefined): string | null {
     case "expired":
       return `Your session reached its maximum length (${env().SESSION_MAX_HOURS} hours). Sign in again.`;
     case "revoked":
-      return "Your session is no longer valid: your account was changed or disabled. Sign in again.";
+      return "Your session is no longer valid: it was signed out, ended by an admin, or your account was changed. Sign in again.";
     case "signed_out":
       return "You have signed out.";
     default:

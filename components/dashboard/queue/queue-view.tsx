@@ -3,7 +3,7 @@
 // arrives appears without a reload (and is announced); pages are keyset cursors from the server; filters
 // and search live in the URL so a view can be shared or bookmarked. Keyboard: j/k or arrows move, Enter
 // opens, / searches, n/p page, ? lists the shortcuts.
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -117,6 +117,7 @@ export function QueueView({
 }) {
   const router = useRouter();
   const [filters, setFilters] = useState<Filters>(initial);
+  const queryClient = useQueryClient();
   const [searchText, setSearchText] = useState(initial.q);
   const [cursors, setCursors] = useState<string[]>([]);
   const [selectedRaw, setSelected] = useState(0);
@@ -150,8 +151,11 @@ export function QueueView({
 
   const query = useQuery({
     queryKey: ["queue", filters, cursor ?? null],
-    queryFn: async () => {
-      const next = await apiFetch<QueuePage>(`/api/transfers?${apiParams(filters, cursor)}`, { background: true });
+    queryFn: async ({ queryKey }) => {
+      // The first read of a page is the person's doing (opening the queue, a tab, a filter, a page): it is
+      // audited and counts as activity. Re-reads of a page already shown (the timer) are background.
+      const isRefresh = queryClient.getQueryData(queryKey) !== undefined;
+      const next = await apiFetch<QueuePage>(`/api/transfers?${apiParams(filters, cursor)}`, { background: isRefresh });
       noticeArrivals(next);
       return next;
     },

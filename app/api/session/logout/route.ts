@@ -1,8 +1,9 @@
-// POST /api/session/logout {reason: "user" | "idle"}: ends the session (clears next-auth's cookie) and
-// records it. Public in the access policy: a session that has already idled out can still be cleared.
+// POST /api/session/logout {reason: "user" | "idle"}: ends this session on the server (its user_sessions
+// row, so a copy of the cookie stops working; the user's other sessions stay), clears next-auth's cookie,
+// and records it. Public in the access policy: a session that has already idled out can still be cleared.
 import { signOut } from "@/auth";
-import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { currentUser } from "@/lib/auth/require-user";
+import { currentSession } from "@/lib/auth/require-user";
+import { endUserSession } from "@/lib/auth/user-sessions";
 import { errorToProblem } from "@/lib/http/dashboard-api";
 import { clientAddressOf, requestIdOf } from "@/lib/http/request-context";
 
@@ -11,11 +12,12 @@ export const dynamic = "force-dynamic";
 export async function POST(request: Request): Promise<Response> {
   try {
     const reason = /"reason"\s*:\s*"idle"/.test(await request.text()) ? "idle" : "user";
-    const user = await currentUser();
-    if (user) {
-      await recordAuditEvent({
-        userId: user.id,
-        actor: user.email,
+    const session = await currentSession();
+    if (session) {
+      await endUserSession({
+        sessionId: session.sessionId,
+        userId: session.user.id,
+        actorLabel: session.user.email,
         action: reason === "idle" ? "auth.idle_logoff" : "auth.signed_out",
         clientAddress: clientAddressOf(request),
       });

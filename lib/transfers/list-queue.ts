@@ -4,7 +4,7 @@
 //     transfers(status, received_at, id) or transfers(received_at, id), never OFFSET;
 //   - "all statuses" reads the pending phase, then the decided phase (each in index order) instead of
 //     sorting the table by an expression;
-//   - search uses the indexes on id, patient_dob, rx_number and patient_search (a lower-case "last first"
+//   - search uses the indexes on id, patient_dob, rx_number, drug_search and patient_search (a lower-case "last first"
 //     prefix: LIKE 'abc%' reads its btree index because the column has the C collation, whatever the
 //     database's default: migration 20261122155640_patient_search_collation_c);
 //   - counts stop at COUNT_CAP per status and say so ("1,000+"): past a few hundred, "how many" matters less
@@ -22,6 +22,7 @@ import { getAllStoreRules } from "@/lib/stores/store-npis";
 import { DEFAULT_STORE_RULES, type StoreRules } from "@/lib/stores/store-rules";
 import { reviewDrug, scheduleLabel } from "@/lib/transfers/drug-review";
 import { countProblems, reviewChecks } from "@/lib/transfers/review-checks";
+import { reviewCheckOptions } from "@/lib/transfers/review-check-options";
 import { warningPredicateSql } from "@/lib/transfers/review-checks-sql";
 import type { TransferRequest } from "@/lib/transfers/wire";
 
@@ -135,14 +136,24 @@ type Row = {
 
 export type SearchKind = "referenceID" | "dateOfBirth" | "nameOrRxNumber";
 
-/** How the search box's text is read: a referenceID, a date of birth, or a name prefix / rxNumber. */
+/** How the search box's text is read: a referenceID, a date of birth, or a name (either order) / drug name prefix / rxNumber. */
 export function classifySearch(q: string): { kind: SearchKind; sql: Prisma.Sql } {
   if (/^trf_[A-Za-z0-9]{1,60}$/.test(q)) return { kind: "referenceID", sql: Prisma.sql`t.id = ${q}` };
   const dob = parseDob(q);
   if (dob) return { kind: "dateOfBirth", sql: Prisma.sql`t.patient_dob = ${dob}::date` };
-  const name = q.toLowerCase().replace(/,/g, " ").replace(/\s+/g, " ").trim();
-  const prefix = `${name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return { kind: "nameOrRxNumber", sql: Prisma.sql`(t.rx_number = ${q} OR t.patient_search LIKE ${prefix})` };
+  const text = q.toLowerCase().replace(/,/g, " ").replace(/\s+/g, " ").trim();
+  // A name in either order: "tanaka abigail" as stored, or "abigail tanaka" with the last word moved first.
+  const words = text.split(" ");
+  const reversed = words.length > 1 ? [words.at(-1), ...words.slice(0, -1)].join(" ") : text;
+  const prefix = likePrefix(text);
+  return {
+    kind: "nameOrRxNumber",
+    sql: Prisma.sql`(t.rx_number = ${q} OR t.patient_search LIKE ${prefix} OR t.patient_search LIKE ${likePrefix(reversed)} OR t.drug_search LIKE ${prefix})`,
+  };
+}
+
+function likePrefix(text: string): string {
+  return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** YYYY-MM-DD or MM/DD/YYYY, a real calendar date; else null. */
@@ -167,7 +178,7 @@ function filterConditions(query: QueueQuery, now: Date): Prisma.Sql[] {
     if (flag === "allergies") conds.push(Prisma.sql`t.has_allergies`);
     if (flag === "allergies-unknown") conds.push(Prisma.sql`t.request->'patient'->'allergyDetails'->>'allergiesDescriptor' = 'NOT_AVAILABLE'`);
     if (flag === "controlled") conds.push(Prisma.sql`t.drug_schedule IN ('II', 'III', 'IV', 'V')`);
-    if (flag === "warnings") conds.push(warningPredicateSql(now));
+    if (flag === "warnings") conds.push(warningPredicateSql(now, reviewCheckOptions().earlyRefillAllowance));
   }
   if (query.schedule === "any") conds.push(Prisma.sql`t.drug_schedule IN ('II', 'III', 'IV', 'V')`);
   else if (query.schedule) conds.push(Prisma.sql`t.drug_schedule = ${query.schedule}`);
@@ -227,7 +238,7 @@ function requestFlags(request: unknown, now: Date, rules: StoreRules): Omit<Queu
       schedule: drug.schedule ? { label: scheduleLabel(drug.schedule), substance: drug.match.substance } : null,
       scheduleUnknown: drug.match.status === "unknown",
       allergyAlert: strongest ? { severity: strongest.severity, message: strongest.message } : null,
-      ...countProblems(reviewChecks(stored, now, drug)),
+      ...countProblems(reviewChecks(stored, now, drug, reviewCheckOptions())),
     };
   } catch {
     return { allergyDetails: null, schedule: null, scheduleUnknown: false, allergyAlert: null, warnings: 0, failures: 1 };

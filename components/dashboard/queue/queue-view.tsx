@@ -281,14 +281,14 @@ export function QueueView({
                   (e.target as HTMLInputElement).blur();
                 }
               }}
-              placeholder="Patient name (last first), DOB, Rx number or reference ID"
+              placeholder="Name, drug, DOB, Rx or reference"
               aria-describedby="queue-search-help"
               className="w-full rounded border border-slate-300 px-2 py-1"
             />
             <Button type="submit">Search</Button>
           </div>
           <p id="queue-search-help" className="sr-only">
-            Press Enter to search. Dates of birth as YYYY-MM-DD or MM/DD/YYYY. Escape clears.
+            Press Enter to search: a patient name in either order, a drug name, a date of birth as YYYY-MM-DD or MM/DD/YYYY, an Rx number or a reference ID. Escape clears.
           </p>
         </div>
         <div>

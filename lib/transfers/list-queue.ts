@@ -76,6 +76,8 @@ export type QueueItem = {
   sender: { partnerId: string; name: string; npi: string };
   receivedAt: string;
   decidedAt: string | null;
+  /** Who decided it (the pharmacist's name on the decision), for decided rows. */
+  decidedBy: string | null;
   flags: {
     allergies: string[];
     allergiesDescriptor: string | null;
@@ -130,6 +132,7 @@ type Row = {
   claimed_by_id: string | null;
   claimed_by_name: string | null;
   claim_expires_at: Date | null;
+  decided_by: string | null;
   callback_status: string | null;
   request: unknown;
 };
@@ -206,10 +209,12 @@ async function readPhase(query: QueueQuery, phase: Phase, after: Cursor | null, 
            CASE WHEN t.claim_expires_at > now() THEN t.claimed_by_id END AS claimed_by_id,
            CASE WHEN t.claim_expires_at > now() THEN u.name END AS claimed_by_name,
            CASE WHEN t.claim_expires_at > now() THEN t.claim_expires_at END AS claim_expires_at,
+           d.pharmacist_name AS decided_by,
            t.callback_status::text AS callback_status, t.request
       FROM transfers t
       JOIN partners p ON p.id = t.partner_id
       LEFT JOIN users u ON u.id = t.claimed_by_id
+      LEFT JOIN transfer_decisions d ON d.transfer_id = t.id
      WHERE ${Prisma.join(conds, " AND ")}
      ORDER BY ${order}
      LIMIT ${limit}`;
@@ -255,6 +260,7 @@ function toItem(row: Row, now: Date, rules: ReadonlyMap<string, StoreRules>): Qu
     sender: { partnerId: row.partner_id, name: row.partner_name, npi: row.sending_npi },
     receivedAt: row.received_at.toISOString(),
     decidedAt: row.decided_at?.toISOString() ?? null,
+    decidedBy: row.decided_by,
     flags: {
       allergies: allergyDetails?.allergies ?? [],
       allergiesDescriptor: allergyDetails?.allergiesDescriptor ?? null,

@@ -117,6 +117,8 @@ describe("the queue", () => {
     expect(firstDecided).toBeGreaterThan(0);
     expect(statuses.slice(firstDecided).every((s) => s !== "RECEIVED")).toBe(true);
     expect(all.slice(firstDecided).map((i) => i.referenceID).sort()).toEqual([ids[0]!, ids[1]!].sort());
+    // A decided row names who decided it (the reviewer column), a pending one nobody.
+    for (const item of all) expect(item.decidedBy).toBe(item.status === "RECEIVED" ? null : pharmacist.name);
   });
 
   it("counts each status, with the filters applied", async () => {

@@ -120,6 +120,9 @@ export function QueueView({
   const [searchText, setSearchText] = useState(initial.q);
   const [cursors, setCursors] = useState<string[]>([]);
   const [selectedRaw, setSelected] = useState(0);
+  // The selected row is only marked once the pharmacist moves in the table (j / k, a click): marked from the
+  // start, the first row looked selected already and the first j seemed to do nothing.
+  const [navigating, setNavigating] = useState(false);
   const [now, setNow] = useState(() => Date.now());
   const [announcement, setAnnouncement] = useState("");
   const searchRef = useRef<HTMLInputElement>(null);
@@ -179,10 +182,13 @@ export function QueueView({
     setCursors([]);
     setSelected(0);
     seen.current = null;
+    // Counts under other filters (a search, its clearing) are not arrivals: start counting afresh.
+    lastPending.current = null;
   };
 
   const focusRow = (index: number) => {
     const clamped = Math.max(0, Math.min(index, items.length - 1));
+    setNavigating(true);
     setSelected(clamped);
     tableRef.current?.querySelectorAll<HTMLAnchorElement>("a[data-row-link]")[clamped]?.focus();
   };
@@ -395,12 +401,15 @@ export function QueueView({
               <QueueRow
                 key={item.referenceID}
                 item={item}
-                selected={index === selected}
+                selected={navigating && index === selected}
                 isNew={fresh.has(item.referenceID)}
                 now={now + skew}
                 windowMs={windowMs}
                 userId={user.id}
-                onSelect={() => setSelected(index)}
+                onSelect={() => {
+                  setNavigating(true);
+                  setSelected(index);
+                }}
                 onOpen={() => open(item)}
               />
             ))}
@@ -566,8 +575,11 @@ function QueueRow({
         ) : pending ? (
           <span className="text-slate-400">—</span>
         ) : item.decidedAt ? (
-          <span className="text-slate-600">
-            <LocalTime iso={item.decidedAt} />
+          <span>
+            {item.decidedBy ?? "—"}
+            <span className="block text-xs text-slate-600">
+              {item.status === "REJECTED" ? "rejected" : "approved"} <LocalTime iso={item.decidedAt} />
+            </span>
           </span>
         ) : null}
       </td>

@@ -381,7 +381,7 @@ export function buildOpenApiDocument(): object {
           operationId: "transferOutcomeCallback",
           summary: "The decision on a RECEIVED transfer, sent to your callback URL",
           description:
-            "When a pharmacist approves or rejects a transfer we answered RECEIVED, we POST the CONFIRMED or ERROR TransferResponse (same requestID and referenceID, a new responseID) to the callback URL registered for you, signed per Standard Webhooks 1.0. Only a 2xx answer within 15 seconds counts; redirects are not followed. Retries: 5 s, 30 s, 2 min, 5 min, 15 min, 30 min, 1 h, then every 2 h, until 72 hours after the first attempt; `Retry-After` on 429 or 503 postpones the next attempt, and 410 Gone stops them. A callback may arrive more than once: deduplicate by webhook-id.",
+            "When a pharmacist approves or rejects a transfer we answered RECEIVED, we POST the CONFIRMED or ERROR TransferResponse (same requestID and referenceID, a new responseID) to the callback URL registered for you, signed per Standard Webhooks 1.0. Only a 2xx answer within 15 seconds counts; redirects are not followed. Retries: 5 s, 30 s, 2 min, 5 min, 15 min, 30 min, 1 h, then every 2 h, until 72 hours after the first attempt; `Retry-After` on 429 or 503 postpones the next attempt, and 410 Gone stops them. A callback may arrive more than once: deduplicate by webhook-id. A test callback that our admin sends to check your receiver has `metadata.test: true` and the referenceID `trf_test`: acknowledge it and do nothing else.",
           security: [],
           requestParams: { header: WebhookHeadersSchema },
           requestBody: {

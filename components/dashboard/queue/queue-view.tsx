@@ -134,7 +134,11 @@ export function QueueView({
   const cursor = cursors[cursors.length - 1];
   const searching = filters.q !== "";
   // New arrivals: announced to screen readers, and marked "New" for a while.
-  const noticeArrivals = (next: QueuePage) => {
+  // Bumped whenever the filters change: an answer to a request made under other filters (a search still on
+  // its way when it was cleared) says nothing about arrivals.
+  const generation = useRef(0);
+  const noticeArrivals = (next: QueuePage, askedIn: number) => {
+    if (askedIn !== generation.current) return;
     const pending = next.counts.RECEIVED.count;
     if (lastPending.current !== null && pending > lastPending.current) {
       const n = pending - lastPending.current;
@@ -154,8 +158,9 @@ export function QueueView({
   const query = useQuery({
     queryKey: ["queue", filters, cursor ?? null],
     queryFn: async () => {
+      const askedIn = generation.current;
       const next = await apiFetch<QueuePage>(`/api/transfers?${apiParams(filters, cursor)}`, { background: true });
-      noticeArrivals(next);
+      noticeArrivals(next, askedIn);
       return next;
     },
     // A search is recorded in the audit log each time it runs: it is not repeated on a timer.
@@ -184,6 +189,7 @@ export function QueueView({
     seen.current = null;
     // Counts under other filters (a search, its clearing) are not arrivals: start counting afresh.
     lastPending.current = null;
+    generation.current += 1;
   };
 
   const focusRow = (index: number) => {

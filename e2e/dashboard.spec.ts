@@ -97,7 +97,8 @@ test("reject another transfer with an error type and a description the sender wi
   await dialog.getByRole("button", { name: "Confirm rejection" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText("Rejected. ERROR is on its way to the sender.")).toBeVisible();
-  await expect(page.getByText(/Rejected \(INVALID_INFO\) by/)).toBeVisible();
+  await expect(page.getByText(/Rejected \(Information not acceptable INVALID_INFO\) by/)).toBeVisible();
+  await expect(page.getByText("Sent to the sender:")).toContainText(description);
 
   const outcome = await transferStatus(request, partner, referenceID);
   expect(outcome.metadata.responseType).toBe("ERROR");

@@ -49,7 +49,7 @@ export async function sendTestCallback(partnerId: string, actor: Actor): Promise
   const now = new Date();
   const webhookId = newId("msg");
   const body = serializeCallbackBody(testCallbackBody(now));
-  const request = signedCallbackRequest(webhookId, body, {
+  const request = signedCallbackRequest(webhookId, body, partner.id, {
     callback_url: partner.callbackUrl,
     webhook_secret: partner.webhookSecret,
     previous_webhook_secret: partner.previousWebhookSecret,

@@ -70,6 +70,12 @@ const EnvSchema = z.object({
   SIGNIN_LOCKOUT_MAX_SECONDS: z.coerce.number().int().min(1).max(604_800).default(3600),
   /** Failed sign-ins allowed from one client address per 15 minutes, whatever the emails. */
   SIGNIN_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).max(100_000).default(100),
+  /**
+   * How early a refill may come, as a percentage of the days supply: the next fill is due at the last fill +
+   * days supply × (1 − this). Earlier is "refill too soon" on the review screen; the fill-history check
+   * allows the same. Payers commonly allow 20-30 %.
+   */
+  EARLY_REFILL_ALLOWANCE_PERCENT: z.coerce.number().min(0, "must be at least 0").max(90, "must be at most 90").default(25),
   /** How long a pharmacist's claim on a transfer lasts without renewal. */
   CLAIM_MINUTES: z.coerce.number().min(0.1, "must be at least 0.1").max(240, "must be at most 240").default(10),
   // --- Edge hardening (issue 13, part B) ---

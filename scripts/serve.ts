@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     for (const line of demo.lines) say(line);
     if (env().CALLBACK_ALLOW_PRIVATE_NETWORKS) say("callbacks to loopback and private networks allowed (development)");
   }
+  const auditHeads = await startAuditHeadLog();
   await disconnectDb();
 
   let worker: CallbackWorker | null = null;
@@ -70,7 +71,6 @@ async function main(): Promise<void> {
   }
 
   const web = mode === "start" ? await startInProcess() : await spawnNextDev();
-  const auditHeads = startAuditHeadLog();
 
   let stopping = false;
   const shutdown = async (code: number) => {

@@ -27,6 +27,7 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   // Partner-facing, with partner credentials (never a dashboard session)
   { pattern: "/v1/**", allow: PUBLIC, why: "transfer API: partner API key or OAuth bearer token, checked by the route" },
   { pattern: "/oauth/token", allow: PUBLIC, why: "OAuth client credentials grant: client id and secret" },
+  { pattern: "/.well-known/oauth-authorization-server", allow: PUBLIC, why: "RFC 8414 metadata for /oauth/token (discovery by senders' OAuth libraries)" },
   { pattern: "/docs", allow: PUBLIC, why: "API documentation for sending pharmacies" },
   { pattern: "/demo/**", allow: PUBLIC, why: "the demo sender's callback receiver (dev only; checks the webhook signature)" },
   // Sign-in

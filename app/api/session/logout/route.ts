@@ -1,4 +1,4 @@
-// POST /api/session/logout {reason: "user" | "idle"}: ends this session on the server (its user_sessions
+// POST /api/session/logout[?reason=idle]: ends this session on the server (its user_sessions
 // row, so a copy of the cookie stops working; the user's other sessions stay), clears next-auth's cookie,
 // and records it. Public in the access policy: a session that has already idled out can still be cleared.
 import { signOut } from "@/auth";
@@ -11,7 +11,9 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
   try {
-    const reason = /"reason"\s*:\s*"idle"/.test(await request.text()) ? "idle" : "user";
+    // The idle logoff names its reason in the query (a bodiless POST); older pages sent it in the body.
+    const byQuery = new URL(request.url).searchParams.get("reason") === "idle";
+    const reason = byQuery || /"reason"\s*:\s*"idle"/.test(await request.text()) ? "idle" : "user";
     const session = await currentSession();
     if (session) {
       await endUserSession({

@@ -6,6 +6,7 @@ import { startCallbackWorker } from "@/lib/callbacks/worker";
 import { disconnectDb } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
+import { startOpsListeners } from "@/lib/ops/serve-ops";
 import { ensureAuthSecret, loadEnvOrExit, startDatabase } from "./runtime";
 
 const say = (msg: string) => process.stdout.write(`[rx-transfer worker] ${msg}\n`);
@@ -18,13 +19,14 @@ async function main(): Promise<void> {
   // SIGINT/SIGTERM are handled below: the database stops after the worker.
   const db = await startDatabase({ log: say, callerHandlesSignals: true });
   const worker = await startCallbackWorker({ connectionString: db.databaseUrl });
+  const ops = await startOpsListeners(say);
   say(`running (${env().WORKER_CONCURRENCY} deliveries at once, ${db.embedded ? "embedded database" : "DATABASE_URL"})`);
 
   let stopping = false;
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    await worker.stop();
+    await Promise.all([worker.stop(), ops.close()]);
     await disconnectDb();
     await db.stop();
     process.exit(code);

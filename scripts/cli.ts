@@ -51,6 +51,7 @@ async function main(): Promise<number> {
         schedule: { type: "string" },
         outcome: { type: "string" },
         out: { type: "string" },
+        yes: { type: "boolean" },
       },
     });
   } catch (err) {
@@ -61,7 +62,9 @@ async function main(): Promise<number> {
 
   loadEnvOrExit();
   ensureAuthSecret((msg) => process.stderr.write(`${msg}\n`));
-  const db = await startDatabase({ log: (msg) => process.stderr.write(`${msg}\n`) });
+  // A restore applies the schema itself, after checking its file: nothing is touched before that.
+  const migrate = parsed.positionals[0] !== "restore";
+  const db = await startDatabase({ log: (msg) => process.stderr.write(`${msg}\n`), migrate });
   try {
     const result = await runCliCommand(parsed.positionals, parsed.values);
     if (result.stream && !json) {

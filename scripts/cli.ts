@@ -52,6 +52,7 @@ async function main(): Promise<number> {
         outcome: { type: "string" },
         out: { type: "string" },
         yes: { type: "boolean" },
+        "pg-dump": { type: "boolean" },
       },
     });
   } catch (err) {

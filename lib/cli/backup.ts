@@ -3,9 +3,9 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
-import { BackupError, createBackup, defaultBackupPath, MAIN_TABLES, restoreBackup } from "@/lib/ops/backup";
+import { BackupError, createBackup, createPgDump, defaultBackupPath, MAIN_TABLES, restoreBackup } from "@/lib/ops/backup";
 
-type Values = { out?: string; yes?: boolean };
+type Values = { out?: string; yes?: boolean; "pg-dump"?: boolean };
 type Result = { json: unknown; human: string };
 
 function databaseUrl(): string {
@@ -27,7 +27,11 @@ const rethrow = (err: unknown): never => {
 
 export async function runBackupCommand(args: string[], values: Values): Promise<Result> {
   if (args[0] === "backup") {
-    if (args.length > 1) throw new DomainError("invalid_input", "usage: backup [--out FILE]");
+    if (args.length > 1) throw new DomainError("invalid_input", "usage: backup [--out FILE] [--pg-dump]");
+    if (values["pg-dump"]) {
+      const dumped = await createPgDump(databaseUrl(), values.out ?? defaultBackupPath().replace(/\.rxbackup\.gz$/, ".dump")).catch(rethrow);
+      return { json: { ...dumped, format: "pg_dump custom" }, human: `pg_dump written: ${dumped.file}\nsize: ${dumped.bytes} bytes (restore with pg_restore)` };
+    }
     const summary = await createBackup(databaseUrl(), values.out ?? defaultBackupPath()).catch(rethrow);
     const main = MAIN_TABLES.map((t) => `  ${t.padEnd(20)} ${summary.rows[`public.${t}`] ?? 0}`);
     return {

@@ -24,7 +24,7 @@ export class CliUsageError extends Error {}
 
 export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
 
-  backup [--out FILE]              a consistent snapshot of the whole database (default backups/rx-transfer-<time>.rxbackup.gz)
+  backup [--out FILE] [--pg-dump]  a consistent snapshot of the whole database (default backups/rx-transfer-<time>.rxbackup.gz)
   restore FILE [--yes]             restore a backup into this database (--yes to replace data already there)
 
   partner create --name <name> --callback-url <url> [--npi <npi>]...
@@ -102,6 +102,7 @@ export type CliValues = {
   outcome?: string;
   out?: string;
   yes?: boolean;
+  "pg-dump"?: boolean;
   json?: boolean;
 };
 

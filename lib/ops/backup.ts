@@ -390,3 +390,41 @@ export async function tableFingerprints(databaseUrl: string): Promise<Record<str
     await client.end().catch(() => {});
   }
 }
+
+/**
+ * `backup --pg-dump`: a custom-format pg_dump taken with the system's pg_dump (an external PostgreSQL whose
+ * version the local client matches). A pg_dump older than the server refuses it; that is said plainly. Same
+ * temporary-name-then-rename rule as createBackup.
+ */
+export async function createPgDump(databaseUrl: string, out: string, pgDump = "pg_dump"): Promise<{ file: string; bytes: number }> {
+  const { spawn } = await import("node:child_process");
+  const file = path.resolve(out);
+  const partial = path.join(path.dirname(file), `.${path.basename(file)}.partial-${randomBytes(4).toString("hex")}`);
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+  } catch (err) {
+    throw new BackupError(`cannot write the backup to ${file}: ${(err as Error).message}`);
+  }
+  // The URL goes in the environment-free form pg_dump takes (--dbname), never on a log line.
+  const result = await new Promise<{ code: number | null; stderr: string; missing: boolean }>((resolve) => {
+    const child = spawn(pgDump, ["--format=custom", "--no-owner", `--file=${partial}`, `--dbname=${databaseUrl}`], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", (err: NodeJS.ErrnoException) => resolve({ code: null, stderr: err.message, missing: err.code === "ENOENT" }));
+    child.on("close", (code) => resolve({ code, stderr, missing: false }));
+  });
+  if (result.code !== 0) {
+    await rm(partial, { force: true });
+    if (result.missing) throw new BackupError(`${pgDump} is not installed: install the PostgreSQL client of your server's version, or run backup without --pg-dump`);
+    const mismatch = /server version: ([\d.]+)[^;]*; pg_dump version: ([\d.]+)/.exec(result.stderr);
+    if (mismatch) {
+      throw new BackupError(
+        `pg_dump ${mismatch[2]} cannot dump a PostgreSQL ${mismatch[1]} server (it must be at least the server's version): install the matching client, or run backup without --pg-dump`,
+      );
+    }
+    const firstLine = result.stderr.split("\n").find((l) => l.trim()) ?? `exit code ${result.code}`;
+    throw new BackupError(`pg_dump failed: ${firstLine.replace(/postgres(ql)?:\/\/[^\s"]*/g, "<database url>")}`);
+  }
+  await rename(partial, file);
+  return { file, bytes: (await stat(file)).size };
+}

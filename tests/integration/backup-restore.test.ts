@@ -3,11 +3,12 @@
 // table; `audit verify` passes; a server on the restored database answers the sender's status lookup and
 // delivers the pending callback, signed with the partner's secret. And the failures: an unwritable path,
 // a corrupt or truncated file, a database that already holds data.
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
 import { createDatabase } from "@/lib/db/migrate";
@@ -51,6 +52,16 @@ async function cli(databaseUrl: string, ...args: string[]): Promise<CliOutput> {
     stdout = e.stdout;
   }
   return { code, json: JSON.parse(stdout) as Record<string, unknown> };
+}
+
+async function serverVersionNum(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return Number((await client.query<{ server_version_num: string }>("SHOW server_version_num")).rows[0]!.server_version_num);
+  } finally {
+    await client.end();
+  }
 }
 
 const emptyDatabase = (name: string) => createDatabase(adminUrl, `${name}_${Math.random().toString(16).slice(2, 10)}`);
@@ -100,6 +111,27 @@ describe("npm run cli -- backup", () => {
     expect(out.code).toBe(1);
     expect((out.json.error as { message: string }).message).toMatch(/^cannot write the backup to .*a-file\/rx\.rxbackup\.gz: /);
     expect(readFileSync(target, "utf8")).toBe("not a directory");
+  }, 60_000);
+});
+
+describe("npm run cli -- backup --pg-dump", () => {
+  it("with a pg_dump older than the server says so plainly and leaves no file", async () => {
+    const version = spawnSync("pg_dump", ["--version"], { encoding: "utf8" });
+    const server = await serverVersionNum(sourceUrl);
+    const client = Number(/(\d+)\./.exec(version.stdout ?? "")?.[1] ?? 0);
+    const target = path.join(dir, "dumps", "rx.dump");
+    const out = await cli(sourceUrl, "backup", "--pg-dump", "--out", target);
+    if (version.status !== 0) {
+      expect((out.json.error as { message: string }).message).toMatch(/pg_dump is not installed/);
+    } else if (client < Math.floor(server / 10000)) {
+      expect(out.code).toBe(1);
+      expect((out.json.error as { message: string }).message).toMatch(/^pg_dump [\d.]+ cannot dump a PostgreSQL [\d.]+ server/);
+      expect(existsSync(target)).toBe(false);
+    } else {
+      expect(out.code).toBe(0);
+      expect(out.json.bytes).toBeGreaterThan(0);
+    }
+    expect(readdirSync(path.join(dir, "dumps")).filter((f) => f !== "rx.dump")).toEqual([]);
   }, 60_000);
 });
 

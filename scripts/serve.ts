@@ -15,6 +15,7 @@ import { startDevFront } from "@/lib/http/dev-front";
 import { devUrls } from "@/lib/http/dev-origins";
 import { startProductionServer } from "@/lib/http/production-server";
 import { errorFields, log } from "@/lib/log";
+import { startOpsListeners } from "@/lib/ops/serve-ops";
 import { ensureConfiguredStore } from "@/lib/stores/store-npis";
 import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
 import { checkKeysAgainstDatabase, dataDir, ensureSecrets, loadEnvOrExit, requireProductionSecrets, startDatabase } from "./runtime";
@@ -71,13 +72,16 @@ async function main(): Promise<void> {
   }
 
   const web = mode === "start" ? await startInProcess() : await spawnNextDev();
+  const ops = await startOpsListeners(say);
 
   let stopping = false;
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    // /readyz answers 503 from now on; SHUTDOWN_DRAIN_SECONDS lets a load balancer see it before we close.
+    await ops.drain();
     // The worker finishes (or hands back) the deliveries in flight before the database goes away.
-    await Promise.all([worker?.stop(), web.stop()]);
+    await Promise.all([worker?.stop(), web.stop(), ops.close()]);
     await auditHeads.stop(); // the last head, after the last request's record
     await disconnectDb();
     await db.stop();

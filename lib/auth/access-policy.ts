@@ -29,6 +29,9 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { pattern: "/oauth/token", allow: PUBLIC, why: "OAuth client credentials grant: client id and secret" },
   { pattern: "/.well-known/oauth-authorization-server", allow: PUBLIC, why: "RFC 8414 metadata for /oauth/token (discovery by senders' OAuth libraries)" },
   { pattern: "/docs", allow: PUBLIC, why: "API documentation for sending pharmacies" },
+  // Operations: probes for load balancers and orchestrators (no data, no versions)
+  { pattern: "/healthz", allow: PUBLIC, why: "liveness probe: answers while the process serves" },
+  { pattern: "/readyz", allow: PUBLIC, why: "readiness probe: database, migrations, worker heartbeat" },
   { pattern: "/demo/**", allow: PUBLIC, why: "the demo sender's callback receiver (dev only; checks the webhook signature)" },
   // Sign-in
   { pattern: "/api/auth/**", allow: PUBLIC, why: "next-auth: sign-in, sign-out, CSRF token" },

@@ -14,6 +14,7 @@ import type { Prisma } from "@/generated/prisma/client";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
+import { observeCallbackAttempt } from "@/lib/ops/metrics";
 import { serializeCallbackBody } from "@/lib/callbacks/callback-body";
 import { cancelScheduledDelivery, removeScheduledDeliverySql, scheduleDelivery } from "@/lib/callbacks/job-queue";
 import { isSuccess, postCallback, type AttemptResult } from "@/lib/callbacks/post-callback";
@@ -307,6 +308,8 @@ export async function deliverCallback(callbackId: string, opts: { manual?: boole
     result = { statusCode: null, error: "internal error preparing the callback", latencyMs: 0, retryAfter: null, interrupted: false };
   }
   const outcome = await recordOutcome(claim, result, manual);
+  // The callback row is created with the decision, in its transaction: its creation time is the decision's.
+  observeCallbackAttempt({ ...result, delivered: outcome === "delivered", decidedAt: claim.callback.created_at });
   log(outcome === "delivered" ? "info" : "warn", "callback attempt", {
     callbackId,
     transferId: claim.callback.transfer_id,

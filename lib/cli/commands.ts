@@ -20,10 +20,14 @@ import { exportAuditLog, parseAuditQuery, queryAuditLog } from "@/lib/admin/audi
 import { getPartnerDetails } from "@/lib/admin/partner-overview";
 import { updatePartnerProfile } from "@/lib/admin/update-partner-profile";
 import { findJsonProblems, textProblem } from "@/lib/text-safety";
+import { runBackupCommand } from "@/lib/cli/backup";
 
 export class CliUsageError extends Error {}
 
 export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
+
+  backup [--out FILE] [--pg-dump]  a consistent snapshot of the whole database (default backups/rx-transfer-<time>.rxbackup.gz)
+  restore FILE [--yes]             restore a backup into this database (--yes to replace data already there)
 
   partner create --name <name> --callback-url <url> [--npi <npi>]...
                                    create a sending partner with an API key, an OAuth client and a webhook secret
@@ -107,6 +111,8 @@ export type CliValues = {
   out?: string;
   head?: string;
   "head-id"?: string;
+  yes?: boolean;
+  "pg-dump"?: boolean;
   json?: boolean;
 };
 
@@ -202,6 +208,7 @@ function refuseUnstorableArguments(args: readonly string[], values: CliValues): 
 
 export async function runCliCommand(args: string[], values: CliValues): Promise<CliResult> {
   refuseUnstorableArguments(args, values);
+  if (args[0] === "backup" || args[0] === "restore") return runBackupCommand(args, values);
   const command = args.slice(0, 2).join(" ");
   switch (command) {
     case "partner create": {

@@ -13,6 +13,8 @@ import { fromNodeRequest, writeNodeAnswer } from "@/lib/http/node-exchange";
 import { API_RESPONSE_HEADERS, HSTS } from "@/lib/http/security-headers";
 import { handleMalformedPath, handlePostTransfer } from "@/lib/http/transfer-api";
 import { errorFields, log } from "@/lib/log";
+import { handleHealthz, handleReadyz, probeFor } from "@/lib/ops/health-api";
+import { handleMetrics, isMetricsPath } from "@/lib/ops/metrics-api";
 
 export type ProductionServer = { close(): Promise<void> };
 
@@ -51,6 +53,16 @@ export async function startProductionServer(opts: { dir: string; port: number })
     applyClientAddress(req, trusted);
     if (isIntake(req)) {
       reply(req, res, handlePostTransfer(fromNodeRequest(req)));
+      return;
+    }
+    // Operations (lib/ops): probes and metrics skip Next too, so they answer fast and while Next is busy.
+    const probe = probeFor(req.method, req.url);
+    if (probe) {
+      reply(req, res, probe === "healthz" ? Promise.resolve(handleHealthz()) : handleReadyz());
+      return;
+    }
+    if (isMetricsPath(req.method, req.url)) {
+      reply(req, res, handleMetrics(req.headers.authorization));
       return;
     }
     // HSTS on every answer Next writes too (pages, /api, /v1, /oauth), not only those proxy.ts sees.

@@ -8,6 +8,7 @@ import { MALFORMED_PATH_DETAIL } from "@/lib/http/malformed-path";
 import { isJsonContentType, MAX_BODY_BYTES } from "@/lib/http/read-body";
 import { requestIdOf } from "@/lib/http/request-context";
 import { errorFields, log } from "@/lib/log";
+import { observeV1Request } from "@/lib/ops/metrics";
 import { consumeRateLimit } from "@/lib/rate-limit/consume-rate-limit";
 import { env } from "@/lib/env";
 import { getStoreNpis } from "@/lib/stores/store-npis";
@@ -21,6 +22,7 @@ import type { ErrorType, TransferResponse } from "@/lib/transfers/wire";
 type Ctx = { requestId: string; started: number; route: string };
 
 function answer(ctx: Ctx, body: TransferResponse, status: number, headers: Record<string, string> = {}, logFields: Record<string, unknown> = {}): ApiAnswer {
+  observeV1Request(ctx.route, status, body.error?.type, (performance.now() - ctx.started) / 1000, "idempotent-replayed" in headers);
   log(status >= 500 ? "error" : "info", "v1 request", {
     requestId: ctx.requestId,
     route: ctx.route,

@@ -27,7 +27,7 @@ export function ensureBuild(): void {
   if (result.status !== 0) throw new Error("next build failed");
 }
 
-export type TestServer = { baseUrl: string; port: number; stop(): Promise<void>; output(): string };
+export type TestServer = { baseUrl: string; port: number; stop(): Promise<void>; output(): string; signal(sig: NodeJS.Signals): void; exited(): Promise<number | null> };
 
 export type TestSecrets = { AUTH_SECRET: string; DATA_ENCRYPTION_KEY: string; AUDIT_HMAC_KEY: string };
 
@@ -100,6 +100,8 @@ export async function startTestServer(opts: { databaseUrl: string; env?: Record<
     baseUrl,
     port,
     output: () => output,
+    signal: (sig) => void child.kill(sig),
+    exited: () => (child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((r) => child.once("exit", (code) => r(code)))),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));

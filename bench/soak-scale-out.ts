@@ -17,7 +17,7 @@ import { disconnectDb } from "@/lib/db/prisma";
 import { createPartner } from "@/lib/partners/create-partner";
 import { createUser } from "@/lib/users/create-user";
 import { createMigratedDatabase, startTestPostgres, type TestPostgres } from "@/tests/support/database";
-import { ensureBuild, freePort } from "@/tests/support/server";
+import { ensureBuild, freePort, TEST_SECRETS } from "@/tests/support/server";
 import { startBalancer, type Balancer } from "./soak/balancer";
 import { callbackProgress, runChecks, type Check } from "./soak/checks";
 import { newDecisionStats, runPharmacist, signIn, type DecisionTarget, type Pharmacist } from "./soak/pharmacists";
@@ -116,8 +116,8 @@ export async function runScaleOutSoak(): Promise<void> {
   step("PostgreSQL, receiver, partners, pharmacists");
   postgres = await startTestPostgres();
   const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_soak_scale");
-  const authSecret = randomBytes(32).toString("base64url");
-  setEnv({ DATABASE_URL: databaseUrl, AUTH_SECRET: authSecret, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_ALLOW_INSECURE_HTTP: "true", LOG_LEVEL: "warn" });
+  // `npm start` requires explicit keys; this process writes sealed secrets and audit records with the same.
+  setEnv({ DATABASE_URL: databaseUrl, ...TEST_SECRETS, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_ALLOW_INSECURE_HTTP: "true", LOG_LEVEL: "warn" });
   receiver = await startSoakReceiver();
   const runTag = randomBytes(3).toString("hex");
   const partners: SoakPartner[] = [];
@@ -140,7 +140,7 @@ export async function runScaleOutSoak(): Promise<void> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), "rx-soak-scale-"));
   const env = {
     DATABASE_URL: databaseUrl,
-    AUTH_SECRET: authSecret,
+    ...TEST_SECRETS,
     LOG_LEVEL: "warn",
     CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
     CALLBACK_ALLOW_INSECURE_HTTP: "true",

@@ -3,11 +3,10 @@
 // table; `audit verify` passes; a server on the restored database answers the sender's status lookup and
 // delivers the pending callback, signed with the partner's secret. And the failures: an unwritable path,
 // a corrupt or truncated file, a database that already holds data.
-import { execFile, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
 import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
@@ -22,14 +21,11 @@ import { freshRequest, senderKey } from "@/tests/support/api";
 import { startCallbackReceiver, verifyStandardWebhook, type CallbackReceiver } from "@/tests/support/callback-receiver";
 import { createMigratedDatabase } from "@/tests/support/database";
 import { connectTestEnvironment } from "@/tests/support/integration";
-import { startTestServer } from "@/tests/support/server";
+import { runCli, type CliRun } from "@/tests/support/cli";
+import { startTestServer, TEST_SECRETS } from "@/tests/support/server";
 import { receiveTransfer } from "@/lib/transfers/receive-transfer";
 
 connectTestEnvironment();
-// The secret the source's webhook secrets were sealed with (connectTestEnvironment set it): the CLI and the
-// restored server must use it too.
-const AUTH_SECRET = inject("authSecret");
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const adminUrl = inject("adminDatabaseUrl");
 const dir = mkdtempSync(path.join(os.tmpdir(), "rx-backup-"));
 let sourceUrl: string;
@@ -38,20 +34,9 @@ let partner: CreatedPartner;
 let decided: DecidedTransfer;
 let backupFile: string;
 
-type CliOutput = { code: number; json: Record<string, unknown> };
-
-async function cli(databaseUrl: string, ...args: string[]): Promise<CliOutput> {
-  const options = { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET, LOG_LEVEL: "silent" } };
-  let stdout: string;
-  let code = 0;
-  try {
-    ({ stdout } = await promisify(execFile)(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/cli.ts", ...args, "--json"], options));
-  } catch (err) {
-    const e = err as { code: number; stdout: string };
-    code = e.code;
-    stdout = e.stdout;
-  }
-  return { code, json: JSON.parse(stdout) as Record<string, unknown> };
+/** The CLI for real, with the run's keys (the source's secrets were sealed and its audit keyed with them). */
+function cli(databaseUrl: string, ...args: string[]): Promise<CliRun> {
+  return runCli(args, { DATABASE_URL: databaseUrl, ...TEST_SECRETS });
 }
 
 async function serverVersionNum(url: string): Promise<number> {
@@ -179,7 +164,7 @@ describe("npm run cli -- restore", () => {
     expect(await tableFingerprints(target)).toEqual(before);
 
     // The restored service: the sender's status lookup, and the pending callback delivered and signed.
-    const server = await startTestServer({ databaseUrl: target, env: { AUTH_SECRET } });
+    const server = await startTestServer({ databaseUrl: target });
     try {
       const lookup = await fetch(`${server.baseUrl}/v1/transfer/${decided.transferId}`, { headers: { authorization: senderKey(partner.apiKey) } });
       expect(lookup.status).toBe(200);

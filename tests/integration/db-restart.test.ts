@@ -14,7 +14,7 @@ import { setEnv } from "@/lib/env";
 import pg from "pg";
 import { createTestPartner, freshRequest, senderKey } from "@/tests/support/api";
 import { createMigratedDatabase } from "@/tests/support/database";
-import { startTestServer, TEST_AUTH_SECRET, type TestServer } from "@/tests/support/server";
+import { startTestServer, TEST_SECRETS, type TestServer } from "@/tests/support/server";
 import type { TransferRequest } from "@/lib/transfers/wire";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -43,7 +43,7 @@ beforeAll(async () => {
   cluster = await startEmbeddedPostgres({ dataDir, database: "postgres" });
   port = Number(new URL(cluster.adminUrl).port);
   databaseUrl = await createMigratedDatabase(cluster.adminUrl, "rx_restart");
-  setEnv({ DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: "warn" });
+  setEnv({ DATABASE_URL: databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "warn" });
   await disconnectDb();
   apiKey = (await createTestPartner("Failover")).apiKey;
   await disconnectDb();

@@ -7,7 +7,6 @@ import { createTestPartner, freshRequest, send, senderKey } from "@/tests/suppor
 import { createTestUser, dashboardFetch, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";
 import { startTestServer, type TestServer } from "@/tests/support/server";
-import { inject } from "vitest";
 
 const { databaseUrl } = connectTestEnvironment();
 const LIMIT = 30;
@@ -18,7 +17,7 @@ let alice: TestUser;
 let bob: TestUser;
 
 beforeAll(async () => {
-  const env = { V1_RATE_LIMIT_PER_MINUTE: String(LIMIT), AUTH_SECRET: inject("authSecret"), RUN_WORKER: "false" };
+  const env = { V1_RATE_LIMIT_PER_MINUTE: String(LIMIT), RUN_WORKER: "false" };
   [a, b] = await Promise.all([startTestServer({ databaseUrl, env }), startTestServer({ databaseUrl, env })]);
   partner = await createTestPartner("Two Instances");
   [alice, bob] = await Promise.all([createTestUser("pharmacist", "Alice Two"), createTestUser("pharmacist", "Bob Two")]);

@@ -101,4 +101,17 @@ describe("dashboard API bodies", () => {
     const empty = await write("/api/session/activity", { method: "POST", cookie: pharmacistCookie });
     expect(empty.status).toBe(200);
   });
+
+  it("the public sign-out reads at most a few bytes of a body: a huge one still signs out, never a 500", async () => {
+    const user = await createTestUser("pharmacist");
+    const cookie = await signedInCookie(baseUrl, user);
+    const res = await fetch(`${baseUrl}/api/session/logout`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ reason: "user", pad: "x".repeat(256 * 1024) }),
+    });
+    expect(res.status).toBe(204);
+    const after = await fetch(`${baseUrl}/api/transfers`, { headers: { cookie, accept: "application/json" } });
+    expect(after.status).toBe(401);
+  });
 });

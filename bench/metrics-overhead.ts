@@ -3,7 +3,7 @@
 // server with METRICS_ENABLED=false, in one run, alternating rounds on core 0 with the load on core 1.
 // Reported as req/s and server CPU per request, each with the on/off ratio (the aim: under 3 % slower).
 import { randomBytes } from "node:crypto";
-import { freePort } from "@/tests/support/server";
+import { freePort, TEST_SECRETS } from "@/tests/support/server";
 import { requestTemplate, type LoadResult, type ServerRun } from "./intake";
 import { median, processTreeCpuMs, progress, runJsonChild, SERVER_NODE_FLAGS, startProcess, stopProcess, waitForHttp } from "./support";
 
@@ -35,6 +35,7 @@ export async function benchMetricsOverhead(opts: {
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_URL: opts.databaseUrl,
+    ...TEST_SECRETS,
     AUTH_SECRET: opts.authSecret,
     PHARMACY_NPI: opts.pharmacyNpi,
     V1_RATE_LIMIT_PER_MINUTE: "1000000000",

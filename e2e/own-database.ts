@@ -6,6 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { databaseUrl, dropDatabase } from "../lib/db/migrate";
 import { createMigratedDatabase } from "../tests/support/database";
+import { TEST_SECRETS } from "../tests/support/server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -24,6 +25,7 @@ export async function createUserWithCli(databaseUrl: string, user: { email: stri
   const args = ["user", "create", "--email", user.email, "--password", user.password, "--role", user.role, "--name", user.name, "--json"];
   await promisify(execFile)(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/cli.ts", ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" },
+    // The run's keys: the CLI's audit record must chain under the key the test servers use.
+    env: { ...process.env, DATABASE_URL: databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "warn" },
   });
 }

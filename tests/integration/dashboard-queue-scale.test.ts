@@ -7,6 +7,7 @@ import { db, disconnectDb } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
 import { listQueue, parseQueueQuery, type QueuePage } from "@/lib/transfers/list-queue";
 import { createMigratedDatabase } from "@/tests/support/database";
+import { TEST_SECRETS } from "@/tests/support/server";
 
 const ROWS = 1_000_000;
 const actor = { id: "usr_scale", email: "scale@test.example", name: "Scale Test", role: "pharmacist" as const };
@@ -20,7 +21,7 @@ async function timed(params: Record<string, string>): Promise<{ page: QueuePage;
 beforeAll(async () => {
   const url = await createMigratedDatabase(inject("adminDatabaseUrl"), "rx_scale");
   await disconnectDb();
-  setEnv({ DATABASE_URL: url, LOG_LEVEL: "warn" });
+  setEnv({ DATABASE_URL: url, ...TEST_SECRETS, LOG_LEVEL: "warn" });
   await db().$executeRaw`INSERT INTO partners (id, name, npis, callback_url, webhook_secret) VALUES ('prt_scale', 'Scale Sender', '{}', 'https://sender.example/cb', 'sealed')`;
   // Mostly decided, a few hundred pending, received over ~2 years (one a minute).
   await db().$executeRaw`

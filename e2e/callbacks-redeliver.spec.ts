@@ -19,6 +19,7 @@ test.beforeAll(async () => {
     LOG_LEVEL: "warn",
     // The receiver listens on 127.0.0.1, which the test server allows too (CALLBACK_ALLOW_PRIVATE_NETWORKS=true).
     CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+    CALLBACK_ALLOW_INSECURE_HTTP: "true",
   });
   receiver = await startCallbackReceiver();
 });
@@ -63,9 +64,16 @@ test("a pharmacist redelivers a callback from the review screen and sees the att
 
   // webhook-timestamp is in seconds: make sure the redelivery's is a new one.
   await page.waitForTimeout(Math.max(0, first!.at + 1100 - Date.now()));
-  page.once("dialog", (dialog) => void dialog.accept());
+  // The app's own dialog (not the browser's confirm()), focus on its confirming button; Cancel sends nothing.
   await page.getByRole("button", { name: "Redeliver" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Queued for redelivery" })).toBeVisible();
+  const confirm = page.getByRole("dialog", { name: "Send the callback again?" });
+  await expect(confirm).toContainText("the same webhook-id");
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toBeHidden();
+  await page.getByRole("button", { name: "Redeliver" }).click();
+  await expect(confirm.getByRole("button", { name: "Send again" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(confirm).toBeHidden();
 
   const [, again] = await receiver.waitFor("/e2e-callbacks", 2, 10_000);
   expect(again!.headers["webhook-id"]).toBe(decided.callbackId);
@@ -75,6 +83,9 @@ test("a pharmacist redelivers a callback from the review screen and sees the att
 
   await expect(timeline).toContainText(/Callback attempt 2 \(manual redelivery\): HTTP 204/, { timeout: 10_000 });
   expect(receiver.requests("/e2e-callbacks")).toHaveLength(2);
+  // The state of the redelivery itself, not "queued" next to DELIVERED.
+  await expect(page.getByRole("status").filter({ hasText: "Redelivered: the sender acknowledged attempt 2 (HTTP 204)" })).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByText("Redelivery queued")).toHaveCount(0);
 
   // The same attempts as JSON, for the signed-in user.
   const res = await page.request.get(`/api/transfers/${transferId}/callbacks`);

@@ -90,13 +90,15 @@ test("reject another transfer with an error type and a description the sender wi
   await expect(dialog.getByText(/Description is required/)).toBeVisible();
 
   await dialog.getByLabel("Error type").selectOption("INVALID_INFO");
-  await expect(dialog).toContainText("INVALID_INFO: data is well-formed but not an acceptable value");
+  await expect(dialog).toContainText("Information not acceptable: data is well-formed but not an acceptable value");
+  await expect(dialog).toContainText("Sent as error type INVALID_INFO.");
   const description = "prescription.refillsRemaining: our records show no refills left; please confirm and resend";
   await dialog.getByLabel("Description").fill(description);
   await dialog.getByRole("button", { name: "Confirm rejection" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText("Rejected. ERROR is on its way to the sender.")).toBeVisible();
-  await expect(page.getByText(/Rejected \(INVALID_INFO\) by/)).toBeVisible();
+  await expect(page.getByText(/Rejected \(Information not acceptable INVALID_INFO\) by/)).toBeVisible();
+  await expect(page.getByText("Sent to the sender:")).toContainText(description);
 
   const outcome = await transferStatus(request, partner, referenceID);
   expect(outcome.metadata.responseType).toBe("ERROR");

@@ -160,7 +160,7 @@ test("zolpidem needs the one-time-transfer confirmation; the record shows every 
     ["Prescriber DEA", transfer.prescriber.dea!],
     ["Drug", "Zolpidem Tartrate"],
     ["Strength", "10 mg"],
-    ["Quantity", "30 written"],
+    ["Quantity", "30 tablets written; 30 tablets per fill"],
     ["Directions", rx.sig],
     ["Date of original issue", rx.writtenDate.slice(0, 10)],
     ["Original refills authorized (after the first fill, as DEA counts)", "2"],

@@ -1,6 +1,8 @@
 // The one place that reads process.env: every setting is validated here, with a message that says
 // which variable is wrong and what it should be.
 import { z } from "zod";
+// Relative: next.config.ts loads this module without the @/ alias.
+import { parseTrustedProxies, type TrustedProxies } from "./http/client-address";
 
 const booleanFromString = z
   .enum(["true", "false", "1", "0", ""])
@@ -68,10 +70,53 @@ const EnvSchema = z.object({
   SIGNIN_LOCKOUT_MAX_SECONDS: z.coerce.number().int().min(1).max(604_800).default(3600),
   /** Failed sign-ins allowed from one client address per 15 minutes, whatever the emails. */
   SIGNIN_ADDRESS_MAX_FAILURES: z.coerce.number().int().min(1).max(100_000).default(100),
+  /**
+   * How early a refill may come, as a percentage of the days supply: the next fill is due at the last fill +
+   * days supply × (1 − this). Earlier is "refill too soon" on the review screen; the fill-history check
+   * allows the same. Payers commonly allow 20-30 %.
+   */
+  EARLY_REFILL_ALLOWANCE_PERCENT: z.coerce.number().min(0, "must be at least 0").max(90, "must be at most 90").default(25),
   /** Who must sign in with a second factor (TOTP): `admins`, `all` or `none`. Those required and not enrolled enrol right after the password. */
   MFA_REQUIRED: z.enum(["admins", "all", "none"]).default("admins"),
   /** How long a pharmacist's claim on a transfer lasts without renewal. */
   CLAIM_MINUTES: z.coerce.number().min(0.1, "must be at least 0.1").max(240, "must be at most 240").default(10),
+  // --- Edge hardening (issue 13, part B) ---
+  /** Refuse /v1 transfers from partners registered without sending NPIs (otherwise they may send from any NPI). */
+  REQUIRE_PARTNER_NPIS: booleanFromString.default(false),
+  /** Token requests a minute per OAuth client (counted once the client id is known, failures included). */
+  OAUTH_TOKEN_RATE_LIMIT_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Token requests a minute per client address, whatever the client id (guessing, floods). */
+  OAUTH_TOKEN_RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(120),
+  /** Unexpired bearer tokens one OAuth client may hold; issuing one more revokes its oldest. */
+  OAUTH_MAX_LIVE_TOKENS_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Largest body a dashboard API write (POST/PUT/PATCH/DELETE under /api/, next-auth's aside) may send. */
+  DASHBOARD_MAX_BODY_BYTES: z.coerce.number().int().min(1024, "must be at least 1024").max(10 * 1024 * 1024, "must be at most 10485760").default(64 * 1024),
+  /** Allow http:// callback URLs (development and tests); otherwise callbacks go only to https:// URLs. */
+  CALLBACK_ALLOW_INSECURE_HTTP: booleanFromString.default(false),
+  /**
+   * Proxies in front of this server whose X-Forwarded-For/-Proto/-Host are believed: a hop count (`1`) or
+   * addresses/CIDRs (`10.0.0.0/8,fd00::/8`). Unset: none, the socket's peer is the client.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((v, ctx): TrustedProxies => {
+      try {
+        return parseTrustedProxies(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: err instanceof Error ? err.message : String(err) });
+        return z.NEVER;
+      }
+    }),
+  // --- Operations (README "Operations") ---
+  /** Bearer token for GET /metrics on the public port; without it (and without METRICS_PORT) /metrics is not served. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(512).optional(),
+  /** Serve /metrics (no token) on this port, bound to 127.0.0.1 only. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** false: record no metrics at all (the benchmark's baseline); /metrics then shows only process metrics. */
+  METRICS_ENABLED: booleanFromString.default(true),
+  /** On SIGTERM, answer /readyz 503 (and keep serving) this long before closing, so a load balancer drains us. */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(120).default(0),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

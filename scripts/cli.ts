@@ -53,6 +53,8 @@ async function main(): Promise<number> {
         out: { type: "string" },
         head: { type: "string" },
         "head-id": { type: "string" },
+        yes: { type: "boolean" },
+        "pg-dump": { type: "boolean" },
       },
     });
   } catch (err) {
@@ -63,10 +65,13 @@ async function main(): Promise<number> {
 
   loadEnvOrExit();
   ensureSecrets((msg) => process.stderr.write(`${msg}\n`));
-  const db = await startDatabase({ log: (msg) => process.stderr.write(`${msg}\n`) });
+  // A restore applies the schema itself, after checking its file: nothing is touched before that.
+  const migrate = parsed.positionals[0] !== "restore";
+  const db = await startDatabase({ log: (msg) => process.stderr.write(`${msg}\n`), migrate });
   try {
     // The CLI writes what the server reads (sealed secrets, audit records): it must hold the same keys.
-    await checkKeysAgainstDatabase();
+    // (A restore's target has no schema yet; the restored server and CLI check the keys at their start.)
+    if (migrate) await checkKeysAgainstDatabase();
     const result = await runCliCommand(parsed.positionals, parsed.values);
     if (result.stream && !json) {
       // A CSV export: written as it is read, so it never has to fit in memory.

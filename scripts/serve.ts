@@ -4,15 +4,18 @@
 // lib/http/production-server.ts; in development `next dev` runs as a child.
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
+import { createServer } from "node:net";
 import path from "node:path";
 import { startAuditHeadLog } from "@/lib/audit/audit-head-log";
 import { startCallbackWorker, type CallbackWorker } from "@/lib/callbacks/worker";
 import { disconnectDb } from "@/lib/db/prisma";
 import { env, setEnv } from "@/lib/env";
 import { seedDemoOnce } from "@/lib/demo/seed-demo";
+import { startDevFront } from "@/lib/http/dev-front";
 import { devUrls } from "@/lib/http/dev-origins";
 import { startProductionServer } from "@/lib/http/production-server";
 import { errorFields, log } from "@/lib/log";
+import { startOpsListeners } from "@/lib/ops/serve-ops";
 import { ensureConfiguredStore } from "@/lib/stores/store-npis";
 import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
 import { checkKeysAgainstDatabase, dataDir, ensureSecrets, loadEnvOrExit, requireProductionSecrets, startDatabase } from "./runtime";
@@ -32,6 +35,10 @@ async function main(): Promise<void> {
   // callbacks to loopback and private networks are allowed unless the variable says otherwise.
   if (mode === "dev" && !process.env.CALLBACK_ALLOW_PRIVATE_NETWORKS) {
     setEnv({ CALLBACK_ALLOW_PRIVATE_NETWORKS: "true" });
+  }
+  // ... and it is plain http, which production refuses for callbacks.
+  if (mode === "dev" && !process.env.CALLBACK_ALLOW_INSECURE_HTTP) {
+    setEnv({ CALLBACK_ALLOW_INSECURE_HTTP: "true" });
   }
   loadEnvOrExit();
   // Production needs its secrets given explicitly; development generates missing ones into DATA_DIR.
@@ -55,6 +62,7 @@ async function main(): Promise<void> {
     for (const line of demo.lines) say(line);
     if (env().CALLBACK_ALLOW_PRIVATE_NETWORKS) say("callbacks to loopback and private networks allowed (development)");
   }
+  const auditHeads = await startAuditHeadLog();
   await disconnectDb();
 
   let worker: CallbackWorker | null = null;
@@ -63,15 +71,17 @@ async function main(): Promise<void> {
     say(`callback worker running (${env().WORKER_CONCURRENCY} at once; RUN_WORKER=false to run it apart with \`npm run worker\`)`);
   }
 
-  const web = mode === "start" ? await startInProcess() : spawnNextDev();
-  const auditHeads = startAuditHeadLog();
+  const web = mode === "start" ? await startInProcess() : await spawnNextDev();
+  const ops = await startOpsListeners(say);
 
   let stopping = false;
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
+    // /readyz answers 503 from now on; SHUTDOWN_DRAIN_SECONDS lets a load balancer see it before we close.
+    await ops.drain();
     // The worker finishes (or hands back) the deliveries in flight before the database goes away.
-    await Promise.all([worker?.stop(), web.stop()]);
+    await Promise.all([worker?.stop(), web.stop(), ops.close()]);
     await auditHeads.stop(); // the last head, after the last request's record
     await disconnectDb();
     await db.stop();
@@ -96,19 +106,36 @@ async function startInProcess(): Promise<WebServer> {
   return { stop: () => server.close() };
 }
 
-/** Development: `next dev` as a child, so edits reload as Next means them to. */
-function spawnNextDev(): WebServer {
+function loopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * Development: `next dev` as a child, so edits reload as Next means them to, on a loopback port behind
+ * lib/http/dev-front.ts, which resolves the client's address as production does.
+ */
+async function spawnNextDev(): Promise<WebServer> {
   // Next prints its own "Network" address too, but it serves pages there only if the host is allowed.
   const [first, ...others] = devUrls(env().PORT, env().DEV_ALLOWED_ORIGINS);
   say(`open ${first} (or ${others.join(", ")}); for any other host, list it in DEV_ALLOWED_ORIGINS`);
+  const innerPort = await loopbackPort();
   const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-  const child = spawn(process.execPath, [nextBin, "dev", "-p", String(env().PORT)], {
+  const child = spawn(process.execPath, [nextBin, "dev", "-p", String(innerPort), "-H", "127.0.0.1"], {
     stdio: "inherit",
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });
+  const front = await startDevFront({ port: env().PORT, targetPort: innerPort, trusted: env().TRUSTED_PROXIES });
   return {
     exited: new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1))),
     stop: async () => {
+      await front.close();
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");

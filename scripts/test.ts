@@ -90,6 +90,12 @@ if (built) {
   // The soak's short run: kills and restarts the server and takes the callback receiver down under load, then
   // checks that nothing acknowledged was lost (it fails on a lost transfer, decision or callback).
   check("soak, short run (npm run soak -- --quick)", run("npx", ["tsx", "bench/soak.ts", "--quick"]));
+  // The scale-out soak's short run: two instances and a standalone worker behind a balancer, instances and the
+  // worker killed under load, readiness during a graceful stop; the same checks across instances.
+  check(
+    "scale-out soak, short run (npm run soak -- --instances 2 --workers 1 --quick)",
+    run("npx", ["tsx", "bench/soak.ts", "--instances", "2", "--workers", "1", "--quick"]),
+  );
 } else {
   lines.push("✘ tests not run: the build failed");
   total.failed++;

@@ -6,6 +6,7 @@ import { startCallbackWorker } from "@/lib/callbacks/worker";
 import { disconnectDb } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
+import { startOpsListeners } from "@/lib/ops/serve-ops";
 import { checkKeysAgainstDatabase, ensureSecrets, loadEnvOrExit, startDatabase } from "./runtime";
 
 const say = (msg: string) => process.stdout.write(`[rx-transfer worker] ${msg}\n`);
@@ -19,13 +20,14 @@ async function main(): Promise<void> {
   const db = await startDatabase({ log: say, callerHandlesSignals: true });
   await checkKeysAgainstDatabase();
   const worker = await startCallbackWorker({ connectionString: db.databaseUrl });
+  const ops = await startOpsListeners(say);
   say(`running (${env().WORKER_CONCURRENCY} deliveries at once, ${db.embedded ? "embedded database" : "DATABASE_URL"})`);
 
   let stopping = false;
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    await worker.stop();
+    await Promise.all([worker.stop(), ops.close()]);
     await disconnectDb();
     await db.stop();
     process.exit(code);

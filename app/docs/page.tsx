@@ -1,11 +1,12 @@
 // The API documentation for sending pharmacies' engineers, rendered on the server from the same OpenAPI
-// document as /v1/openapi.json: no script, no CDN, readable offline.
+// document as /v1/openapi.json: no CDN, readable offline and without scripts (which only add the Copy buttons).
 import type { Metadata } from "next";
 import { CallbacksDocs } from "@/components/callbacks/callbacks-docs";
+import { CopyButton } from "@/components/docs/copy-button";
 import { SchemaFields, type OpenApiSchemas } from "@/components/docs/schema-fields";
 import { MAX_BODY_BYTES } from "@/lib/http/read-body";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
-import { buildTransferRequest } from "@/lib/transfers/fixtures";
+import { exampleTransferRequest } from "@/lib/transfers/example-request";
 import { ERROR_TYPE_MEANINGS, ERROR_TYPES } from "@/lib/transfers/wire";
 
 export const metadata: Metadata = { title: "API documentation" };
@@ -44,7 +45,11 @@ function H2({ id, children }: { id: string; children: React.ReactNode }) {
 
 export default function DocsPage() {
   const doc = buildOpenApiDocument() as unknown as Doc;
-  const example = JSON.stringify(buildTransferRequest(), null, 2);
+  const example = JSON.stringify(exampleTransferRequest(new Date()), null, 2);
+  const curl = `curl -sS -X POST "$BASE_URL/v1/transfer" \\
+  -H "Authorization: senderKey $API_KEY" \\
+  -H "Content-Type: application/json" \\
+  --data @transfer.json`;
   const schemaNames = Object.keys(doc.components.schemas).filter((n) => doc.components.schemas[n]?.properties);
   const toc = [
     ["start", "Getting started"],
@@ -86,10 +91,18 @@ export default function DocsPage() {
           pharmacist reviews it, and the outcome (CONFIRMED with the prescription, or ERROR) is sent to your callback URL
           and can be read at any time with <code className="font-mono">GET /v1/transfer/&#123;referenceID&#125;</code>.
         </p>
-        <Code>{`curl -sS -X POST "$BASE_URL/v1/transfer" \\
-  -H "Authorization: senderKey $API_KEY" \\
-  -H "Content-Type: application/json" \\
-  --data @transfer.json`}</Code>
+        <Code>{curl}</Code>
+        <CopyButton text={curl} label="Copy the curl command" />
+        <p className="mt-2">
+          <code className="font-mono">transfer.json</code> is a complete, valid request, dated today (a prescription written 40 days ago, expiring
+          in a year); it is also <code className="font-mono">examples/transfer.json</code> in the service&apos;s repository. Save it, set{" "}
+          <code className="font-mono">BASE_URL</code> and <code className="font-mono">API_KEY</code>, and run the command. Sending the same file
+          again replays the first answer; change <code className="font-mono">metadata.requestID</code> and{" "}
+          <code className="font-mono">prescription.rxNumber</code> to send another transfer.
+        </p>
+        <div className="mt-2">
+          <CopyButton text={example} label="Copy transfer.json" />
+        </div>
         <details className="mt-2">
           <summary className="cursor-pointer text-blue-700">Example transfer.json</summary>
           <Code>{example}</Code>

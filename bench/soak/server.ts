@@ -4,6 +4,7 @@
 // container would. Its output goes to a log file across restarts.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { ROOT } from "../support";
 
@@ -26,6 +27,25 @@ export type SoakServer = {
   downSeconds(): number;
   logFile: string;
 };
+
+/**
+ * The status of one GET, or 0 for no answer within `timeoutMs`. node:http with a fresh connection each time
+ * rather than fetch: a start once waited forever on a fetch whose AbortSignal.timeout never fired (Node 20),
+ * through a pooled connection of the instance killed just before.
+ */
+function probe(url: string, timeoutMs: number): Promise<number> {
+  return new Promise((resolve) => {
+    const req = http.get(url, { agent: false, timeout: timeoutMs }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+      res.on("error", () => resolve(0));
+    });
+    const timer = setTimeout(() => req.destroy(), timeoutMs);
+    req.on("timeout", () => req.destroy());
+    req.on("error", () => resolve(0));
+    req.on("close", () => clearTimeout(timer));
+  });
+}
 
 export function soakServer(opts: { port: number; env: Record<string, string>; logFile: string }): SoakServer {
   const baseUrl = `http://127.0.0.1:${opts.port}`;
@@ -78,13 +98,7 @@ export function soakServer(opts: { port: number; env: Record<string, string>; lo
       const deadline = started + timeoutMs;
       for (;;) {
         if (!running(c)) throw new Error(`the server exited while starting (${c.exitCode ?? c.signalCode}); see ${opts.logFile}`);
-        try {
-          const res = await fetch(`${baseUrl}/v1/openapi.json`, { signal: AbortSignal.timeout(5_000) });
-          await res.arrayBuffer();
-          if (res.ok) break;
-        } catch {
-          // not listening yet
-        }
+        if ((await probe(`${baseUrl}/v1/openapi.json`, 5_000)) === 200) break;
         if (Date.now() > deadline) {
           signalGroup(c, "SIGKILL");
           throw new Error(`the server did not answer within ${timeoutMs / 1000} s; see ${opts.logFile}`);

@@ -26,6 +26,7 @@ import {
   RotateWebhookSecretInputSchema,
 } from "@/lib/admin/admin-inputs";
 import type { ApiKeyInfo, OAuthClientInfo, PartnerDetails } from "@/lib/admin/partner-overview";
+import type { TestCallbackResult } from "@/lib/callbacks/send-test-callback";
 
 type Shown = { title: string; secrets: ShownSecret[]; note?: React.ReactNode };
 
@@ -187,6 +188,11 @@ function ProfileForm({ p }: { p: PartnerDetails }) {
       title="Name and NPIs"
       description="With NPIs, the partner may send transfers only from those pharmacy NPIs; without, from any."
     >
+      {p.npiWarning && (
+        <p role="alert" className="mb-2 rounded border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-900">
+          {p.npiWarning}
+        </p>
+      )}
       <form noValidate onSubmit={submit} className="space-y-2">
         <div className="grid gap-2 md:grid-cols-2">
           <Field label="Name" error={errors.name?.message}>
@@ -208,7 +214,7 @@ function ProfileForm({ p }: { p: PartnerDetails }) {
   );
 }
 
-function CallbackUrlForm({ p }: { p: PartnerDetails }) {
+function CallbackUrlForm({ p, hint }: { p: PartnerDetails; hint: string }) {
   const refresh = usePartnerRefresh(p.partnerId);
   const [status, setStatus] = useState("");
   const form = useSchemaForm(CallbackUrlInputSchema, {
@@ -230,10 +236,14 @@ function CallbackUrlForm({ p }: { p: PartnerDetails }) {
     <Section
       id="callback-url-heading"
       title="Callback URL"
-      description="Where this partner's CONFIRMED and ERROR callbacks are POSTed. The address must be public (loopback, private and metadata addresses are refused)."
+      description={
+        p.callbackPrivateNetworksAllowed
+          ? "Where this partner's CONFIRMED and ERROR callbacks are POSTed. This server allows private networks (CALLBACK_ALLOW_PRIVATE_NETWORKS=true, for development and tests): loopback and private addresses such as 127.0.0.1 are accepted here, and would be refused in production."
+          : "Where this partner's CONFIRMED and ERROR callbacks are POSTed. The address must be public: loopback, private and metadata addresses are refused."
+      }
     >
       <form noValidate onSubmit={submit} className="space-y-2">
-        <Field label="Callback URL" error={errors.callbackUrl?.message ?? errors.root?.server?.message}>
+        <Field label="Callback URL" error={errors.callbackUrl?.message ?? errors.root?.server?.message} hint={hint}>
           {(f) => <input {...f} type="url" inputMode="url" {...form.register("callbackUrl")} />}
         </Field>
         <div className="flex items-center gap-2">
@@ -243,7 +253,51 @@ function CallbackUrlForm({ p }: { p: PartnerDetails }) {
           <StatusMessage>{status}</StatusMessage>
         </div>
       </form>
+      <TestCallback partnerId={p.partnerId} />
     </Section>
+  );
+}
+
+/** Sends a signed sample callback (metadata.test: true) to the saved URL and shows the attempt. */
+function TestCallback({ partnerId }: { partnerId: string }) {
+  const [sending, setSending] = useState(false);
+  const [result, setResult] = useState<TestCallbackResult | null>(null);
+  const [failure, setFailure] = useState("");
+  const send = async () => {
+    setSending(true);
+    setFailure("");
+    setResult(null);
+    try {
+      setResult(await apiFetch<TestCallbackResult>(`/api/admin/partners/${partnerId}/test-callback`, { method: "POST" }));
+    } catch (err) {
+      setFailure(err instanceof Error ? err.message : "The test callback could not be sent.");
+    } finally {
+      setSending(false);
+    }
+  };
+  return (
+    <div className="mt-3 border-t border-slate-200 pt-2">
+      <p className="text-xs text-slate-600">
+        A signed sample CONFIRMED TransferResponse marked <code>metadata.test: true</code> (referenceID <code>trf_test</code>), sent once to the saved URL
+        with the partner&apos;s signature and credential header, so the partner can check their receiver before the first real transfer. Recorded in the audit log.
+      </p>
+      <div className="mt-1 flex flex-wrap items-center gap-2">
+        <Button onClick={() => void send()} disabled={sending}>
+          {sending ? "Sending…" : "Send a test callback"}
+        </Button>
+        <span role="status" className={result && !result.ok ? "text-red-800" : "text-slate-800"}>
+          {result &&
+            (result.ok
+              ? `Test callback ${result.webhookId} acknowledged: HTTP ${result.statusCode} in ${result.latencyMs} ms from ${result.url}.`
+              : `Test callback ${result.webhookId} to ${result.url} failed: ${result.statusCode !== null ? `HTTP ${result.statusCode}` : ""}${result.statusCode !== null && result.error ? " – " : ""}${result.error ?? ""}.`)}
+        </span>
+        {failure && (
+          <span role="alert" className="text-red-800">
+            {failure}
+          </span>
+        )}
+      </div>
+    </div>
   );
 }
 
@@ -754,7 +808,8 @@ function OAuthClientsSection({ p, onShow }: { p: PartnerDetails; onShow: (shown:
 
 // --- The page ----------------------------------------------------------------------------------------------
 
-export function PartnerDetailView({ initial }: { initial: PartnerDetails }) {
+/** `callbackUrlHint`: what this server's mode allows (lib/partners/npi-policy.ts), from the page. */
+export function PartnerDetailView({ initial, callbackUrlHint }: { initial: PartnerDetails; callbackUrlHint: string }) {
   const query = useQuery({
     queryKey: ["admin", "partner", initial.partnerId],
     queryFn: () => apiFetch<PartnerDetails>(`/api/admin/partners/${initial.partnerId}`, { background: true }),
@@ -797,7 +852,7 @@ export function PartnerDetailView({ initial }: { initial: PartnerDetails }) {
       <ApiKeysSection p={p} onShow={setShown} />
       <OAuthClientsSection p={p} onShow={setShown} />
       <div className="grid gap-3 lg:grid-cols-2">
-        <CallbackUrlForm p={p} />
+        <CallbackUrlForm p={p} hint={callbackUrlHint} />
         <ProfileForm p={p} />
       </div>
       <div className="grid gap-3 lg:grid-cols-2">

@@ -36,7 +36,7 @@ const SORT_COLUMNS = {
   health: (p: PartnerSummary) => (p.callbacks.state === "gone" ? 0 : p.callbacks.state === "failing" ? 1 : 2),
 };
 
-function CreatePartnerForm({ onCreated }: { onCreated: (created: CreatedPartner & { name: string }) => void }) {
+function CreatePartnerForm({ onCreated, callbackUrlHint, npisHint }: { onCreated: (created: CreatedPartner & { name: string }) => void; callbackUrlHint: string; npisHint: string }) {
   const queryClient = useQueryClient();
   const form = useSchemaForm(CreatePartnerFormSchema, {
     defaultValues: { name: "", callbackUrl: "", npis: "" },
@@ -69,7 +69,7 @@ function CreatePartnerForm({ onCreated }: { onCreated: (created: CreatedPartner 
         <Field
           label="Callback URL"
           error={errors.callbackUrl?.message}
-          hint="Where CONFIRMED and ERROR callbacks go; must be public (checked)."
+          hint={`Where CONFIRMED and ERROR callbacks go; must be public (checked). ${callbackUrlHint}`}
         >
           {(p) => (
             <input
@@ -84,7 +84,7 @@ function CreatePartnerForm({ onCreated }: { onCreated: (created: CreatedPartner 
         <Field
           label="Pharmacy NPIs"
           error={errors.npis?.message}
-          hint="Separated by commas or spaces. Empty: any sending NPI."
+          hint={npisHint}
         >
           {(p) => <input {...p} inputMode="numeric" {...form.register("npis")} />}
         </Field>
@@ -97,7 +97,8 @@ function CreatePartnerForm({ onCreated }: { onCreated: (created: CreatedPartner 
   );
 }
 
-export function PartnersView({ initial }: { initial: PartnerSummary[] }) {
+/** The hints say what this server's mode allows (lib/partners/npi-policy.ts); the page computes them. */
+export function PartnersView({ initial, callbackUrlHint, npisHint }: { initial: PartnerSummary[]; callbackUrlHint: string; npisHint: string }) {
   const query = useQuery({
     queryKey: ["admin", "partners"],
     queryFn: () =>
@@ -139,7 +140,7 @@ export function PartnersView({ initial }: { initial: PartnerSummary[] }) {
           </p>
         </SecretPanel>
       ) : (
-        <CreatePartnerForm onCreated={setCreated} />
+        <CreatePartnerForm onCreated={setCreated} callbackUrlHint={callbackUrlHint} npisHint={npisHint} />
       )}
 
       {query.error && <ErrorMessage>The partners could not be refreshed: {messageOf(query.error)}</ErrorMessage>}
@@ -180,6 +181,13 @@ export function PartnersView({ initial }: { initial: PartnerSummary[] }) {
                   </td>
                   <td className={`${TD_CLASS} font-mono text-xs`}>
                     {p.npis.length ? p.npis.join(", ") : <span className="font-sans text-slate-500">any</span>}
+                    {p.npiWarning && (
+                      <div className="font-sans">
+                        <Badge tone="amber" title={p.npiWarning}>
+                          No NPI allow-list
+                        </Badge>
+                      </div>
+                    )}
                   </td>
                   <td className={TD_CLASS}>
                     {p.suspended ? <Badge tone="red">Suspended</Badge> : <Badge tone="green">Active</Badge>}

@@ -129,6 +129,10 @@ export function CallbacksDocs() {
           or a pharmacist pressing &quot;Redeliver&quot;); answer 2xx to a repeat and ignore it.
         </li>
         <li>We only connect to public internet addresses; the callback URL should use https.</li>
+        <li>
+          Before your first transfer the pharmacy can send you a test callback: signed like any other, with <code className={mono}>metadata.test: true</code> and
+          the referenceID <code className={mono}>trf_test</code>. Answer it with a 2xx and do nothing else.
+        </li>
       </ul>
 
       <h3 className="mt-4 font-semibold">Retry schedule</h3>

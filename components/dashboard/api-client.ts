@@ -14,7 +14,24 @@ export class ApiError extends Error {
   }
 }
 
+/** Set while the page signs its person out (idle logoff): the reason every way to the sign-in page then gives. */
+let signingOutFor: string | null = null;
+let leaving = false;
+
+/**
+ * The page is ending the session itself (idle logoff). A background request that meets the now-cleared
+ * session must neither lead to the sign-in page without the reason nor cut the sign-out request short by
+ * navigating away while it is being sent (next dev then logged an aborted request as an uncaught ECONNRESET).
+ */
+export function beginSignOut(reason: string): void {
+  signingOutFor = reason;
+}
+
 export function goToLogin(reason?: string): void {
+  // The first way out wins; a second navigation would abort the first and lose its reason.
+  if (leaving) return;
+  if (signingOutFor && reason !== signingOutFor) return; // the sign-out itself navigates, with its reason
+  leaving = true;
   const params = new URLSearchParams({ callbackUrl: `${window.location.pathname}${window.location.search}` });
   if (reason) params.set("reason", reason);
   window.location.assign(new URL(`/login?${params}`, window.location.origin).toString());
@@ -24,7 +41,10 @@ export function goToLogin(reason?: string): void {
  * `background`: the page's own timers (refresh, claim renewal). Such requests do not count as the
  * person's activity, so an unattended screen still logs off after the idle limit.
  */
-export async function apiFetch<T>(url: string, opts: { method?: string; body?: unknown; background?: boolean; keepalive?: boolean } = {}): Promise<T> {
+export async function apiFetch<T>(
+  url: string,
+  opts: { method?: string; body?: unknown; background?: boolean; keepalive?: boolean } = {},
+): Promise<T> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (opts.background) headers[BACKGROUND_HEADER] = "1";
   if (opts.body !== undefined) headers["content-type"] = "application/json";

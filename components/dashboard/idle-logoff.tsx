@@ -7,7 +7,7 @@
 // The server enforces the same limit on its own (proxy.ts), whatever this page does.
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Dialog } from "@/components/ui/dialog";
-import { goToLogin } from "@/components/dashboard/api-client";
+import { beginSignOut, goToLogin } from "@/components/dashboard/api-client";
 
 const STORAGE_KEY = "rx-last-activity";
 const EVENTS = ["keydown", "pointerdown", "wheel", "touchstart", "scroll"] as const;
@@ -53,7 +53,9 @@ export function IdleLogoff({ idleMs }: { idleMs: number }) {
       if (idle >= idleMs) {
         if (loggingOut.current) return;
         loggingOut.current = true;
-        void fetch("/api/session/logout", { method: "POST", credentials: "same-origin", body: JSON.stringify({ reason: "idle" }) })
+        beginSignOut("idle");
+        // No body: the reason is in the query, so nothing is left half-sent if the page goes away meanwhile.
+        void fetch("/api/session/logout?reason=idle", { method: "POST", credentials: "same-origin" })
           .catch(() => {})
           .finally(() => goToLogin("idle"));
       } else if (idle >= idleMs - warnMs) {

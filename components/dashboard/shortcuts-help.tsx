@@ -28,7 +28,7 @@ export function ShortcutsBar({ shortcuts }: { shortcuts: Shortcut[] }) {
       <Dialog open={open} onClose={() => setOpen(false)} title="Keyboard shortcuts">
         <table className="w-full text-left">
           <tbody>
-            {[...shortcuts, { keys: ["?"], action: "Show this list" }, { keys: ["Esc"], action: "Close a dialog" }].map((s) => (
+            {[...shortcuts, { keys: ["?"], action: "Show this list" }, { keys: ["Ctrl", "Enter"], action: "Confirm a dialog (⌘+Enter on a Mac)" }, { keys: ["Esc"], action: "Close a dialog" }].map((s) => (
               <tr key={s.action} className="border-t border-slate-100">
                 <td className="py-1 pr-3">
                   <span className="inline-flex gap-1">

@@ -3,6 +3,7 @@
 // keys show as prefix…last4, the outbound credential by its header name only.
 import { partnerCallbackHealth } from "@/lib/callbacks/callback-health";
 import { db } from "@/lib/db/prisma";
+import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { partnerBasics } from "@/lib/partners/create-partner";
 
@@ -22,6 +23,8 @@ export type PartnerSummary = {
   partnerId: string;
   name: string;
   npis: string[];
+  /** Shown when the partner has no NPI allow-list (lib/partners/npi-policy.ts). */
+  npiWarning: string | null;
   callbackUrl: string;
   suspended: boolean;
   createdAt: string;
@@ -57,6 +60,8 @@ export type PartnerDetails = Omit<PartnerSummary, "activeKeys" | "activeClients"
   outboundHeaderName: string | null;
   /** Set while a rotated-out webhook secret still signs callbacks alongside the current one. */
   previousSecretExpiresAt: string | null;
+  /** CALLBACK_ALLOW_PRIVATE_NETWORKS: whether callback URLs may be loopback or private addresses here. */
+  callbackPrivateNetworksAllowed: boolean;
   apiKeys: ApiKeyInfo[];
   oauthClients: OAuthClientInfo[];
   serverTime: string;
@@ -193,6 +198,7 @@ export async function getPartnerDetails(partnerId: string): Promise<PartnerDetai
     suspendedAt: p.suspendedAt?.toISOString() ?? null,
     outboundHeaderName: p.outboundHeaderName,
     previousSecretExpiresAt: previousValid ? p.previousSecretExpiresAt!.toISOString() : null,
+    callbackPrivateNetworksAllowed: env().CALLBACK_ALLOW_PRIVATE_NETWORKS,
     traffic: stats?.traffic ?? { ...EMPTY_TRAFFIC },
     callbacks: callbacksOf(p, stats, now),
     apiKeys: p.apiKeys.map((k) => ({

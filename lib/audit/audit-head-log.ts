@@ -17,9 +17,12 @@ export async function logAuditChainHead(reason: "start" | "interval" | "shutdown
   }
 }
 
-/** Logs the head now and then periodically; stop() logs it once more (call it before the database closes). */
-export function startAuditHeadLog(): { stop(): Promise<void> } {
-  void logAuditChainHead("start");
+/**
+ * Logs the head now (awaited: before the server answers, so a head is on record however soon it stops) and
+ * then periodically; stop() logs it once more (call it before the database closes).
+ */
+export async function startAuditHeadLog(): Promise<{ stop(): Promise<void> }> {
+  await logAuditChainHead("start");
   const timer = setInterval(() => void logAuditChainHead("interval"), env().AUDIT_HEAD_LOG_MINUTES * 60_000);
   timer.unref();
   return {

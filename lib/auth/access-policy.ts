@@ -27,7 +27,11 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   // Partner-facing, with partner credentials (never a dashboard session)
   { pattern: "/v1/**", allow: PUBLIC, why: "transfer API: partner API key or OAuth bearer token, checked by the route" },
   { pattern: "/oauth/token", allow: PUBLIC, why: "OAuth client credentials grant: client id and secret" },
+  { pattern: "/.well-known/oauth-authorization-server", allow: PUBLIC, why: "RFC 8414 metadata for /oauth/token (discovery by senders' OAuth libraries)" },
   { pattern: "/docs", allow: PUBLIC, why: "API documentation for sending pharmacies" },
+  // Operations: probes for load balancers and orchestrators (no data, no versions)
+  { pattern: "/healthz", allow: PUBLIC, why: "liveness probe: answers while the process serves" },
+  { pattern: "/readyz", allow: PUBLIC, why: "readiness probe: database, migrations, worker heartbeat" },
   { pattern: "/demo/**", allow: PUBLIC, why: "the demo sender's callback receiver (dev only; checks the webhook signature)" },
   // Sign-in
   { pattern: "/api/auth/**", allow: PUBLIC, why: "next-auth: sign-in, sign-out, CSRF token" },
@@ -76,12 +80,53 @@ export function matchesPattern(pattern: string, pathname: string): boolean {
   return want.length === have.length;
 }
 
+function firstRuleFor(pathname: string, method: string): AccessRule {
+  return ACCESS_POLICY.find((rule) => (!rule.methods || rule.methods.includes(method)) && matchesPattern(rule.pattern, pathname)) ?? DEFAULT_RULE;
+}
+
+/**
+ * The ways a router, a proxy or a later decoding step might read this path: as sent, percent-decoded once
+ * and twice (`/api/%61dmin`, `/api/%2561dmin`), with dot segments and repeated slashes resolved
+ * (`/api/x/..%2fadmin`), and lowercased (`/API/admin`). Used so that no spelling of a path gets a more
+ * lenient rule than another spelling of it.
+ */
+export function pathVariants(pathname: string): string[] {
+  const variants = new Set<string>([pathname]);
+  let current = pathname;
+  for (let i = 0; i < 2; i++) {
+    try {
+      const decoded = decodeURIComponent(current);
+      if (decoded === current) break;
+      variants.add(decoded);
+      current = decoded;
+    } catch {
+      break;
+    }
+  }
+  for (const v of [...variants]) {
+    const collapsed = v.replace(/\\/g, "/").replace(/\/{2,}/g, "/");
+    variants.add(collapsed);
+    try {
+      variants.add(new URL(collapsed, "http://path.invalid").pathname);
+    } catch {
+      // not resolvable: the other spellings still count
+    }
+  }
+  for (const v of [...variants]) variants.add(v.toLowerCase());
+  return [...variants];
+}
+
+/**
+ * The row that applies to a path. A path that reads differently once decoded, resolved or lowercased gets
+ * only what every reading allows (the intersection of their rows): `/api/%61dmin/users` is as admin-only as
+ * `/api/admin/users`, whatever the router later makes of it.
+ */
 export function accessRuleFor(pathname: string, method = "GET"): AccessRule {
   const m = method.toUpperCase();
-  return (
-    ACCESS_POLICY.find((rule) => (!rule.methods || rule.methods.includes(m)) && matchesPattern(rule.pattern, pathname)) ??
-    DEFAULT_RULE
-  );
+  const rules = [...new Set(pathVariants(pathname).map((variant) => firstRuleFor(variant, m)))];
+  if (rules.length === 1) return rules[0]!;
+  const allow = rules.reduce<readonly Access[]>((shared, rule) => shared.filter((a) => rule.allow.includes(a)), rules[0]!.allow);
+  return { pattern: pathname, allow, why: `a non-canonical path: only what each of its readings allows (${rules.map((r) => r.pattern).join(", ")})` };
 }
 
 export function isPublic(rule: AccessRule): boolean {

@@ -1,5 +1,6 @@
 // OAuth 2.0 client credentials (RFC 6749 §4.4): partners trade a client id and secret for a short-lived
-// bearer token. Tokens are opaque, stored as SHA-256, and die with their client.
+// bearer token. Tokens are opaque, stored as SHA-256, and die with their client. Token requests are rate
+// limited per client, and a client holds a bounded number of live tokens.
 import { SYSTEM_ACTOR, type Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Prisma } from "@/generated/prisma/client";
@@ -7,6 +8,7 @@ import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { newId, randomBase62 } from "@/lib/ids";
 import { generateSecret, hasValidChecksum, safeEqualHex, sha256Hex } from "@/lib/auth/secrets";
+import { consumeRateLimit } from "@/lib/rate-limit/consume-rate-limit";
 
 export const CLIENT_SECRET_PREFIX = "rxs";
 export const ACCESS_TOKEN_PREFIX = "rxt";
@@ -52,6 +54,16 @@ export class OAuthError extends Error {
   }
 }
 
+/** Too many token requests for this client (or address): 429 with Retry-After. */
+export class OAuthRateLimited extends Error {
+  constructor(
+    readonly retryAfterSeconds: number,
+    readonly description: string,
+  ) {
+    super(description);
+  }
+}
+
 export type IssuedToken = { accessToken: string; expiresIn: number };
 
 export async function issueAccessToken(clientId: string, clientSecret: string): Promise<IssuedToken> {
@@ -59,6 +71,15 @@ export async function issueAccessToken(clientId: string, clientSecret: string): 
     where: { clientId },
     include: { partner: { select: { suspendedAt: true } } },
   });
+  // Counted per known client only (an unknown id would otherwise make a bucket per guess), before the
+  // secret check, so failures count too. Per-address limits are the route's (lib/http/oauth-token.ts).
+  if (client) {
+    const limit = env().OAUTH_TOKEN_RATE_LIMIT_PER_CLIENT;
+    const result = await consumeRateLimit(`oauth-client:${client.id}`, limit, 60);
+    if (!result.allowed) {
+      throw new OAuthRateLimited(result.retryAfterSeconds, `at most ${limit} token requests a minute for this client; retry after ${result.retryAfterSeconds} s`);
+    }
+  }
   const secretMatches =
     client !== null &&
     hasValidChecksum(clientSecret, CLIENT_SECRET_PREFIX) &&
@@ -68,14 +89,24 @@ export async function issueAccessToken(clientId: string, clientSecret: string): 
   }
   const accessToken = generateSecret(ACCESS_TOKEN_PREFIX);
   const expiresIn = env().OAUTH_TOKEN_TTL_SECONDS;
-  await db().oAuthToken.create({
-    data: {
-      id: newId("tok"),
-      clientId: client.id,
-      hash: sha256Hex(accessToken),
-      expiresAt: new Date(Date.now() + expiresIn * 1000),
-    },
-  });
+  // At most OAUTH_MAX_LIVE_TOKENS_PER_CLIENT live tokens: the new one is issued and the oldest beyond the
+  // bound revoked, rather than refusing, so a sender that lost its token (or runs several workers) always
+  // gets a working one; only a token older than its N successors stops working before its expiry.
+  const maxLive = env().OAUTH_MAX_LIVE_TOKENS_PER_CLIENT;
+  await db().$transaction([
+    db().oAuthToken.create({
+      data: {
+        id: newId("tok"),
+        clientId: client.id,
+        hash: sha256Hex(accessToken),
+        expiresAt: new Date(Date.now() + expiresIn * 1000),
+      },
+    }),
+    db().$executeRaw`
+      DELETE FROM oauth_tokens WHERE id IN (
+        SELECT id FROM oauth_tokens WHERE client_id = ${client.id} AND expires_at > now()
+         ORDER BY created_at DESC, id DESC OFFSET ${maxLive})`,
+  ]);
   // Expired tokens are useless; sweeping a few on each issue keeps the table small without a cron.
   await db().$executeRaw`
     DELETE FROM oauth_tokens WHERE id IN (

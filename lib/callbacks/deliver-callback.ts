@@ -14,6 +14,7 @@ import type { Prisma } from "@/generated/prisma/client";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
+import { observeCallbackAttempt } from "@/lib/ops/metrics";
 import { serializeCallbackBody } from "@/lib/callbacks/callback-body";
 import { cancelScheduledDelivery, removeScheduledDeliverySql, scheduleDelivery } from "@/lib/callbacks/job-queue";
 import { isSuccess, postCallback, type AttemptResult } from "@/lib/callbacks/post-callback";
@@ -36,7 +37,7 @@ type CallbackRow = {
   db_now: Date;
 };
 
-type PartnerRow = {
+export type PartnerRow = {
   callback_url: string;
   webhook_secret: string;
   previous_webhook_secret: string | null;
@@ -152,24 +153,27 @@ async function claimAttempt(callbackId: string, manual: boolean): Promise<Claim 
 
 /** Headers and body of one attempt: Standard Webhooks headers signed now, and the partner's own credential. */
 function buildRequest(claim: Claim): { body: string; headers: Record<string, string> } | { error: string } {
-  const { callback, partner } = claim;
-  const body = serializeCallbackBody(callback.payload);
+  return signedCallbackRequest(claim.callback.id, serializeCallbackBody(claim.callback.payload), claim.callback.partner_id, claim.partner);
+}
+
+/** A body as the partner receives it: signed with its secrets now, with its own credential header (also the admin's test callback). */
+export function signedCallbackRequest(id: string, body: string, partnerId: string, partner: PartnerRow): { body: string; headers: Record<string, string> } | { error: string } {
   const now = new Date();
-  const secrets = [openSecret(partner.webhook_secret, secretOwner.webhookSecret(callback.partner_id))];
+  const secrets = [openSecret(partner.webhook_secret, secretOwner.webhookSecret(partnerId))];
   if (partner.previous_webhook_secret && partner.previous_secret_expires_at && partner.previous_secret_expires_at > now) {
-    secrets.push(openSecret(partner.previous_webhook_secret, secretOwner.webhookSecret(callback.partner_id)));
+    secrets.push(openSecret(partner.previous_webhook_secret, secretOwner.webhookSecret(partnerId)));
   }
   const headers: Record<string, string> = {
     "content-type": "application/json",
     "user-agent": "rx-transfer-callbacks/1",
-    ...webhookHeaders({ id: callback.id, timestamp: Math.floor(now.getTime() / 1000), body, secrets }),
+    ...webhookHeaders({ id, timestamp: Math.floor(now.getTime() / 1000), body, secrets }),
   };
   if (partner.outbound_header_name && partner.outbound_header_value) {
     const name = partner.outbound_header_name.trim();
     if (!HEADER_TOKEN.test(name) || RESERVED_HEADERS.has(name.toLowerCase())) {
       return { error: "the partner's outbound credential header name is not usable; fix it in the partner's settings" };
     }
-    const value = openSecret(partner.outbound_header_value, secretOwner.outboundHeader(callback.partner_id));
+    const value = openSecret(partner.outbound_header_value, secretOwner.outboundHeader(partnerId));
     if (/[\r\n\0]/.test(value)) return { error: "the partner's outbound credential value is not usable; fix it in the partner's settings" };
     headers[name] = value;
   }
@@ -295,6 +299,7 @@ export async function deliverCallback(callbackId: string, opts: { manual?: boole
             headers: request.headers,
             timeoutMs: env().CALLBACK_TIMEOUT_MS,
             allowPrivate: env().CALLBACK_ALLOW_PRIVATE_NETWORKS,
+            allowInsecureHttp: env().CALLBACK_ALLOW_INSECURE_HTTP,
             signal: opts.signal,
           });
   } catch (err) {
@@ -303,6 +308,8 @@ export async function deliverCallback(callbackId: string, opts: { manual?: boole
     result = { statusCode: null, error: "internal error preparing the callback", latencyMs: 0, retryAfter: null, interrupted: false };
   }
   const outcome = await recordOutcome(claim, result, manual);
+  // The callback row is created with the decision, in its transaction: its creation time is the decision's.
+  observeCallbackAttempt({ ...result, delivered: outcome === "delivered", decidedAt: claim.callback.created_at });
   log(outcome === "delivered" ? "info" : "warn", "callback attempt", {
     callbackId,
     transferId: claim.callback.transfer_id,

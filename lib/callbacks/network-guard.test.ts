@@ -38,11 +38,27 @@ describe("classifyAddress", () => {
     ["64:ff9b::10.0.0.1", /private/],
     ["2002:c0a8:0101::1", /private.*6to4/],
     ["2001:db8::1", /documentation/],
+    // Issue 13: IANA special-purpose blocks that were missing.
+    ["64:ff9b:1::a00:1", /local-use NAT64/],
+    ["64:ff9b:1:ffff::1", /local-use NAT64/],
+    ["2001::1", /Teredo/],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", /Teredo/],
+    ["192.88.99.1", /6to4 relay/],
+    ["::ffff:192.88.99.1", /6to4 relay/],
+    ["2002:c058:6301::1", /6to4 relay.*6to4/],
+    ["2001:2::1", /benchmarking/],
+    ["2001:10::1", /ORCHID/],
+    ["2001:20::1", /ORCHID/],
+    ["3fff::1", /documentation/],
+    ["3fff:fff::1", /documentation/],
+    ["5f00::1", /SRv6/],
+    ["100:0:0:1::1", /dummy/],
+    ["100::1", /discard/],
   ])("refuses %s", (address, reason) => {
     expect(refused(address)).toMatch(reason);
   });
 
-  it.each(["93.184.216.34", "8.8.8.8", "172.15.255.255", "172.32.0.1", "100.63.255.255", "100.128.0.1", "169.253.255.255", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::8.8.8.8", "2a00:1450:4001:80b::200e"])(
+  it.each(["93.184.216.34", "8.8.8.8", "172.15.255.255", "172.32.0.1", "100.63.255.255", "100.128.0.1", "169.253.255.255", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::8.8.8.8", "2a00:1450:4001:80b::200e", "2001:4860:4860::8888", "2001:1::1", "3fff:1000::1", "192.88.100.1"])(
     "allows the public address %s",
     (address) => {
       expect(classifyAddress(address)).toEqual({ allowed: true });

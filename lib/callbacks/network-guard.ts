@@ -26,6 +26,8 @@ const IPV4_DENIED: Range4[] = [
   { base: ip4("172.16.0.0"), bits: 12, reason: "private address" },
   { base: ip4("192.0.0.0"), bits: 24, reason: "IETF protocol address" },
   { base: ip4("192.0.2.0"), bits: 24, reason: "documentation address" },
+  // Deprecated 6to4 relay anycast (RFC 7526): whoever answers there is not a partner.
+  { base: ip4("192.88.99.0"), bits: 24, reason: "6to4 relay anycast address" },
   { base: ip4("192.168.0.0"), bits: 16, reason: "private address" },
   { base: ip4("198.18.0.0"), bits: 15, reason: "benchmarking address" },
   { base: ip4("198.51.100.0"), bits: 24, reason: "documentation address" },
@@ -95,6 +97,18 @@ function classifyIPv6(text: string): AddressVerdict {
   if ((g0 & 0xffc0) === 0xfec0) return { allowed: false, reason: "site-local address" };
   if ((g0 & 0xff00) === 0xff00) return { allowed: false, reason: "multicast address" };
   if (g0 === 0x2001 && g1 === 0x0db8) return { allowed: false, reason: "documentation address" };
+  // From IANA's IPv6 special-purpose registry, the blocks that are not globally reachable unicast:
+  // local-use NAT64 (RFC 8215; it may translate to any IPv4 address, private ones included), Teredo
+  // (RFC 4380; tunnels to an embedded, obfuscated IPv4 address), benchmarking, ORCHID, the newer
+  // documentation block, SRv6 SIDs and the dummy prefix (RFC 9780).
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return { allowed: false, reason: "local-use NAT64 address" };
+  if (g0 === 0x2001 && g1 === 0) return { allowed: false, reason: "Teredo tunnel address" };
+  if (g0 === 0x2001 && g1 === 2 && g2 === 0) return { allowed: false, reason: "benchmarking address" };
+  if (g0 === 0x2001 && (g1 & 0xfff0) === 0x10) return { allowed: false, reason: "ORCHID address" };
+  if (g0 === 0x2001 && (g1 & 0xfff0) === 0x20) return { allowed: false, reason: "ORCHID address" };
+  if (g0 === 0x3fff && (g1 & 0xf000) === 0) return { allowed: false, reason: "documentation address" };
+  if (g0 === 0x5f00) return { allowed: false, reason: "SRv6 SID address" };
+  if (g0 === 0x0100 && g1 === 0 && g2 === 0 && g3 === 1) return { allowed: false, reason: "dummy IPv6 prefix address" };
   if (g0 === 0x0100 && g1 === 0 && g2 === 0 && g3 === 0) return { allowed: false, reason: "discard-only address" };
   if (g0 === 0x2002) {
     // 6to4: the IPv4 address sits in groups 1-2.

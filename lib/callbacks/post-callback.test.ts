@@ -43,7 +43,7 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const base = { body: '{"a":1}', headers: { "content-type": "application/json" }, timeoutMs: 2000, allowPrivate: true };
+const base = { body: '{"a":1}', headers: { "content-type": "application/json" }, timeoutMs: 2000, allowPrivate: true, allowInsecureHttp: true };
 
 describe("postCallback", () => {
   it("connects to the address resolved once, with the URL's name in the Host header", async () => {
@@ -65,6 +65,14 @@ describe("postCallback", () => {
     const result = await postCallback({ ...base, url: `http://127.0.0.1:${port}/private`, allowPrivate: false });
     expect(result.statusCode).toBeNull();
     expect(result.error).toMatch(/^callback address refused: 127\.0\.0\.1, a loopback address/);
+    expect(seen.length).toBe(before);
+  });
+
+  it("refuses an http:// URL before connecting unless insecure http is allowed (an old URL in the database)", async () => {
+    const before = seen.length;
+    const result = await postCallback({ ...base, url: `http://127.0.0.1:${port}/plain`, allowInsecureHttp: false });
+    expect(result.statusCode).toBeNull();
+    expect(result.error).toMatch(/only to https:\/\/ URLs/);
     expect(seen.length).toBe(before);
   });
 

@@ -30,6 +30,8 @@ export type PostCallbackInput = {
   headers: Record<string, string>;
   timeoutMs: number;
   allowPrivate: boolean;
+  /** http:// URLs allowed (CALLBACK_ALLOW_INSECURE_HTTP): otherwise an http URL stored earlier fails every attempt, visibly. */
+  allowInsecureHttp: boolean;
   /** Aborts the attempt (e.g. graceful shutdown of the worker). */
   signal?: AbortSignal;
   resolve?: Resolver;
@@ -76,6 +78,9 @@ async function attempt(input: PostCallbackInput, signal: AbortSignal, started: n
     return failed("the callback URL is not a valid URL");
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return failed("the callback URL must use http or https");
+  if (url.protocol === "http:" && !input.allowInsecureHttp) {
+    return failed("the callback URL uses http://; callbacks go only to https:// URLs (CALLBACK_ALLOW_INSECURE_HTTP is off): set an https URL for this partner");
+  }
 
   let pinned: ResolvedAddress;
   try {

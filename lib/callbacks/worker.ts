@@ -10,6 +10,10 @@ import { DELIVER_TASK, RECONCILE_TASK, reconcileCallbackJobs } from "@/lib/callb
 import { jobQueueLogger } from "@/lib/callbacks/job-queue-schema";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
+import { recordWorkerHeartbeat } from "@/lib/ops/lifecycle";
+
+/** How often the worker proves it is alive for /readyz (which wants a heartbeat younger than 30 s). */
+const HEARTBEAT_MS = 10_000;
 
 const DeliverPayload = z.object({ callbackId: z.string().min(1).max(64), manual: z.boolean().optional() });
 
@@ -69,17 +73,31 @@ export async function startCallbackWorker(opts: { connectionString: string }): P
     concurrency: settings.WORKER_CONCURRENCY,
     requeued: queued,
     allowPrivateNetworks: settings.CALLBACK_ALLOW_PRIVATE_NETWORKS,
+    allowInsecureHttp: settings.CALLBACK_ALLOW_INSECURE_HTTP,
   });
+  // The heartbeat: the worker's own pool reaches the database and the runner has not ended.
+  let running = true;
+  void runner.promise.finally(() => (running = false)).catch(() => {});
+  const beat = () =>
+    void pool.query("SELECT 1").then(
+      () => running && recordWorkerHeartbeat(),
+      () => {},
+    );
+  beat();
+  const heartbeat = setInterval(beat, HEARTBEAT_MS);
+  heartbeat.unref();
   let stopping: Promise<void> | null = null;
   return {
     done: runner.promise,
     // Graceful: no new jobs; deliveries in flight finish, or are cut short after graphile-worker's abort
     // timeout (5 s) and handed back to the queue for the next worker.
-    stop: () =>
-      (stopping ??= runner
+    stop: () => {
+      clearInterval(heartbeat);
+      return (stopping ??= runner
         .stop()
         .catch((err: unknown) => log("error", "callback worker did not stop cleanly", errorFields(err)))
         .then(() => pool.end())
-        .catch(() => {})),
+        .catch(() => {}));
+    },
   };
 }

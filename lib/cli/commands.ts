@@ -21,10 +21,14 @@ import { exportAuditLog, parseAuditQuery, queryAuditLog } from "@/lib/admin/audi
 import { getPartnerDetails } from "@/lib/admin/partner-overview";
 import { updatePartnerProfile } from "@/lib/admin/update-partner-profile";
 import { findJsonProblems, textProblem } from "@/lib/text-safety";
+import { runBackupCommand } from "@/lib/cli/backup";
 
 export class CliUsageError extends Error {}
 
 export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
+
+  backup [--out FILE] [--pg-dump]  a consistent snapshot of the whole database (default backups/rx-transfer-<time>.rxbackup.gz)
+  restore FILE [--yes]             restore a backup into this database (--yes to replace data already there)
 
   partner create --name <name> --callback-url <url> [--npi <npi>]...
                                    create a sending partner with an API key, an OAuth client and a webhook secret
@@ -110,6 +114,8 @@ export type CliValues = {
   out?: string;
   head?: string;
   "head-id"?: string;
+  yes?: boolean;
+  "pg-dump"?: boolean;
   json?: boolean;
 };
 
@@ -205,6 +211,7 @@ function refuseUnstorableArguments(args: readonly string[], values: CliValues): 
 
 export async function runCliCommand(args: string[], values: CliValues): Promise<CliResult> {
   refuseUnstorableArguments(args, values);
+  if (args[0] === "backup" || args[0] === "restore") return runBackupCommand(args, values);
   const command = args.slice(0, 2).join(" ");
   switch (command) {
     case "partner create": {
@@ -225,7 +232,11 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
       const partners = await listPartners();
       const human = partners.length
         ? partners
-            .map((p) => `${p.partnerId}  ${p.name}${p.suspended ? " (suspended)" : ""}  ${p.callbackUrl}  keys: ${p.apiKeys.filter((k) => !k.revoked).length} active`)
+            .map(
+              (p) =>
+                `${p.partnerId}  ${p.name}${p.suspended ? " (suspended)" : ""}  ${p.callbackUrl}  keys: ${p.apiKeys.filter((k) => !k.revoked).length} active` +
+                (p.npiWarning ? `\n  warning: ${p.npiWarning}` : ""),
+            )
             .join("\n")
         : "no partners";
       return { json: { partners }, human };
@@ -239,6 +250,7 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
           `${details.partnerId}  ${details.name}${details.suspended ? " (suspended)" : ""}`,
           `callbacks to   ${details.callbackUrl}  (endpoint ${details.callbacks.state})`,
           `NPIs           ${details.npis.join(", ") || "any"}`,
+          ...(details.npiWarning ? [`warning        ${details.npiWarning}`] : []),
           `received       ${details.traffic.last24h} in 24 h, ${details.traffic.last7d} in 7 days, last ${details.traffic.lastReceivedAt ?? "never"}`,
           `API keys       ${active.map((k) => `${k.keyId} ${k.display}`).join(", ") || "none active"}`,
           `OAuth clients  ${details.oauthClients.filter((c) => c.state === "active").map((c) => c.clientId).join(", ") || "none active"}`,

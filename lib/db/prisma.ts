@@ -1,9 +1,10 @@
 // The one Prisma client of the process, over the pg driver adapter (no native engine needed).
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "@/generated/prisma/client";
 import { env } from "@/lib/env";
 
-const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
+const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient; prismaPool?: pg.Pool };
 let queryEvents = false;
 
 /** For tools that inspect the SQL sent (the benchmark's EXPLAIN): call before the first db(). */
@@ -18,8 +19,11 @@ function createClient(): PrismaClient {
       "DATABASE_URL is not set: start the service with `npm run dev` / `npm start` (they start the embedded database) or set DATABASE_URL",
     );
   }
+  // Our own pool (ended with the client: disposeExternalPool) so that /metrics can read its counts.
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  globalForPrisma.prismaPool = pool;
   return new PrismaClient({
-    adapter: new PrismaPg({ connectionString: url, max: 10 }),
+    adapter: new PrismaPg(pool, { disposeExternalPool: true }),
     ...(queryEvents ? { log: [{ emit: "event" as const, level: "query" as const }] } : {}),
   });
 }
@@ -31,9 +35,16 @@ export function db(): PrismaClient {
   return globalForPrisma.prisma;
 }
 
+/** The pool's connections (all, idle) and the queries waiting for one; null before the first db(). */
+export function dbPoolStats(): { total: number; idle: number; waiting: number } | null {
+  const pool = globalForPrisma.prismaPool;
+  return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null;
+}
+
 /** Closes the pool, for scripts that are done with the database (the next db() call opens a new one). */
 export async function disconnectDb(): Promise<void> {
   const client = globalForPrisma.prisma;
   globalForPrisma.prisma = undefined;
+  globalForPrisma.prismaPool = undefined;
   await client?.$disconnect();
 }

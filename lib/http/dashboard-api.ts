@@ -9,7 +9,8 @@ import { isDatabaseUnavailable } from "@/lib/http/json-response";
 import { clientAddressOf, requestIdOf } from "@/lib/http/request-context";
 import { errorFields, log } from "@/lib/log";
 import { problemResponse } from "@/lib/http/problem-response";
-import { readBodyLimited } from "@/lib/http/read-body";
+import { isJsonContentType, readBodyLimited } from "@/lib/http/read-body";
+import { env } from "@/lib/env";
 import { findJsonProblems, formatPath, textProblem, type JsonProblem } from "@/lib/text-safety";
 
 export { problemResponse };
@@ -51,6 +52,7 @@ export function dashboardRoute<P = Record<string, never>>(handler: (ctx: RouteCo
     let status = 500;
     try {
       const user = await requireApiUser(request);
+      refuseUnacceptableBody(request);
       const params = await context.params;
       refuseUnstorableText(params, new URL(request.url).searchParams);
       const response = await handler({ request, user, params, clientAddress: clientAddressOf(request), requestId });
@@ -113,15 +115,36 @@ function refuseUnstorableText(params: unknown, query: URLSearchParams): void {
   if (fields.length > 0) throw invalidInput(fields);
 }
 
-/** The dashboard's forms send a few hundred bytes; this bounds what a request can make the server buffer. */
-const MAX_DASHBOARD_BODY_BYTES = 64 * 1024;
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+function tooLarge(limit: number): ApiProblem {
+  return new ApiProblem(413, "too_large", "Request too large", `The request body is larger than ${limit} bytes.`, { limit });
+}
+
+/**
+ * Every dashboard write, whether or not its route reads a body: a declared body over the cap
+ * (DASHBOARD_MAX_BODY_BYTES; the dashboard's forms send a few hundred bytes) is a 413, and a body that is
+ * not JSON a 415, as on /v1. A body sent without Content-Length is cut off at the cap as it is read.
+ */
+function refuseUnacceptableBody(request: Request): void {
+  if (!BODY_METHODS.has(request.method.toUpperCase())) return;
+  const limit = env().DASHBOARD_MAX_BODY_BYTES;
+  const length = request.headers.get("content-length");
+  const declared = length === null ? null : Number(length);
+  if (declared !== null && Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  // HTTP/1.1: a request has a body only with a Content-Length above 0 or a Transfer-Encoding (Next hands
+  // route handlers a body stream either way).
+  const hasBody = declared === null ? request.headers.has("transfer-encoding") : declared > 0;
+  if (hasBody && !isJsonContentType(request.headers.get("content-type"))) {
+    throw new ApiProblem(415, "unsupported_media_type", "Unsupported media type", "Send the request body as application/json (UTF-8).");
+  }
+}
 
 /** The JSON body of a request, validated; a bad one is a 400 naming the fields. */
 export async function readJsonBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
-  const read = await readBodyLimited(request, MAX_DASHBOARD_BODY_BYTES);
-  if (!read.ok && read.reason === "too_large") {
-    throw new ApiProblem(413, "too_large", "Request too large", `The request body is larger than ${MAX_DASHBOARD_BODY_BYTES} bytes.`);
-  }
+  const limit = env().DASHBOARD_MAX_BODY_BYTES;
+  const read = await readBodyLimited(request, limit);
+  if (!read.ok && read.reason === "too_large") throw tooLarge(limit);
   if (!read.ok) throw new ApiProblem(400, "invalid_json", "Invalid request", "The request body is not UTF-8 text.");
   let body: unknown;
   try {

@@ -14,7 +14,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     const code = typeof e.code === "string" ? e.code : "";
     const message = typeof e.message === "string" ? e.message : "";
     if (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "53300", "P1001", "P1017"].includes(code)) return true;
-    if (/ECONNREFUSED|Connection terminated|timeout exceeded when trying to connect|too many clients|the database system is (starting|shutting) up/i.test(message)) return true;
+    // "Can't reach database server": Prisma's adapter when PostgreSQL is down or restarting (tests/integration/db-restart.test.ts).
+    if (/ECONNREFUSED|Can't reach database server|Connection terminated|timeout exceeded when trying to connect|too many clients|the database system is (starting|shutting) up/i.test(message)) return true;
     current = e.cause;
   }
   return false;

@@ -1,9 +1,13 @@
 // POST /oauth/token: OAuth 2.0 client credentials (RFC 6749 §4.4, errors per §5.2). Client authentication by
-// HTTP Basic or by client_id/client_secret form fields, never both.
-import { issueAccessToken, OAuthError } from "@/lib/auth/oauth";
+// HTTP Basic or by client_id/client_secret form fields, never both. Rate limited per client address here
+// and per client in lib/auth/oauth.ts (both in PostgreSQL, shared by every instance): 429 with Retry-After
+// and RFC 6749's error shape, `temporarily_unavailable` (the code RFC 6749 gives for "try again later").
+import { issueAccessToken, OAuthError, OAuthRateLimited } from "@/lib/auth/oauth";
+import { env } from "@/lib/env";
 import { isDatabaseUnavailable, jsonResponse } from "@/lib/http/json-response";
 import { readBodyLimited } from "@/lib/http/read-body";
-import { requestIdOf } from "@/lib/http/request-context";
+import { clientAddressOf, requestIdOf } from "@/lib/http/request-context";
+import { consumeRateLimit } from "@/lib/rate-limit/consume-rate-limit";
 import { errorFields, log } from "@/lib/log";
 import { findJsonProblems, formatPath, textProblem, type JsonProblem } from "@/lib/text-safety";
 
@@ -65,10 +69,30 @@ async function readParams(request: Request): Promise<URLSearchParams> {
   throw new OAuthError("invalid_request", "Content-Type must be application/x-www-form-urlencoded");
 }
 
+function rateLimited(err: OAuthRateLimited, requestId: string): Response {
+  return jsonResponse({ error: "temporarily_unavailable", error_description: err.description }, 429, {
+    ...NO_STORE,
+    "x-request-id": requestId,
+    "retry-after": String(err.retryAfterSeconds),
+  });
+}
+
+/** Before anything is looked up: one address may not flood the endpoint, whatever client ids it tries. */
+async function limitAddress(request: Request): Promise<void> {
+  const address = clientAddressOf(request);
+  if (!address) return;
+  const limit = env().OAUTH_TOKEN_RATE_LIMIT_PER_ADDRESS;
+  const result = await consumeRateLimit(`oauth-addr:${address}`, limit, 60);
+  if (!result.allowed) {
+    throw new OAuthRateLimited(result.retryAfterSeconds, `at most ${limit} token requests a minute from one address; retry after ${result.retryAfterSeconds} s`);
+  }
+}
+
 export async function postOAuthToken(request: Request): Promise<Response> {
   const requestId = requestIdOf(request);
   const basic = parseBasic(request.headers.get("authorization"));
   try {
+    await limitAddress(request);
     if (basic === "malformed") throw new OAuthError("invalid_client", "malformed HTTP Basic credentials");
     const basicProblem = basic && (textProblem(basic.id) ?? textProblem(basic.secret));
     if (basicProblem) throw new OAuthError("invalid_client", `HTTP Basic credentials: the client id or secret ${basicProblem}`);
@@ -96,6 +120,10 @@ export async function postOAuthToken(request: Request): Promise<Response> {
       { ...NO_STORE, "x-request-id": requestId },
     );
   } catch (err) {
+    if (err instanceof OAuthRateLimited) {
+      log("info", "oauth token rate limited", { requestId });
+      return rateLimited(err, requestId);
+    }
     if (err instanceof OAuthError) {
       log("info", "oauth token refused", { requestId, error: err.code });
       return oauthError(err, requestId);

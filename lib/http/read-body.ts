@@ -38,3 +38,12 @@ export async function readBodyLimited(request: Request, limit = MAX_BODY_BYTES):
   }
   return decodeBody(chunks);
 }
+
+/** `application/json`, with no charset or UTF-8 (RFC 8259 §8.1), case-insensitively. */
+export function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const [type, ...params] = value.split(";").map((p) => p.trim().toLowerCase());
+  if (type !== "application/json") return false;
+  const charset = params.find((p) => p.startsWith("charset="));
+  return !charset || /^charset="?utf-8"?$/.test(charset);
+}

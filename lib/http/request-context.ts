@@ -1,5 +1,6 @@
 // Per-request identity for logs and answers: the caller's X-Request-Id when it is sane, else a new one.
 import { randomUUID } from "node:crypto";
+import { clientAddressFromHeaders } from "@/lib/http/client-address";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -8,7 +9,10 @@ export function requestIdOf(request: { headers: { get(name: string): string | nu
   return given && SANE_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-export function clientAddressOf(request: Request): string | null {
-  const forwarded = request.headers.get("x-forwarded-for");
-  return forwarded?.split(",")[0]?.trim() || request.headers.get("x-real-ip") || null;
+/**
+ * The client's address as our server resolved it from the socket and TRUSTED_PROXIES
+ * (lib/http/client-address.ts); never X-Forwarded-For itself, which the client writes.
+ */
+export function clientAddressOf(request: { headers: { get(name: string): string | null } }): string | null {
+  return clientAddressFromHeaders(request.headers);
 }

@@ -40,7 +40,10 @@ export const BASE_SECURITY_HEADERS: { key: string; value: string }[] = [
 
 export const HSTS = "max-age=63072000; includeSubDomains";
 
-/** Served over HTTPS, directly or behind a proxy that says so: only then is HSTS meaningful. */
+/**
+ * Served over HTTPS, directly or behind a proxy that says so: only then is HSTS meaningful. X-Forwarded-Proto
+ * reaches here only from a proxy in TRUSTED_PROXIES: our server removes a client's own (lib/http/client-address.ts).
+ */
 export function isHttps(request: { headers: Headers; url: string }): boolean {
   const forwarded = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
   return forwarded ? forwarded === "https" : new URL(request.url).protocol === "https:";

@@ -5,9 +5,10 @@ import { authenticateSender, WWW_AUTHENTICATE, type Sender } from "@/lib/auth/se
 import { fromWebRequest, jsonAnswer, toWebResponse, type ApiAnswer, type ApiRequest } from "@/lib/http/api-exchange";
 import { isDatabaseUnavailable } from "@/lib/http/json-response";
 import { MALFORMED_PATH_DETAIL } from "@/lib/http/malformed-path";
-import { MAX_BODY_BYTES } from "@/lib/http/read-body";
+import { isJsonContentType, MAX_BODY_BYTES } from "@/lib/http/read-body";
 import { requestIdOf } from "@/lib/http/request-context";
 import { errorFields, log } from "@/lib/log";
+import { observeV1Request } from "@/lib/ops/metrics";
 import { consumeRateLimit } from "@/lib/rate-limit/consume-rate-limit";
 import { env } from "@/lib/env";
 import { getStoreNpis } from "@/lib/stores/store-npis";
@@ -21,6 +22,7 @@ import type { ErrorType, TransferResponse } from "@/lib/transfers/wire";
 type Ctx = { requestId: string; started: number; route: string };
 
 function answer(ctx: Ctx, body: TransferResponse, status: number, headers: Record<string, string> = {}, logFields: Record<string, unknown> = {}): ApiAnswer {
+  observeV1Request(ctx.route, status, body.error?.type, (performance.now() - ctx.started) / 1000, "idempotent-replayed" in headers);
   log(status >= 500 ? "error" : "info", "v1 request", {
     requestId: ctx.requestId,
     route: ctx.route,
@@ -70,14 +72,6 @@ async function rateLimited(ctx: Ctx, sender: Sender, requestID: string): Promise
 
 function unauthorized(ctx: Ctx, requestID: string, description: string, reason: string) {
   return fail(ctx, 401, requestID, "OTHER", description, { "www-authenticate": WWW_AUTHENTICATE }, { authError: reason });
-}
-
-function isJsonContentType(value: string | null): boolean {
-  if (!value) return false;
-  const [type, ...params] = value.split(";").map((p) => p.trim().toLowerCase());
-  if (type !== "application/json") return false;
-  const charset = params.find((p) => p.startsWith("charset="));
-  return !charset || /^charset="?utf-8"?$/.test(charset);
 }
 
 function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
@@ -131,6 +125,13 @@ async function receive(ctx: Ctx, sender: Sender, body: unknown, requestID: strin
     });
   }
   const transferRequest = validation.request;
+  if (sender.npis.length === 0 && env().REQUIRE_PARTNER_NPIS) {
+    // Not the request's fault but the credentials': no request can pass until the pharmacy registers NPIs.
+    return fail(ctx, 403, requestID, "OTHER", "these credentials have no registered sending pharmacy NPIs, and this service accepts transfers only from registered NPIs; ask the receiving pharmacy to register yours", {}, {
+      partnerId: sender.partnerId,
+      authError: "partner_without_npis",
+    });
+  }
   if (sender.npis.length > 0 && !sender.npis.includes(transferRequest.sendingPharmacy.npi)) {
     return fail(ctx, 400, requestID, "INVALID_INFO", "sendingPharmacy.npi is not one of the pharmacies registered for these credentials", {}, {
       partnerId: sender.partnerId,

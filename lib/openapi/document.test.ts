@@ -5,7 +5,9 @@ import {
   AddressSchema,
   AllergyDetailsSchema,
   ContactInfoSchema,
+  DATE_TIME_PATTERN,
   ERROR_TYPES,
+  HTTP_URL_PATTERN,
   InsuranceSchema,
   NameSchema,
   PatientSchema,
@@ -231,13 +233,55 @@ describe("buildOpenApiDocument", () => {
       const rx = schemas.Prescription!.properties!;
       expect(rx.dawCode).toMatchObject({ anyOf: [{ type: "integer", minimum: 0, maximum: 9 }, { type: "null" }] });
       expect(rx.writtenDate).toMatchObject({ type: "string", format: "date-time" });
-      expect(rx.faxImageURL).toMatchObject({ anyOf: [{ type: "string", format: "uri" }, { type: "null" }] });
+      expect(rx.faxImageURL).toMatchObject({
+        anyOf: [{ type: "string", pattern: HTTP_URL_PATTERN }, { type: "null" }],
+      });
       expect(schemas.Patient!.properties!.dateOfBirth).toMatchObject({ type: "string", format: "date" });
+      // The bounds validation enforces, not zod's ±2^53-1; dates by format, not a 300-character regex.
+      expect(rx.daysSupply).toEqual(expect.objectContaining({ type: "integer", minimum: 1, maximum: 999 }));
+      expect(rx.refillsAuthorized).toEqual(expect.objectContaining({ minimum: 1, maximum: 100 }));
+      expect(rx.refillsRemaining).toEqual(expect.objectContaining({ minimum: 0, maximum: 99 }));
+      expect(rx.quantityDispensed).toEqual(expect.objectContaining({ exclusiveMinimum: 0 }));
+      expect(JSON.stringify(schemas)).not.toContain("9007199254740991");
+      expect(schemas.Patient!.properties!.dateOfBirth).not.toHaveProperty("pattern");
+      expect(rx.writtenDate).toMatchObject({ pattern: DATE_TIME_PATTERN });
+      expect(String((rx.prescribedNDC as { description?: string }).description)).toMatch(
+        /10-digit code is accepted and kept exactly as sent/,
+      );
       expect(schemas.ContactInfo!.properties!.phoneNumber).toMatchObject({ pattern: "^\\d{10}$" });
       expect(schemas.Insurance!.properties!.personCode).toMatchObject({
         anyOf: [{ pattern: "^\\d{3}$" }, { type: "null" }],
       });
       expect(schemas.Error!.properties!.type).toMatchObject({ enum: [...ERROR_TYPES] });
+    });
+  });
+
+  describe("callbacks as OpenAPI 3.1 webhooks", () => {
+    it("types the callback: a POST of a TransferResponse with the three Standard Webhooks headers", () => {
+      const webhooks = (
+        buildOpenApiDocument() as {
+          webhooks: Record<
+            string,
+            {
+              post: {
+                parameters: { in: string; name: string; required: boolean }[];
+                requestBody: { content: Record<string, { schema: unknown }> };
+                responses: Record<string, unknown>;
+              };
+            }
+          >;
+        }
+      ).webhooks;
+      const post = webhooks.transferOutcome!.post;
+      expect(post.parameters.filter((p) => p.in === "header" && p.required).map((p) => p.name)).toEqual([
+        "webhook-id",
+        "webhook-timestamp",
+        "webhook-signature",
+      ]);
+      expect(post.requestBody.content["application/json"]!.schema).toEqual({
+        $ref: "#/components/schemas/TransferResponse",
+      });
+      expect(Object.keys(post.responses)).toContain("2XX");
     });
   });
 });

@@ -6,8 +6,10 @@ import * as z from "zod";
 import { createDocument, type ZodOpenApiResponseObject } from "zod-openapi";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import {
+  DATE_TIME_PATTERN,
   ERROR_TYPE_MEANINGS,
   ERROR_TYPES,
+  HTTP_URL_PATTERN,
   TransferRequestSchema,
   TransferResponseSchema,
   type TransferResponse,
@@ -201,8 +203,41 @@ registered for the sender, signed per Standard Webhooks (\`webhook-id\`, \`webho
 same outcome for senders whose callback endpoint was unavailable.
 `.trim();
 
+/** Standard Webhooks 1.0 headers of every callback attempt. */
+const WebhookHeadersSchema = z.object({
+  "webhook-id": z.string().meta({
+    description: "The callback's id (msg_…), the same on every attempt: your idempotency key.",
+    example: "msg_2Lk9PqR7tY1wX4zC6vN8",
+  }),
+  "webhook-timestamp": z
+    .string()
+    .regex(/^\d+$/)
+    .meta({ description: "Unix time in seconds of this attempt. Refuse timestamps far from your clock (replays).", example: "1748873100" }),
+  "webhook-signature": z.string().meta({
+    description:
+      "Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}` with your whsec_ secret (the base64 after the prefix, decoded). Two while a rotated-out secret is still valid: accept the request when any one matches.",
+    example: "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+  }),
+});
+
 /** Any one of the three schemes authenticates a call (they share the Authorization header). */
 const SECURITY: Record<string, string[]>[] = [{ senderKey: [] }, { bearer: [] }, { oauth2: [] }];
+
+/**
+ * How the wire schemas render: zod's own bounds of an integer (±2^53-1) say nothing a sender needs, so only
+ * a real bound stays; a date is its `format`; a date-time is its `format` and a short pattern for what RFC
+ * 3339 leaves open (zod's ~300-character calendar regex would only hide it); a URL is HTTP_URL_PATTERN.
+ */
+function renderSchema({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void {
+  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+  if (jsonSchema.format === "date") delete jsonSchema.pattern;
+  if (jsonSchema.format === "date-time") jsonSchema.pattern = DATE_TIME_PATTERN;
+  if (jsonSchema.format === "uri") {
+    delete jsonSchema.format;
+    jsonSchema.pattern = HTTP_URL_PATTERN;
+  }
+}
 
 export function buildOpenApiDocument(): object {
   return createDocument({
@@ -340,6 +375,38 @@ export function buildOpenApiDocument(): object {
         },
       },
     },
+    webhooks: {
+      transferOutcome: {
+        post: {
+          operationId: "transferOutcomeCallback",
+          summary: "The decision on a RECEIVED transfer, sent to your callback URL",
+          description:
+            "When a pharmacist approves or rejects a transfer we answered RECEIVED, we POST the CONFIRMED or ERROR TransferResponse (same requestID and referenceID, a new responseID) to the callback URL registered for you, signed per Standard Webhooks 1.0. Only a 2xx answer within 15 seconds counts; redirects are not followed. Retries: 5 s, 30 s, 2 min, 5 min, 15 min, 30 min, 1 h, then every 2 h, until 72 hours after the first attempt; `Retry-After` on 429 or 503 postpones the next attempt, and 410 Gone stops them. A callback may arrive more than once: deduplicate by webhook-id. A test callback that our admin sends to check your receiver has `metadata.test: true` and the referenceID `trf_test`: acknowledge it and do nothing else.",
+          security: [],
+          requestParams: { header: WebhookHeadersSchema },
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: TransferResponseSchema,
+                examples: {
+                  confirmed: EXAMPLES.confirmed,
+                  rejected: {
+                    summary: "Rejected by the pharmacist",
+                    value: exampleError("INVALID_INFO", "prescription.refillsRemaining: no refills left to transfer"),
+                  },
+                },
+              },
+            },
+          },
+          responses: {
+            "2XX": { description: "Received: no further attempts for this webhook-id. The body is read up to 16 KB and ignored." },
+            "410": { description: "Gone: stop sending callbacks to this URL (the partner is flagged for our admins)." },
+            default: { description: "Any other answer, or none within 15 seconds: the callback is retried." },
+          },
+        },
+      },
+    },
     components: {
       securitySchemes: {
         senderKey: {
@@ -361,5 +428,5 @@ export function buildOpenApiDocument(): object {
         },
       },
     },
-  });
+  }, { override: renderSchema });
 }

@@ -1,19 +1,30 @@
 // A partner's callback URL as an admin types it: its form (normalizeCallbackUrl, synchronous), and where it
 // leads (checkCallbackUrl: the SSRF check, which resolves the host). The same address rule is applied again
-// at every send (lib/callbacks/post-callback.ts), because DNS answers change.
+// at every send (lib/callbacks/post-callback.ts), because DNS answers change. Only https:// unless
+// CALLBACK_ALLOW_INSECURE_HTTP=true (development, tests); an http URL stored earlier fails at send, visibly.
 import { CallbackAddressRefused, hostOf, resolveCallbackHost, type Resolver } from "@/lib/callbacks/network-guard";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
+
+/** What the current mode allows, as the admin screens and errors say it. */
+export function callbackSchemeRule(): string {
+  return env().CALLBACK_ALLOW_INSECURE_HTTP
+    ? "callback URL must use https:// (http:// is allowed here: CALLBACK_ALLOW_INSECURE_HTTP=true)"
+    : "callback URL must use https://";
+}
 
 export function normalizeCallbackUrl(raw: string): string {
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new DomainError("invalid_input", "callback URL must be an absolute http(s) URL");
+    throw new DomainError("invalid_input", `${callbackSchemeRule()} and be an absolute URL`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new DomainError("invalid_input", "callback URL must use https (or http)");
+    throw new DomainError("invalid_input", callbackSchemeRule());
+  }
+  if (url.protocol === "http:" && !env().CALLBACK_ALLOW_INSECURE_HTTP) {
+    throw new DomainError("invalid_input", `${callbackSchemeRule()}: an http:// URL would send patient data unencrypted`);
   }
   if (url.username || url.password) {
     throw new DomainError("invalid_input", "callback URL must not contain credentials; use the outbound credential header");

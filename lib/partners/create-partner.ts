@@ -10,6 +10,7 @@ import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { callbackUrlForAudit } from "@/lib/partners/audit-url";
 import { checkCallbackUrl } from "@/lib/partners/callback-url";
+import { npiWarningFor } from "@/lib/partners/npi-policy";
 import { generateWebhookSecret } from "@/lib/partners/webhook-secret";
 import { isValidNpi } from "@/lib/transfers/identifiers";
 
@@ -68,6 +69,8 @@ export function partnerBasics(p: { id: string; name: string; npis: string[]; cal
     partnerId: p.id,
     name: p.name,
     npis: p.npis,
+    /** Set when the partner has no NPI allow-list (lib/partners/npi-policy.ts). */
+    npiWarning: npiWarningFor(p.npis),
     callbackUrl: p.callbackUrl,
     suspended: p.suspendedAt !== null,
     createdAt: p.createdAt.toISOString(),

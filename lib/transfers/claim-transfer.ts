@@ -23,9 +23,12 @@ export async function claimTransfer(input: { transferId: string; actor: SessionU
   if (actor.role !== "pharmacist") throw new DomainError("forbidden", "Only pharmacists claim transfers for review.");
   const seconds = claimMs() / 1000;
   // was_mine: the claim was already this pharmacist's and live (a renewal, not worth an audit record).
+  // FOR UPDATE: two claims at the same moment (React's development double-invocation, two tabs) queue on the
+  // row lock, and the second reads the first's committed claim, so it is a renewal, not a second audited claim.
   const rows = await db().$queryRaw<ClaimedRow[]>`
     WITH before AS (
-      SELECT id, (claimed_by_id = ${actor.id} AND claim_expires_at > now()) AS was_mine FROM transfers WHERE id = ${transferId}
+      SELECT id, COALESCE(claimed_by_id = ${actor.id} AND claim_expires_at > now(), false) AS was_mine
+        FROM transfers WHERE id = ${transferId} FOR UPDATE
     )
     UPDATE transfers t
        SET claimed_by_id = ${actor.id}, claim_expires_at = now() + make_interval(secs => ${seconds}::float8)

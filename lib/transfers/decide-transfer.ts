@@ -21,6 +21,7 @@ import { confirmedResponse, rejectionResponse } from "@/lib/transfers/decision-r
 import { parseStoreRules, DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
 import { checkApproval, type ApprovedDrug } from "@/lib/transfers/approval-rules";
 import { TransferRequestSchema, type TransferResponse } from "@/lib/transfers/wire";
+import { observeDecision } from "@/lib/ops/metrics";
 
 export type DecisionRequest =
   | ({ kind: "approve" } & ApproveInput)
@@ -59,7 +60,7 @@ export async function decideTransfer(input: {
     throw new DomainError("forbidden", "Only pharmacists decide transfers: the approval is the legal transfer record.");
   }
   try {
-    return await db().$transaction(
+    const result: DecisionResult = await db().$transaction(
       async (tx) => {
         const rows = await tx.$queryRaw<LockedRow[]>`
           SELECT t.id, t.partner_id, t.status::text AS status, t.request, t.claimed_by_id, t.claim_expires_at,
@@ -156,6 +157,8 @@ export async function decideTransfer(input: {
       },
       { maxWait: 10_000, timeout: 20_000 },
     );
+    observeDecision(result.decision === "APPROVED" ? "approved" : "rejected");
+    return result;
   } catch (err) {
     const refusal = isUniqueViolation(err) ? await alreadyDecided(db(), transferId) : err;
     if (refusal instanceof AlreadyDecidedError || refusal instanceof ClaimHeldError || refusal instanceof ApprovalRefusedError) {

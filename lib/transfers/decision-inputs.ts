@@ -45,7 +45,28 @@ export const ApproveInputSchema = z.object({
   note: optionalText(1000, "Note"),
 });
 /** What approving takes (the schema's output fits it: empty fields become absent). */
-export type ApproveInput = { drugSchedule?: DrugSchedule | null; oneTimeTransferConfirmed?: boolean; localRxNumber?: string; note?: string };
+export type ApproveInput = {
+  drugSchedule?: DrugSchedule | null;
+  oneTimeTransferConfirmed?: boolean;
+  localRxNumber?: string;
+  note?: string;
+};
+
+/** The interface's error types in a pharmacist's words (the code itself stays beside them, in small type). */
+export const ERROR_TYPE_LABELS: Readonly<Record<(typeof ERROR_TYPES)[number], string>> = {
+  MISSING_INFO: "Information missing",
+  INVALID_INFO: "Information not acceptable",
+  RX_EXPIRED: "Prescription expired",
+  SPEC_MISMATCH: "Does not follow the interface",
+  DUPLICATE_REQUEST: "Already sent",
+  OTHER: "Other reason",
+};
+
+/** "Prescription expired (RX_EXPIRED)", for text that cannot set the code in small type. */
+export function errorTypeText(type: string | null): string {
+  const label = type ? ERROR_TYPE_LABELS[type as keyof typeof ERROR_TYPE_LABELS] : undefined;
+  return label ? `${label} (${type})` : (type ?? "ERROR");
+}
 
 export const DESCRIPTION_MAX = 1000;
 

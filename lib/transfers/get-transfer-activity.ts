@@ -5,6 +5,7 @@
 import type { CallbackAttemptView } from "@/lib/callbacks/find-callback-timeline";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
+import { errorTypeText } from "@/lib/transfers/decision-inputs";
 
 export type TimelineKind =
   | "received"
@@ -40,7 +41,8 @@ export type TransferActivity = {
   receivedAt: string;
   decidedAt: string | null;
   claim: { heldBy: string; heldById: string; claimExpiresAt: string } | null;
-  decision: { decision: "APPROVED" | "REJECTED"; pharmacistName: string; decidedAt: string; errorType: string | null } | null;
+  /** description: what a rejection told the sender (null for an approval). */
+  decision: { decision: "APPROVED" | "REJECTED"; pharmacistName: string; decidedAt: string; errorType: string | null; description: string | null } | null;
   callback: {
     callbackId: string;
     status: string;
@@ -69,7 +71,7 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
       claimExpiresAt: true,
       claimedBy: { select: { id: true, name: true } },
       partner: { select: { name: true } },
-      decision: { select: { decision: true, pharmacistName: true, decidedAt: true, errorType: true } },
+      decision: { select: { decision: true, pharmacistName: true, decidedAt: true, errorType: true, description: true } },
       callback: { include: { attempts: { orderBy: { attemptNumber: "asc" } } } },
     },
   });
@@ -116,7 +118,7 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
         timeline.push({
           at,
           kind: "rejected",
-          text: `Rejected by ${who} (${typeof details.errorType === "string" ? details.errorType : "ERROR"}): ERROR queued for the sender`,
+          text: `Rejected by ${who} (${errorTypeText(typeof details.errorType === "string" ? details.errorType : null)}): ERROR queued for the sender${row.decision?.description ? `, saying “${row.decision.description}”` : ""}`,
           actor: who,
         });
         break;
@@ -158,7 +160,7 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
     decidedAt: row.decidedAt?.toISOString() ?? null,
     claim: claimLive && row.claimedBy && row.claimExpiresAt ? { heldBy: row.claimedBy.name, heldById: row.claimedBy.id, claimExpiresAt: row.claimExpiresAt.toISOString() } : null,
     decision: row.decision
-      ? { decision: row.decision.decision, pharmacistName: row.decision.pharmacistName, decidedAt: row.decision.decidedAt.toISOString(), errorType: row.decision.errorType }
+      ? { decision: row.decision.decision, pharmacistName: row.decision.pharmacistName, decidedAt: row.decision.decidedAt.toISOString(), errorType: row.decision.errorType, description: row.decision.description }
       : null,
     callback: callback
       ? {

@@ -7,6 +7,7 @@ import { DomainError } from "@/lib/errors";
 import type { AllergyWarning } from "@/lib/drugs";
 import { DEFAULT_STORE_RULES, parseStoreRules, type StoreRules } from "@/lib/stores/store-rules";
 import { reviewDrug, type DrugReview } from "@/lib/transfers/drug-review";
+import { reviewCheckOptions } from "@/lib/transfers/review-check-options";
 import { reviewChecks, type ReviewCheck } from "@/lib/transfers/review-checks";
 import { TransferRequestSchema, type Address, type TransferRequest, type TransferResponse } from "@/lib/transfers/wire";
 
@@ -92,7 +93,7 @@ export async function getTransferReview(
     raw: row.request,
     drug,
     storeRules,
-    checks: request && drug ? reviewChecks(request, now, drug) : [{ id: "schema", title: "Stored request", status: "fail", detail: "The stored request no longer matches the wire schema: read the raw request." }],
+    checks: request && drug ? reviewChecks(request, now, drug, reviewCheckOptions()) : [{ id: "schema", title: "Stored request", status: "fail", detail: "The stored request no longer matches the wire schema: read the raw request." }],
     claim: claimLive && row.claimedBy && row.claimExpiresAt ? { heldBy: row.claimedBy.name, heldById: row.claimedBy.id, claimExpiresAt: row.claimExpiresAt.toISOString() } : null,
     decision: row.decision
       ? {

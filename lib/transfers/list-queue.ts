@@ -4,7 +4,7 @@
 //     transfers(status, received_at, id) or transfers(received_at, id), never OFFSET;
 //   - "all statuses" reads the pending phase, then the decided phase (each in index order) instead of
 //     sorting the table by an expression;
-//   - search uses the indexes on id, patient_dob, rx_number and patient_search (a lower-case "last first"
+//   - search uses the indexes on id, patient_dob, rx_number, drug_search and patient_search (a lower-case "last first"
 //     prefix: LIKE 'abc%' reads its btree index because the column has the C collation, whatever the
 //     database's default: migration 20261122155640_patient_search_collation_c);
 //   - counts stop at COUNT_CAP per status and say so ("1,000+"): past a few hundred, "how many" matters less
@@ -22,6 +22,7 @@ import { getAllStoreRules } from "@/lib/stores/store-npis";
 import { DEFAULT_STORE_RULES, type StoreRules } from "@/lib/stores/store-rules";
 import { reviewDrug, scheduleLabel } from "@/lib/transfers/drug-review";
 import { countProblems, reviewChecks } from "@/lib/transfers/review-checks";
+import { reviewCheckOptions } from "@/lib/transfers/review-check-options";
 import { warningPredicateSql } from "@/lib/transfers/review-checks-sql";
 import type { TransferRequest } from "@/lib/transfers/wire";
 
@@ -75,6 +76,8 @@ export type QueueItem = {
   sender: { partnerId: string; name: string; npi: string };
   receivedAt: string;
   decidedAt: string | null;
+  /** Who decided it (the pharmacist's name on the decision), for decided rows. */
+  decidedBy: string | null;
   flags: {
     allergies: string[];
     allergiesDescriptor: string | null;
@@ -129,20 +132,31 @@ type Row = {
   claimed_by_id: string | null;
   claimed_by_name: string | null;
   claim_expires_at: Date | null;
+  decided_by: string | null;
   callback_status: string | null;
   request: unknown;
 };
 
 export type SearchKind = "referenceID" | "dateOfBirth" | "nameOrRxNumber";
 
-/** How the search box's text is read: a referenceID, a date of birth, or a name prefix / rxNumber. */
+/** How the search box's text is read: a referenceID, a date of birth, or a name (either order) / drug name prefix / rxNumber. */
 export function classifySearch(q: string): { kind: SearchKind; sql: Prisma.Sql } {
   if (/^trf_[A-Za-z0-9]{1,60}$/.test(q)) return { kind: "referenceID", sql: Prisma.sql`t.id = ${q}` };
   const dob = parseDob(q);
   if (dob) return { kind: "dateOfBirth", sql: Prisma.sql`t.patient_dob = ${dob}::date` };
-  const name = q.toLowerCase().replace(/,/g, " ").replace(/\s+/g, " ").trim();
-  const prefix = `${name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return { kind: "nameOrRxNumber", sql: Prisma.sql`(t.rx_number = ${q} OR t.patient_search LIKE ${prefix})` };
+  const text = q.toLowerCase().replace(/,/g, " ").replace(/\s+/g, " ").trim();
+  // A name in either order: "tanaka abigail" as stored, or "abigail tanaka" with the last word moved first.
+  const words = text.split(" ");
+  const reversed = words.length > 1 ? [words.at(-1), ...words.slice(0, -1)].join(" ") : text;
+  const prefix = likePrefix(text);
+  return {
+    kind: "nameOrRxNumber",
+    sql: Prisma.sql`(t.rx_number = ${q} OR t.patient_search LIKE ${prefix} OR t.patient_search LIKE ${likePrefix(reversed)} OR t.drug_search LIKE ${prefix})`,
+  };
+}
+
+function likePrefix(text: string): string {
+  return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** YYYY-MM-DD or MM/DD/YYYY, a real calendar date; else null. */
@@ -167,7 +181,7 @@ function filterConditions(query: QueueQuery, now: Date): Prisma.Sql[] {
     if (flag === "allergies") conds.push(Prisma.sql`t.has_allergies`);
     if (flag === "allergies-unknown") conds.push(Prisma.sql`t.request->'patient'->'allergyDetails'->>'allergiesDescriptor' = 'NOT_AVAILABLE'`);
     if (flag === "controlled") conds.push(Prisma.sql`t.drug_schedule IN ('II', 'III', 'IV', 'V')`);
-    if (flag === "warnings") conds.push(warningPredicateSql(now));
+    if (flag === "warnings") conds.push(warningPredicateSql(now, reviewCheckOptions().earlyRefillAllowance));
   }
   if (query.schedule === "any") conds.push(Prisma.sql`t.drug_schedule IN ('II', 'III', 'IV', 'V')`);
   else if (query.schedule) conds.push(Prisma.sql`t.drug_schedule = ${query.schedule}`);
@@ -195,10 +209,12 @@ async function readPhase(query: QueueQuery, phase: Phase, after: Cursor | null, 
            CASE WHEN t.claim_expires_at > now() THEN t.claimed_by_id END AS claimed_by_id,
            CASE WHEN t.claim_expires_at > now() THEN u.name END AS claimed_by_name,
            CASE WHEN t.claim_expires_at > now() THEN t.claim_expires_at END AS claim_expires_at,
+           d.pharmacist_name AS decided_by,
            t.callback_status::text AS callback_status, t.request
       FROM transfers t
       JOIN partners p ON p.id = t.partner_id
       LEFT JOIN users u ON u.id = t.claimed_by_id
+      LEFT JOIN transfer_decisions d ON d.transfer_id = t.id
      WHERE ${Prisma.join(conds, " AND ")}
      ORDER BY ${order}
      LIMIT ${limit}`;
@@ -227,7 +243,7 @@ function requestFlags(request: unknown, now: Date, rules: StoreRules): Omit<Queu
       schedule: drug.schedule ? { label: scheduleLabel(drug.schedule), substance: drug.match.substance } : null,
       scheduleUnknown: drug.match.status === "unknown",
       allergyAlert: strongest ? { severity: strongest.severity, message: strongest.message } : null,
-      ...countProblems(reviewChecks(stored, now, drug)),
+      ...countProblems(reviewChecks(stored, now, drug, reviewCheckOptions())),
     };
   } catch {
     return { allergyDetails: null, schedule: null, scheduleUnknown: false, allergyAlert: null, warnings: 0, failures: 1 };
@@ -244,6 +260,7 @@ function toItem(row: Row, now: Date, rules: ReadonlyMap<string, StoreRules>): Qu
     sender: { partnerId: row.partner_id, name: row.partner_name, npi: row.sending_npi },
     receivedAt: row.received_at.toISOString(),
     decidedAt: row.decided_at?.toISOString() ?? null,
+    decidedBy: row.decided_by,
     flags: {
       allergies: allergyDetails?.allergies ?? [],
       allergiesDescriptor: allergyDetails?.allergiesDescriptor ?? null,

@@ -2,6 +2,8 @@
 // database's unique indexes, not by a read-then-write, so concurrent copies of one request create one row:
 //   (partner_id, request_id)  the sender's requestID: same content replays our first answer, other content is a duplicate
 //   active_rx_key             one live transfer per prescription (sending NPI + rxNumber) until it is rejected
+// A duplicate names the existing referenceID (and its status) only to the partner that sent it: another
+// partner learns only that the prescription is already here (product.md), never another sender's ids.
 import { db } from "@/lib/db/prisma";
 import { newId } from "@/lib/ids";
 import { getStoreRules } from "@/lib/stores/store-npis";
@@ -13,7 +15,7 @@ import type { TransferRequest, TransferResponse } from "@/lib/transfers/wire";
 export type ReceiveOutcome =
   | { kind: "created"; response: TransferResponse }
   | { kind: "replayed"; response: TransferResponse }
-  | { kind: "duplicate"; referenceID: string; description: string };
+  | { kind: "duplicate"; referenceID: string | undefined; description: string };
 
 export function activeRxKey(request: TransferRequest): string {
   return `${request.sendingPharmacy.npi}:${request.prescription.rxNumber}`;
@@ -40,9 +42,16 @@ export async function receiveTransfer(partnerId: string, request: TransferReques
         description: `metadata.requestID was already used for a different request (referenceID ${previous.id}); send a new requestID for a new request`,
       };
     }
-    const samePrescription = await db().$queryRaw<{ id: string; status: string }[]>`
-      SELECT id, status::text AS status FROM transfers WHERE active_rx_key = ${activeRxKey(request)}`;
+    const samePrescription = await db().$queryRaw<{ id: string; status: string; partner_id: string }[]>`
+      SELECT id, status::text AS status, partner_id FROM transfers WHERE active_rx_key = ${activeRxKey(request)}`;
     const live = samePrescription[0];
+    if (live && live.partner_id !== partnerId) {
+      return {
+        kind: "duplicate",
+        referenceID: undefined,
+        description: "prescription.rxNumber from sendingPharmacy.npi is already being transferred here; it cannot be sent again while that transfer is open",
+      };
+    }
     if (live) {
       return {
         kind: "duplicate",

@@ -2,7 +2,13 @@
 import { Prisma } from "@/generated/prisma/client";
 import { CONTROLLED_EXPIRY_MONTHS, MAX_CONTROLLED_REFILLS } from "@/lib/drugs";
 import { DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
-import { DAW_NO_SUBSTITUTION, DAW_SUBSTITUTION_ALLOWED, EXPIRY_WARNING_DAYS, MAX_UNITS_PER_DAY } from "@/lib/transfers/review-checks";
+import {
+  DAW_NO_SUBSTITUTION,
+  DAW_SUBSTITUTION_ALLOWED,
+  DEFAULT_EARLY_REFILL_ALLOWANCE,
+  EXPIRY_WARNING_DAYS,
+  MAX_UNITS_PER_DAY,
+} from "@/lib/transfers/review-checks";
 
 const DAY_MS = 86_400_000;
 
@@ -13,10 +19,10 @@ const DAY_MS = 86_400_000;
  * the last name's initial; and the drug's checks from the columns classified at intake (drug_schedule,
  * allergy_alert: drug-review.ts): Schedule II or a drug not in the tables, an allergy cross-check warning, a
  * controlled drug without a prescriber DEA number, a legal expiry passed or earlier than the sender's, and
- * Schedule III-IV refills past the federal limit. (Check-digit and refill-arithmetic failures cannot reach
+ * Schedule III-IV refills past the federal limit; a fill history that cannot be true. (Check-digit and refill-arithmetic failures cannot reach
  * the queue: the intake refuses them.) Not indexable: with LIMIT it stops at the first page of matches.
  */
-export function warningPredicateSql(now: Date): Prisma.Sql {
+export function warningPredicateSql(now: Date, earlyRefillAllowance = DEFAULT_EARLY_REFILL_ALLOWANCE): Prisma.Sql {
   const soon = new Date(now.getTime() + EXPIRY_WARNING_DAYS * DAY_MS);
   const today = now.toISOString().slice(0, 10);
   const rx = Prisma.sql`t.request->'prescription'`;
@@ -24,6 +30,8 @@ export function warningPredicateSql(now: Date): Prisma.Sql {
       WHEN t.drug_schedule IN ('III', 'IV') THEN ${CONTROLLED_EXPIRY_MONTHS}
       ELSE COALESCE((SELECT s.rx_expiry_months FROM stores s WHERE s.npi = t.receiving_npi), ${DEFAULT_STORE_RULES.rxExpiryMonths}) END))::date`;
   const refillsAfterFirst = Prisma.sql`((${rx}->>'refillsAuthorized')::int - 1)`;
+  // Fills the refill counts say happened (review-checks.ts fillHistoryCheck).
+  const fills = Prisma.sql`((${rx}->>'refillsAuthorized')::int - (${rx}->>'refillsRemaining')::int)`;
   return Prisma.sql`(
     t.drug_schedule IN ('II', 'unknown')
     OR t.allergy_alert IS NOT NULL
@@ -45,6 +53,9 @@ export function warningPredicateSql(now: Date): Prisma.Sql {
     OR (t.request->'prescription'->>'drugForm' ~* '(tab|cap)'
         AND (t.request->'prescription'->>'daysSupply')::numeric > 0
         AND (t.request->'prescription'->>'quantityDispensed')::numeric / (t.request->'prescription'->>'daysSupply')::numeric > ${MAX_UNITS_PER_DAY})
+    OR (${fills} > 1 AND (${rx}->>'firstFilledDate' IS NULL OR ${rx}->>'lastFilledDate' IS NULL))
+    OR (${fills} > 1 AND extract(epoch FROM (${rx}->>'lastFilledDate')::timestamptz - (${rx}->>'firstFilledDate')::timestamptz) / 86400
+        < (${fills} - 1) * (${rx}->>'daysSupply')::numeric * ${1 - earlyRefillAllowance}::numeric)
     OR (t.request->'prescriber'->>'dea' ~ '^[ABFGM][A-Z]'
         AND substr(t.request->'prescriber'->>'dea', 2, 1) <> upper(left(btrim(t.request->'prescriber'->'name'->>'lastName'), 1)))
   )`;

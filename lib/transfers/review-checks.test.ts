@@ -17,7 +17,7 @@ function checksOf(change?: (r: TransferRequest) => void) {
 describe("review checks", () => {
   it("a clean fixture (atorvastatin, with a prescriber DEA number) passes everything: a DEA number is not a flag", () => {
     const checks = checksOf();
-    expect(Object.keys(checks)).toEqual(["schedule", "allergy", "npi", "dea", "expiry", "legal-expiry", "refills", "quantity", "daw", "ndc"]);
+    expect(Object.keys(checks)).toEqual(["schedule", "allergy", "npi", "dea", "expiry", "legal-expiry", "refills", "fill-history", "next-fill", "quantity", "daw", "ndc"]);
     expect(checks.schedule!.status).toBe("pass");
     expect(checks.schedule!.detail).toMatch(/not a federally controlled/i);
     expect(countProblems(Object.values(checks))).toEqual({ warnings: 0, failures: 0 });
@@ -60,7 +60,7 @@ describe("review checks", () => {
       r.prescription.quantityDispensed = 300;
     });
     expect(many.quantity!.status).toBe("warn");
-    expect(many.quantity!.detail).toContain("10 per day");
+    expect(many.quantity!.detail).toContain("10 tablets a day");
     const liquid = checksOf((r) => {
       r.prescription.drugForm = "Oral solution";
       r.prescription.quantityWritten = 300;

@@ -1,12 +1,13 @@
-// Automated checks a pharmacist sees on the review screen, each explained in words. Advisory: the intake
-// (validate-request.ts) has already rejected what must be rejected; these say what deserves a second
-// look; the drug's own rules (drug-review.ts) come in as checks too, and those that refuse approval are
+// Automated checks a pharmacist sees on the review screen, each explained in words. The intake
+// (validate-request.ts) has already refused requests that break the interface's rules; these say what
+// deserves a second look; the drug's own rules (drug-review.ts) come in as checks too, and those that refuse approval are
 // enforced by the server. Pure functions over the stored request (no server-only imports: client
 // components use the constants). The queue's "warnings" filter is the same rules in SQL
 // (review-checks-sql.ts); an integration test holds the two together.
 import { scheduleLabel, refillsSentence, type DrugReview } from "@/lib/transfers/drug-review";
 import { hasDeaFormat, isValidDea, isValidNpi } from "@/lib/transfers/identifiers";
 import { instantOf } from "@/lib/transfers/validate-request";
+import { formatQuantity, quantityUnit, roundQuantity } from "@/lib/transfers/quantity-units";
 import type { TransferRequest } from "@/lib/transfers/wire";
 
 export type CheckStatus = "pass" | "info" | "warn" | "fail";
@@ -20,6 +21,13 @@ export const EXPIRY_WARNING_DAYS = 30;
 export const MAX_UNITS_PER_DAY = 8;
 const UNIT_FORMS = /(tab|cap)/i;
 const DAY_MS = 86_400_000;
+/** The default early-refill allowance (EARLY_REFILL_ALLOWANCE_PERCENT / 100). */
+export const DEFAULT_EARLY_REFILL_ALLOWANCE = 0.25;
+
+export type ReviewCheckOptions = {
+  /** How early a refill may come, as a fraction of the days supply (0.25: a 30-day supply may be refilled after 22.5 days). */
+  earlyRefillAllowance?: number;
+};
 
 /** NCPDP Dispense As Written (product selection) codes, field 408-D8. */
 export const DAW_CODES: Readonly<Record<number, string>> = {
@@ -58,7 +66,9 @@ export function daysUntil(dateTime: string, now: Date): number {
   return Math.floor((instantOf(dateTime) - now.getTime()) / DAY_MS);
 }
 
-export function reviewChecks(request: TransferRequest, now: Date, drug: DrugReview): ReviewCheck[] {
+export function reviewChecks(request: TransferRequest, now: Date, drug: DrugReview, options: ReviewCheckOptions = {}): ReviewCheck[] {
+  const allowance = options.earlyRefillAllowance ?? DEFAULT_EARLY_REFILL_ALLOWANCE;
+  const nextFill = nextFillCheck(request, now, allowance);
   return [
     scheduleCheck(request, drug),
     allergyCheck(request, drug),
@@ -67,6 +77,8 @@ export function reviewChecks(request: TransferRequest, now: Date, drug: DrugRevi
     expiryCheck(request, now),
     legalExpiryCheck(request, drug),
     refillCheck(request),
+    fillHistoryCheck(request, allowance),
+    ...(nextFill ? [nextFill] : []),
     ...(drug.refills ? [controlledLimitsCheck(drug)] : []),
     quantityCheck(request),
     dawCheck(request),
@@ -182,22 +194,113 @@ function refillCheck(request: TransferRequest): ReviewCheck {
 
 function quantityCheck(request: TransferRequest): ReviewCheck {
   const rx = request.prescription;
+  const unit = quantityUnit(rx.drugForm);
+  const perFill = formatQuantity(rx.quantityDispensed, rx.drugForm);
   const perDay = rx.daysSupply > 0 ? rx.quantityDispensed / rx.daysSupply : Number.POSITIVE_INFINITY;
-  const perDayText = Number.isFinite(perDay) ? `${round(perDay)} per day` : "no days supply";
   const problems: string[] = [];
   if (rx.quantityDispensed > rx.quantityWritten) {
-    problems.push(`quantity dispensed (${rx.quantityDispensed}) is more than quantity written (${rx.quantityWritten})`);
+    problems.push(
+      `the quantity per fill (${perFill}) is more than the quantity written (${formatQuantity(rx.quantityWritten, rx.drugForm)})`,
+    );
   }
   if (UNIT_FORMS.test(rx.drugForm) && rx.daysSupply > 0 && perDay > MAX_UNITS_PER_DAY) {
-    problems.push(`${perDayText} is more than ${MAX_UNITS_PER_DAY} ${rx.drugForm.toLowerCase()} units a day: compare with the sig`);
+    problems.push(
+      `${formatQuantity(perDay, rx.drugForm)} a day is more than ${MAX_UNITS_PER_DAY} ${unit.plural} a day: compare with the sig`,
+    );
   }
+  // A day's use means something for tablets or mL, not for grams of a cream or a count of inhalers.
+  const perDayText =
+    unit.perDayMeaningful && Number.isFinite(perDay) ? `, ${formatQuantity(perDay, rx.drugForm)} a day` : "";
   return {
     id: "quantity",
     title: "Quantity vs days supply",
     status: problems.length ? "warn" : "pass",
     detail: problems.length
       ? `${capitalize(problems.join("; "))}.`
-      : `${rx.quantityDispensed} dispensed over ${rx.daysSupply} days is ${perDayText} (written ${rx.quantityWritten}).`,
+      : `${capitalize(perFill)} per fill for ${rx.daysSupply} days${perDayText} (${formatQuantity(rx.quantityWritten, rx.drugForm)} written).`,
+  };
+}
+
+/** Fills the refill counts say happened, against the span of the fill dates: a history that cannot be true. */
+function fillHistoryCheck(request: TransferRequest, allowance: number): ReviewCheck {
+  const rx = request.prescription;
+  const title = "Fill history";
+  const fills = rx.refillsAuthorized - rx.refillsRemaining;
+  if (rx.firstFilledDate === null) {
+    if (fills > 1) {
+      return {
+        id: "fill-history",
+        title,
+        status: "warn",
+        detail: `Never filled (no first fill date), yet ${rx.refillsRemaining} of ${rx.refillsAuthorized - 1} refills remain, as if it had been filled ${fills} times: confirm the fills with the sender.`,
+      };
+    }
+    return {
+      id: "fill-history",
+      title,
+      status: "pass",
+      detail: `Never filled: the first fill and all ${rx.refillsRemaining} refills after it remain.`,
+    };
+  }
+  const first = rx.firstFilledDate.slice(0, 10);
+  if (fills < 2) return { id: "fill-history", title, status: "pass", detail: `Filled once, on ${first}.` };
+  if (rx.lastFilledDate === null) {
+    return {
+      id: "fill-history",
+      title,
+      status: "warn",
+      detail: `Filled ${fills} times by the refill counts, but no last fill date was sent: confirm the fills with the sender.`,
+    };
+  }
+  const last = rx.lastFilledDate.slice(0, 10);
+  const spanDays = (instantOf(rx.lastFilledDate) - instantOf(rx.firstFilledDate)) / DAY_MS;
+  const neededDays = (fills - 1) * rx.daysSupply * (1 - allowance);
+  const between = `Filled ${fills} times between ${first} and ${last} (${roundQuantity(spanDays)} ${spanDays === 1 ? "day" : "days"})`;
+  if (spanDays < neededDays) {
+    return {
+      id: "fill-history",
+      title,
+      status: "warn",
+      detail: `${between}, but ${fills - 1} refills of a ${rx.daysSupply}-day supply take at least ${roundQuantity(neededDays)} days, even each ${Math.round(allowance * 100)} % early: this fill history cannot be true. Confirm the fill dates and refills with the sender.`,
+    };
+  }
+  return {
+    id: "fill-history",
+    title,
+    status: "pass",
+    detail: `${between}: plausible for a ${rx.daysSupply}-day supply.`,
+  };
+}
+
+/**
+ * Refill too soon: the next fill is due at the last fill + days supply × (1 − allowance). Before that date
+ * it is a note with the due date (a pharmacist may still transfer; the fill waits). None for a prescription
+ * never filled or with no refill left.
+ */
+export function nextFillCheck(
+  request: TransferRequest,
+  now: Date,
+  allowance = DEFAULT_EARLY_REFILL_ALLOWANCE,
+): ReviewCheck | null {
+  const rx = request.prescription;
+  const last = rx.lastFilledDate ?? rx.firstFilledDate;
+  if (last === null || rx.refillsRemaining < 1) return null;
+  const due = new Date(instantOf(last) + rx.daysSupply * (1 - allowance) * DAY_MS);
+  const dueDate = due.toISOString().slice(0, 10);
+  const basis = `last filled ${last.slice(0, 10)} with a ${rx.daysSupply}-day supply, refills allowed ${Math.round(allowance * 100)} % early`;
+  if (now < due) {
+    return {
+      id: "next-fill",
+      title: "Refill too soon",
+      status: "info",
+      detail: `The next fill is due on ${dueDate} (${basis}): filling it before then is too soon.`,
+    };
+  }
+  return {
+    id: "next-fill",
+    title: "Next fill",
+    status: "pass",
+    detail: `The next fill has been due since ${dueDate} (${basis}).`,
   };
 }
 
@@ -215,15 +318,30 @@ function dawCheck(request: TransferRequest): ReviewCheck {
 
 function ndcCheck(request: TransferRequest): ReviewCheck {
   const rx = request.prescription;
+  const neverFilled = rx.firstFilledDate === null;
   if (rx.dispensedNDC !== null && rx.dispensedNDC !== rx.prescribedNDC) {
     return {
       id: "ndc",
-      title: "Dispensed NDC",
+      title: neverFilled ? "NDC to dispense" : "Dispensed NDC",
       status: "warn",
-      detail: `Dispensed NDC ${rx.dispensedNDC} differs from prescribed NDC ${rx.prescribedNDC}: another product or package was dispensed.`,
+      detail: neverFilled
+        ? `Never dispensed, but the sender names NDC ${rx.dispensedNDC} to dispense instead of the prescribed NDC ${rx.prescribedNDC}: another product or package.`
+        : `Dispensed NDC ${rx.dispensedNDC} differs from prescribed NDC ${rx.prescribedNDC}: another product or package was dispensed.`,
     };
   }
-  return { id: "ndc", title: "Dispensed NDC", status: "pass", detail: `Dispensed as prescribed (NDC ${rx.prescribedNDC}).` };
+  if (neverFilled)
+    return {
+      id: "ndc",
+      title: "NDC to dispense",
+      status: "pass",
+      detail: `Never dispensed; the prescribed NDC is ${rx.prescribedNDC}.`,
+    };
+  return {
+    id: "ndc",
+    title: "Dispensed NDC",
+    status: "pass",
+    detail: `Dispensed as prescribed (NDC ${rx.prescribedNDC}).`,
+  };
 }
 
 function drugName(request: TransferRequest, drug: DrugReview): string {
@@ -303,10 +421,6 @@ function controlledLimitsCheck(drug: DrugReview): ReviewCheck {
       ? `${refillsSentence(refills)} Only the lawful number may be transferred (21 CFR 1306.22).`
       : refillsSentence(refills),
   };
-}
-
-function round(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(2);
 }
 
 function capitalize(s: string): string {

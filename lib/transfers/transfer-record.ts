@@ -3,6 +3,7 @@
 // same elements as columns, so the two can never disagree about what the record holds.
 import { addressLines, formatPhone, fullName } from "@/components/dashboard/format";
 import { normalizeNdc } from "@/lib/drugs";
+import { formatQuantity } from "@/lib/transfers/quantity-units";
 import { DRUG_SCHEDULE_LABELS, type DrugSchedule } from "@/lib/transfers/decision-inputs";
 import type { DecisionRecord } from "@/lib/transfers/get-transfer-review";
 import type { Address, TransferRequest } from "@/lib/transfers/wire";
@@ -121,8 +122,13 @@ export function buildTransferRecord(input: {
         e("strength", "Strength", rx.drugStrength),
         e("form", "Form", rx.drugForm),
         e("prescribedNdc", "Prescribed NDC", ndc(rx.prescribedNDC)),
-        e("dispensedNdc", "Dispensed NDC", rx.dispensedNDC && rx.dispensedNDC !== rx.prescribedNDC ? ndc(rx.dispensedNDC) : "same as prescribed"),
-        e("quantity", "Quantity", `${rx.quantityWritten} written, ${rx.quantityDispensed} per fill, ${rx.daysSupply} days supply`),
+        e(
+          "dispensedNdc",
+          rx.firstFilledDate === null ? "NDC to dispense (never dispensed)" : "Dispensed NDC",
+          rx.dispensedNDC && rx.dispensedNDC !== rx.prescribedNDC ? ndc(rx.dispensedNDC) : "same as prescribed",
+        ),
+        // quantityDispensed is the quantity wanted per fill (the interface's meaning), not a record of a dispensing.
+        e("quantity", "Quantity", `${formatQuantity(rx.quantityWritten, rx.drugForm)} written; ${formatQuantity(rx.quantityDispensed, rx.drugForm)} per fill; ${rx.daysSupply} days supply`),
         e("directions", "Directions", rx.sig),
         e("writtenDate", "Date of original issue", rx.writtenDate.slice(0, 10)),
         e("refillsAfterFirstFill", "Original refills authorized (after the first fill, as DEA counts)", refillsAfterFirst),

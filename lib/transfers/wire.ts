@@ -62,6 +62,24 @@ export const TEXT_LIMITS = {
   allergies: 100,
 } as const;
 
+/**
+ * Upper bounds of the numbers, from the NCPDP fields they travel in (days supply 3 digits, quantity
+ * 9999999.999, refills 0-99 after the first fill). Past them a value is SPEC_MISMATCH. The lower bounds
+ * (daysSupply and quantities above 0, refillsAuthorized at least 1, refillsRemaining not negative) are
+ * INVALID_INFO in validate-request.ts and published on each field with `minimum` / `exclusiveMinimum`.
+ */
+export const WIRE_MAXIMUMS = { daysSupply: 999, quantity: 9999999.999, refillsAuthorized: 100, retryCount: 10000 } as const;
+
+/** The date-time shape RFC 3339 leaves open and we do not (upper-case T and Z, seconds, a colon in the offset). */
+export const DATE_TIME_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$";
+
+/**
+ * What an http(s) URL must look like, as a JSON Schema pattern: the scheme, a domain name with a letters-only
+ * top-level label (zod's httpUrl hostname rule), an optional port, then anything without whitespace. JSON
+ * Schema's `format: uri` is RFC 3986, stricter than the WHATWG URL parser we check with, so it is not published.
+ */
+export const HTTP_URL_PATTERN = "^[hH][tT][tT][pP][sS]?://([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\\.)+[a-zA-Z]{2,63}(:[0-9]{1,5})?([/?#]\\S*)?$";
+
 const NOT_BLANK = /\S/;
 
 /** A string of 1..max characters that is not all whitespace. */
@@ -100,7 +118,11 @@ const ndc = () =>
     .min(1)
     .max(11)
     .regex(/^\d+$/, "must contain digits only")
-    .meta({ description: "National Drug Code, digits only (11-digit billing form, 5-4-2).", example: "00071015523" });
+    .meta({
+      description:
+        "National Drug Code: digits only, no hyphens, 1-11 characters. Send the 11-digit billing form (5-4-2, e.g. 00071015523). A 10-digit code is accepted and kept exactly as sent, but without hyphens it is ambiguous (4-4-2, 5-3-2 or 5-4-1 with the leading zero in a different segment): it is never converted, and the pharmacist is shown its three possible 11-digit readings and may ask you which one is meant.",
+      example: "00071015523",
+    });
 
 // ---------------------------------------------------------------------------------------------------
 // 2.3 Name
@@ -226,14 +248,17 @@ export const PrescriptionSchema = z
       description: "The sending pharmacy's number identifying the prescription.",
       example: "7042118",
     }),
-    prescribedNDC: ndc().meta({ description: "NDC of the prescribed medication, 1-11 digits." }),
+    prescribedNDC: ndc(),
     dispensedNDC: ndc()
       .nullable()
-      .meta({ description: "NDC of the medication to dispense; null when equal to prescribedNDC.", example: null }),
+      .meta({ description: "NDC of the medication to dispense, in the same form as prescribedNDC; null when equal to prescribedNDC.", example: null }),
     medicationName: text(TEXT_LIMITS.name).meta({ example: "Atorvastatin Calcium" }),
     drugForm: text(TEXT_LIMITS.shortText).meta({ description: "Medication form.", example: "Tablet" }),
     drugStrength: text(TEXT_LIMITS.shortText).meta({ description: "Strength with unit.", example: "20 mg" }),
-    daysSupply: z.int().meta({ description: "Prescribed days of supply (greater than 0).", example: 90 }),
+    daysSupply: z
+      .int()
+      .max(WIRE_MAXIMUMS.daysSupply, `must be at most ${WIRE_MAXIMUMS.daysSupply}`)
+      .meta({ description: "Prescribed days of supply, 1 to 999 (NCPDP's three digits).", minimum: 1, example: 90 }),
     dawCode: z
       .int()
       .min(0, "must be an integer from 0 to 9")
@@ -254,17 +279,27 @@ export const PrescriptionSchema = z
       .check(z.httpUrl({ error: "must be an http or https URL" }))
       .nullable()
       .meta({ description: "http(s) URL of the transfer fax image.", example: null }),
-    quantityWritten: z.number().meta({ description: "Quantity written (greater than 0).", example: 90 }),
+    quantityWritten: z
+      .number()
+      .max(WIRE_MAXIMUMS.quantity, `must be at most ${WIRE_MAXIMUMS.quantity}`)
+      .meta({ description: "Quantity written, in the units of drugForm (tablets, mL, g…); greater than 0.", exclusiveMinimum: 0, example: 90 }),
     quantityDispensed: z
       .number()
-      .meta({ description: "Quantity wanted per order; may differ from quantityWritten.", example: 90 }),
+      .max(WIRE_MAXIMUMS.quantity, `must be at most ${WIRE_MAXIMUMS.quantity}`)
+      .meta({
+        description:
+          "Quantity wanted per order (per fill), in the units of drugForm; may differ from quantityWritten. Not a record of what was dispensed: a prescription never filled has one too. Greater than 0.",
+        exclusiveMinimum: 0,
+        example: 90,
+      }),
     refillsAuthorized: z
       .int()
-      .meta({ description: "Refills originally written, including the first fill (at least 1).", example: 4 }),
-    refillsRemaining: z.int().meta({
-      description: "Subsequent refills remaining (0 to refillsAuthorized - 1).",
-      example: 2,
-    }),
+      .max(WIRE_MAXIMUMS.refillsAuthorized, `must be at most ${WIRE_MAXIMUMS.refillsAuthorized}`)
+      .meta({ description: "Fills originally written, including the first fill: 1 to 100.", minimum: 1, example: 4 }),
+    refillsRemaining: z
+      .int()
+      .max(WIRE_MAXIMUMS.refillsAuthorized - 1, `must be at most ${WIRE_MAXIMUMS.refillsAuthorized - 1}`)
+      .meta({ description: "Subsequent refills remaining: 0 to refillsAuthorized - 1.", minimum: 0, example: 2 }),
     writtenDate: dateTime().meta({ example: "2024-03-01T10:15:00-05:00" }),
     firstFilledDate: dateTime().nullable().meta({ example: "2024-03-02T09:00:00-05:00" }),
     lastFilledDate: dateTime().nullable().meta({ example: "2024-05-30T16:40:00-04:00" }),
@@ -307,6 +342,7 @@ export const RequestMetadataSchema = z
     retryCount: z
       .int()
       .min(0, "must be an integer of at least 0")
+      .max(WIRE_MAXIMUMS.retryCount, `must be at most ${WIRE_MAXIMUMS.retryCount}`)
       .optional()
       .meta({ description: "Number of times this request has been retried.", example: 0 }),
   })

@@ -17,7 +17,8 @@ import { TEST_SECRETS } from "@/tests/support/server";
 
 const { baseUrl, databaseUrl } = connectTestEnvironment();
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const CLIENT_ADDRESS = "203.0.113.41";
+// The socket's address: the X-Forwarded-For sent below is not believed without TRUSTED_PROXIES.
+const CLIENT_ADDRESS = "127.0.0.1";
 
 let admin: TestUser;
 let adminCookie: string;

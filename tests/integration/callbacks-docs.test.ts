@@ -45,6 +45,7 @@ function deliver(opts: { body: string; id?: string; timestamp?: number; secrets?
     headers: { "content-type": "application/json", ...headers },
     timeoutMs: 5000,
     allowPrivate: true,
+    allowInsecureHttp: true,
   });
 }
 

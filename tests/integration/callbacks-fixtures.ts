@@ -19,7 +19,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** A partner whose callbacks go to `callbackUrl` (configured with private networks allowed, as in tests). */
 export async function createCallbackPartner(callbackUrl: string): Promise<CreatedPartner> {
-  setEnv({ CALLBACK_ALLOW_PRIVATE_NETWORKS: "true" });
+  setEnv({ CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_ALLOW_INSECURE_HTTP: "true" });
   return createPartner({ name: `Callback Partner ${randomUUID().slice(0, 8)}`, callbackUrl, npis: [] });
 }
 
@@ -122,6 +122,7 @@ export async function startWorkerProcess(opts: { databaseUrl: string; authSecret
       AUTH_SECRET: opts.authSecret,
       LOG_LEVEL: "info",
       CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+      CALLBACK_ALLOW_INSECURE_HTTP: "true",
       ...opts.env,
     },
   });

@@ -117,6 +117,8 @@ describe("the queue", () => {
     expect(firstDecided).toBeGreaterThan(0);
     expect(statuses.slice(firstDecided).every((s) => s !== "RECEIVED")).toBe(true);
     expect(all.slice(firstDecided).map((i) => i.referenceID).sort()).toEqual([ids[0]!, ids[1]!].sort());
+    // A decided row names who decided it (the reviewer column), a pending one nobody.
+    for (const item of all) expect(item.decidedBy).toBe(item.status === "RECEIVED" ? null : pharmacist.name);
   });
 
   it("counts each status, with the filters applied", async () => {
@@ -157,6 +159,27 @@ describe("the queue", () => {
     expect((await queue({ q: request.prescription.rxNumber })).items.map((i) => i.referenceID)).toEqual([target]);
     expect((await queue({ q: target, status: "all" })).items.map((i) => i.referenceID)).toEqual([target]);
     expect((await queue({ q: "100%_" })).items).toEqual([]);
+  });
+
+  it("finds a patient by name in either order, and a transfer by its drug's name", async () => {
+    const tanaka = await receiveAt(30, (r) => {
+      r.patient.name.firstName = "Abigail";
+      r.patient.name.lastName = "Tanaka";
+      r.prescription.medicationName = "Omeprazole";
+    });
+    const other = await receiveAt(20, (r) => {
+      r.patient.name.firstName = "Tanaka";
+      r.patient.name.lastName = "Ozawa";
+      r.prescription.medicationName = "Gabapentin";
+    });
+    const found = async (q: string) => (await queue({ q, limit: "100" })).items.map((i) => i.referenceID).sort();
+    expect(await found("Tanaka Abigail")).toEqual([tanaka]);
+    expect(await found("Abigail Tanaka")).toEqual([tanaka]);
+    expect(await found("Tanaka, Abig")).toEqual([tanaka]);
+    expect(await found("omeprazole")).toEqual([tanaka]);
+    expect(await found("OMEP")).toEqual([tanaka]);
+    expect(await found("gabapentin")).toEqual([other]);
+    expect(await found("Tanaka")).toEqual([tanaka]);
   });
 
   it("records each search in the audit log with the ids it returned, never the search text", async () => {

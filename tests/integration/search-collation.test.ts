@@ -1,4 +1,4 @@
-// The queue's name search reads its index on a database with a linguistic collation too, not only on the
+// The queue's name and drug search reads its indexes on a database with a linguistic collation too, not only on the
 // C collation of the service's own embedded databases: an operator's DATABASE_URL server is often en-US.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
@@ -59,6 +59,8 @@ describe("name search on an en-US (ICU) database", () => {
     const plan = await client!.query<{ "QUERY PLAN": string }>(`EXPLAIN (COSTS OFF) SELECT id FROM transfers WHERE ${predicate}`, search.sql.values);
     const text = plan.rows.map((r) => r["QUERY PLAN"]).join("\n");
     expect(text).toContain("transfers_patient_search_idx");
+    // The drug name (and the name typed first-name first) are prefixes on indexes too, never a table scan.
+    expect(text).toContain("transfers_drug_search_idx");
     expect(text).not.toMatch(/Seq Scan on transfers/);
   });
 });

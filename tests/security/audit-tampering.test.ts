@@ -188,7 +188,7 @@ describe("audit tampering through SQL", () => {
       .split("\n")
       .filter((l) => l.includes('"msg":"audit chain head"'))
       .map((l) => JSON.parse(l) as { id: string; hash: string; reason: string });
-    expect(heads.map((h) => h.reason)).toEqual(["start", "shutdown"]);
+    expect(heads.map((h) => h.reason), server.output()).toEqual(["start", "shutdown"]);
     for (const h of heads) expect(h).toMatchObject({ id: rows[1]!.id, hash: rows[1]!.hash });
   });
 });

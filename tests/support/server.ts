@@ -27,7 +27,7 @@ export function ensureBuild(): void {
   if (result.status !== 0) throw new Error("next build failed");
 }
 
-export type TestServer = { baseUrl: string; port: number; stop(): Promise<void>; output(): string };
+export type TestServer = { baseUrl: string; port: number; stop(): Promise<void>; output(): string; signal(sig: NodeJS.Signals): void; exited(): Promise<number | null> };
 
 export type TestSecrets = { AUTH_SECRET: string; DATA_ENCRYPTION_KEY: string; AUDIT_HMAC_KEY: string };
 
@@ -70,6 +70,10 @@ export async function startTestServer(opts: { databaseUrl: string; env?: Record<
       CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
       // The suites that sign in as admins predate two-factor; the two-factor suites set their own policy.
       MFA_REQUIRED: "none",
+      CALLBACK_ALLOW_INSECURE_HTTP: "true",
+      // Fuzzing and many files share one address and client: tests/security/oauth-limits.test.ts sets its own.
+      OAUTH_TOKEN_RATE_LIMIT_PER_ADDRESS: "100000",
+      OAUTH_TOKEN_RATE_LIMIT_PER_CLIENT: "100000",
       ...opts.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -98,6 +102,8 @@ export async function startTestServer(opts: { databaseUrl: string; env?: Record<
     baseUrl,
     port,
     output: () => output,
+    signal: (sig) => void child.kill(sig),
+    exited: () => (child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((r) => child.once("exit", (code) => r(code)))),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));

@@ -121,6 +121,9 @@ export function QueueView({
   const [searchText, setSearchText] = useState(initial.q);
   const [cursors, setCursors] = useState<string[]>([]);
   const [selectedRaw, setSelected] = useState(0);
+  // The selected row is only marked once the pharmacist moves in the table (j / k, a click): marked from the
+  // start, the first row looked selected already and the first j seemed to do nothing.
+  const [navigating, setNavigating] = useState(false);
   const [now, setNow] = useState(() => Date.now());
   const [announcement, setAnnouncement] = useState("");
   const searchRef = useRef<HTMLInputElement>(null);
@@ -132,7 +135,11 @@ export function QueueView({
   const cursor = cursors[cursors.length - 1];
   const searching = filters.q !== "";
   // New arrivals: announced to screen readers, and marked "New" for a while.
-  const noticeArrivals = (next: QueuePage) => {
+  // Bumped whenever the filters change: an answer to a request made under other filters (a search still on
+  // its way when it was cleared) says nothing about arrivals.
+  const generation = useRef(0);
+  const noticeArrivals = (next: QueuePage, askedIn: number) => {
+    if (askedIn !== generation.current) return;
     const pending = next.counts.RECEIVED.count;
     if (lastPending.current !== null && pending > lastPending.current) {
       const n = pending - lastPending.current;
@@ -152,11 +159,12 @@ export function QueueView({
   const query = useQuery({
     queryKey: ["queue", filters, cursor ?? null],
     queryFn: async ({ queryKey }) => {
+      const askedIn = generation.current;
       // The first read of a page is the person's doing (opening the queue, a tab, a filter, a page): it is
       // audited and counts as activity. Re-reads of a page already shown (the timer) are background.
       const isRefresh = queryClient.getQueryData(queryKey) !== undefined;
       const next = await apiFetch<QueuePage>(`/api/transfers?${apiParams(filters, cursor)}`, { background: isRefresh });
-      noticeArrivals(next);
+      noticeArrivals(next, askedIn);
       return next;
     },
     // A search is recorded in the audit log each time it runs: it is not repeated on a timer.
@@ -183,10 +191,14 @@ export function QueueView({
     setCursors([]);
     setSelected(0);
     seen.current = null;
+    // Counts under other filters (a search, its clearing) are not arrivals: start counting afresh.
+    lastPending.current = null;
+    generation.current += 1;
   };
 
   const focusRow = (index: number) => {
     const clamped = Math.max(0, Math.min(index, items.length - 1));
+    setNavigating(true);
     setSelected(clamped);
     tableRef.current?.querySelectorAll<HTMLAnchorElement>("a[data-row-link]")[clamped]?.focus();
   };
@@ -285,14 +297,14 @@ export function QueueView({
                   (e.target as HTMLInputElement).blur();
                 }
               }}
-              placeholder="Patient name (last first), DOB, Rx number or reference ID"
+              placeholder="Name, drug, DOB, Rx or reference"
               aria-describedby="queue-search-help"
               className="w-full rounded border border-slate-300 px-2 py-1"
             />
             <Button type="submit">Search</Button>
           </div>
           <p id="queue-search-help" className="sr-only">
-            Press Enter to search. Dates of birth as YYYY-MM-DD or MM/DD/YYYY. Escape clears.
+            Press Enter to search: a patient name in either order, a drug name, a date of birth as YYYY-MM-DD or MM/DD/YYYY, an Rx number or a reference ID. Escape clears.
           </p>
         </div>
         <div>
@@ -399,12 +411,15 @@ export function QueueView({
               <QueueRow
                 key={item.referenceID}
                 item={item}
-                selected={index === selected}
+                selected={navigating && index === selected}
                 isNew={fresh.has(item.referenceID)}
                 now={now + skew}
                 windowMs={windowMs}
                 userId={user.id}
-                onSelect={() => setSelected(index)}
+                onSelect={() => {
+                  setNavigating(true);
+                  setSelected(index);
+                }}
                 onOpen={() => open(item)}
               />
             ))}
@@ -570,8 +585,11 @@ function QueueRow({
         ) : pending ? (
           <span className="text-slate-400">—</span>
         ) : item.decidedAt ? (
-          <span className="text-slate-600">
-            <LocalTime iso={item.decidedAt} />
+          <span>
+            {item.decidedBy ?? "—"}
+            <span className="block text-xs text-slate-600">
+              {item.status === "REJECTED" ? "rejected" : "approved"} <LocalTime iso={item.decidedAt} />
+            </span>
           </span>
         ) : null}
       </td>

@@ -42,7 +42,7 @@ export function ActivityPanel({ referenceID, initial }: { referenceID: string; i
             )}
           </span>
           <span className="ml-auto">
-            <RedeliverButton transferId={referenceID} />
+            <RedeliverButton transferId={referenceID} attempts={callback.attempts} />
           </span>
         </div>
       )}

@@ -13,6 +13,7 @@ import {
   DRUG_SCHEDULE_LABELS,
   DRUG_SCHEDULES,
   drugScheduleOf,
+  ERROR_TYPE_LABELS,
   RejectInputSchema,
   scheduleNumeral,
   type ApproveInput,
@@ -39,6 +40,16 @@ type DecisionDialogProps<Input> = {
   error: string | null;
   summary: TransferSummary;
 };
+
+/**
+ * Ctrl+Enter (⌘+Enter) confirms a dialog from anywhere in its form, a text box included, where Enter only
+ * starts a new line. requestSubmit() goes through the form's validation and submit handler, as a click does.
+ */
+function confirmOnCtrlEnter(event: React.KeyboardEvent<HTMLFormElement>): void {
+  if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey) || event.nativeEvent.isComposing) return;
+  event.preventDefault();
+  event.currentTarget.requestSubmit();
+}
 
 /** The drug's facts the approve dialog applies as the pharmacist chooses: the same rules the server enforces. */
 export type ApprovalContext = { request: TransferRequest; rules: StoreRules };
@@ -86,7 +97,7 @@ export function ApproveDialog({
         ) : (
           <>
             Approve {summary.drug} for <strong>{summary.patient}</strong> from {summary.sender}? This is final: the sender receives CONFIRMED with the
-            prescription, and the approval becomes this pharmacy&apos;s legal transfer record under your name.
+            prescription, and the approval becomes this pharmacy&apos;s legal transfer record under your name. Ctrl+Enter (⌘+Enter) confirms.
           </>
         )
       }
@@ -108,13 +119,15 @@ export function ApproveDialog({
           </div>
         </div>
       ) : (
-        <form noValidate onSubmit={submit} className="space-y-2">
+        <form noValidate onSubmit={submit} onKeyDown={confirmOnCtrlEnter} aria-keyshortcuts="Control+Enter Meta+Enter" className="space-y-2">
           <div>
             <label htmlFor="approve-schedule" className="font-medium">
               Drug schedule
             </label>
             <select
               id="approve-schedule"
+              // A drug the tables do not know: the pharmacist starts at the choice, not at Confirm.
+              data-autofocus={match.status === "unknown" ? true : undefined}
               className={inputClass}
               aria-describedby="approve-schedule-basis"
               aria-invalid={mustChoose && missing !== null}
@@ -175,7 +188,7 @@ export function ApproveDialog({
           )}
           <div className="flex justify-end gap-2 pt-1">
             <Button onClick={onClose}>Cancel</Button>
-            <Button type="submit" variant="approve" disabled={pending} data-autofocus>
+            <Button type="submit" variant="approve" disabled={pending} data-autofocus={match.status === "unknown" ? undefined : true}>
               {pending ? "Approving…" : "Confirm approval"}
             </Button>
           </div>
@@ -216,7 +229,7 @@ export function RejectDialog({
         </>
       }
     >
-      <form noValidate onSubmit={form.handleSubmit(onConfirm)} className="space-y-2">
+      <form noValidate onSubmit={form.handleSubmit(onConfirm)} onKeyDown={confirmOnCtrlEnter} aria-keyshortcuts="Control+Enter Meta+Enter" className="space-y-2">
         <div>
           <label htmlFor="reject-type" className="font-medium">
             Error type
@@ -235,12 +248,21 @@ export function RejectDialog({
             </option>
             {ERROR_TYPES.map((t) => (
               <option key={t} value={t}>
-                {t}
+                {ERROR_TYPE_LABELS[t]} ({t})
               </option>
             ))}
           </select>
           <p id="reject-type-help" className={errors.errorType ? "text-red-700" : "text-xs text-slate-600"}>
-            {errors.errorType ? errors.errorType.message : type && ERROR_TYPES.includes(type) ? `${type}: ${ERROR_TYPE_MEANINGS[type]}` : "The class of problem, as the interface defines it."}
+            {errors.errorType ? (
+              errors.errorType.message
+            ) : type && ERROR_TYPES.includes(type) ? (
+              <>
+                <strong className="font-medium text-slate-800">{ERROR_TYPE_LABELS[type]}</strong>: {ERROR_TYPE_MEANINGS[type]}.{" "}
+                <span className="font-mono text-[0.7rem]">Sent as error type {type}.</span>
+              </>
+            ) : (
+              "Why the transfer is refused; the sender receives it as one of the interface's error types."
+            )}
           </p>
         </div>
         <div>
@@ -260,7 +282,7 @@ export function RejectDialog({
           <p id="reject-description-help" className={errors.description ? "text-red-700" : "text-xs text-slate-600"}>
             {errors.description
               ? errors.description.message
-              : `The sender's staff read this: say exactly which field or condition is wrong (e.g. "prescription.refillsRemaining: no refills left to transfer"). ${description.length}/${DESCRIPTION_MAX}`}
+              : `The sender's staff read this: say exactly which field or condition is wrong (e.g. "prescription.refillsRemaining: no refills left to transfer"). Enter starts a new line; Ctrl+Enter (⌘+Enter on a Mac) confirms. ${description.length}/${DESCRIPTION_MAX}`}
           </p>
         </div>
         {error && (

@@ -17,7 +17,7 @@ import { Button, buttonClass } from "@/components/ui/button";
 import { LocalTime, formatLocal } from "@/components/ui/local-time";
 import type { ClaimState } from "@/lib/transfers/claim-transfer";
 import type { DecisionResult } from "@/lib/transfers/decide-transfer";
-import type { ApproveInput, RejectInput } from "@/lib/transfers/decision-inputs";
+import { ERROR_TYPE_LABELS, type ApproveInput, type RejectInput } from "@/lib/transfers/decision-inputs";
 import type { TransferActivity } from "@/lib/transfers/get-transfer-activity";
 
 export const ACTIVITY_REFRESH_MS = 5_000;
@@ -196,8 +196,20 @@ export function ReviewActions({
 
       {activity.decision && (
         <p className="rounded border border-slate-300 bg-white px-3 py-1.5">
-          {activity.decision.decision === "APPROVED" ? "Approved" : `Rejected (${activity.decision.errorType ?? "ERROR"})`} by <strong>{activity.decision.pharmacistName}</strong> at{" "}
-          <LocalTime iso={activity.decision.decidedAt} />.
+          {activity.decision.decision === "APPROVED" ? (
+            "Approved"
+          ) : (
+            <>
+              Rejected ({ERROR_TYPE_LABELS[activity.decision.errorType as keyof typeof ERROR_TYPE_LABELS] ?? "error"}{" "}
+              <code className="text-xs text-slate-600">{activity.decision.errorType ?? "ERROR"}</code>)
+            </>
+          )}{" "}
+          by <strong>{activity.decision.pharmacistName}</strong> at <LocalTime iso={activity.decision.decidedAt} />.
+          {activity.decision.description && (
+            <span className="mt-1 block">
+              Sent to the sender: <q className="font-medium">{activity.decision.description}</q>
+            </span>
+          )}
           {activity.decision.decision === "APPROVED" && (
             <>
               {" "}

@@ -5,6 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { AllergyWarnings } from "@/components/dashboard/review/allergy-warnings";
 import { normalizeNdc, type AllergyWarning } from "@/lib/drugs";
 import { scheduleLabel, type DrugReview } from "@/lib/transfers/drug-review";
+import { formatQuantity } from "@/lib/transfers/quantity-units";
 import { daysUntil, explainDaw, type CheckStatus, type ReviewCheck } from "@/lib/transfers/review-checks";
 import type { Address, Insurance, Pharmacy, Prescriber, TransferRequest } from "@/lib/transfers/wire";
 
@@ -161,6 +162,7 @@ export function PrescriptionSection({ request, now, drug }: { request: TransferR
   const rx = request.prescription;
   const days = daysUntil(rx.expirationDate, now);
   const senderLater = rx.expirationDate.slice(0, 10) > drug.legalExpiry;
+  const neverFilled = rx.firstFilledDate === null;
   return (
     <Section title="Prescription">
       <p className="mb-1 text-base font-semibold">
@@ -179,17 +181,20 @@ export function PrescriptionSection({ request, now, drug }: { request: TransferR
         <Field label="Prescribed NDC">
           <Ndc value={rx.prescribedNDC} />
         </Field>
-        <Field label="Dispensed NDC">
+        <Field label={neverFilled ? "NDC to dispense" : "Dispensed NDC"}>
           {rx.dispensedNDC === null ? (
-            <span className="text-slate-600">same as prescribed</span>
+            <span className="text-slate-600">same as prescribed{neverFilled ? " (never dispensed)" : ""}</span>
           ) : (
             <span className="font-mono">
               <Ndc value={rx.dispensedNDC} /> {rx.dispensedNDC !== rx.prescribedNDC && <Badge tone="amber">differs</Badge>}
             </span>
           )}
         </Field>
-        <Field label="Quantity written">{rx.quantityWritten}</Field>
-        <Field label="Quantity dispensed">{rx.quantityDispensed}</Field>
+        <Field label="Quantity written">{formatQuantity(rx.quantityWritten, rx.drugForm)}</Field>
+        <Field label="Quantity per fill">
+          {formatQuantity(rx.quantityDispensed, rx.drugForm)}{" "}
+          <span className="text-xs text-slate-500">(quantityDispensed: the quantity wanted per order, not a record of a dispensing)</span>
+        </Field>
         <Field label="Days supply">{rx.daysSupply}</Field>
         <Field label="Refills authorized">{rx.refillsAuthorized} <span className="text-slate-500">(including the first fill)</span></Field>
         <Field label="Refills remaining">{rx.refillsRemaining}</Field>
@@ -275,7 +280,7 @@ export function ChecksSection({ checks }: { checks: ReviewCheck[] }) {
   const problems = checks.filter((c) => c.status === "warn" || c.status === "fail").length;
   return (
     <Section title={`Automated checks${problems ? ` · ${problems} to look at` : ""}`} id="checks">
-      <p className="mb-1 text-xs text-slate-500">Advisory: the intake has already refused requests that must be refused.</p>
+      <p className="mb-1 text-xs text-slate-600">What to look at before deciding. Transfers with missing or invalid information were already turned away when they arrived.</p>
       <ul className="divide-y divide-slate-100">
         {checks.map((check) => {
           const look = CHECK_LOOK[check.status];

@@ -2,10 +2,12 @@ import type { Metadata } from "next";
 import { PartnersView } from "@/components/admin/partners-view";
 import { listPartnerSummaries } from "@/lib/admin/partner-overview";
 import { requirePageUser } from "@/lib/auth/require-user";
+import { callbackUrlHint, npisHint, partnerPolicy } from "@/lib/partners/npi-policy";
 
 export const metadata: Metadata = { title: "Partners" };
 
 export default async function PartnersPage() {
   await requirePageUser("/admin/partners");
-  return <PartnersView initial={await listPartnerSummaries()} />;
+  const policy = partnerPolicy();
+  return <PartnersView initial={await listPartnerSummaries()} callbackUrlHint={callbackUrlHint(policy)} npisHint={npisHint(policy)} />;
 }

@@ -5,6 +5,7 @@ import { PartnerDetailView } from "@/components/admin/partner-detail-view";
 import { getPartnerDetails, type PartnerDetails } from "@/lib/admin/partner-overview";
 import { requirePageUser } from "@/lib/auth/require-user";
 import { DomainError } from "@/lib/errors";
+import { callbackUrlHint, partnerPolicy } from "@/lib/partners/npi-policy";
 
 export const metadata: Metadata = { title: "Partner" };
 
@@ -27,7 +28,7 @@ export default async function PartnerPage({ params }: Props) {
           ← All partners
         </Link>
       </p>
-      <PartnerDetailView initial={details} />
+      <PartnerDetailView initial={details} callbackUrlHint={callbackUrlHint(partnerPolicy())} />
     </div>
   );
 }

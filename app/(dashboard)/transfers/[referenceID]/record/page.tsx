@@ -9,6 +9,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { requirePageUser } from "@/lib/auth/require-user";
 import { DomainError } from "@/lib/errors";
 import { clientAddressOf } from "@/lib/http/request-context";
+import { errorTypeText } from "@/lib/transfers/decision-inputs";
 import { getTransferReview } from "@/lib/transfers/get-transfer-review";
 import { buildTransferRecord } from "@/lib/transfers/transfer-record";
 
@@ -45,6 +46,13 @@ export default async function RecordPage({ params }: { params: Promise<{ referen
           A transfer record exists only for an approved transfer. This one is{" "}
           {review.status === "RECEIVED" ? "still waiting for review" : "rejected"}.
         </p>
+        {decision?.decision === "REJECTED" && (
+          <p>
+            Rejected ({errorTypeText(decision.errorType)}) by {decision.pharmacistName} at{" "}
+            <LocalTime iso={decision.decidedAt} />. Sent to the sender:{" "}
+            <q className="font-medium">{decision.description}</q>
+          </p>
+        )}
         <Link href={`/transfers/${referenceID}`} prefetch={false} className="text-blue-700 underline">
           Back to the transfer
         </Link>

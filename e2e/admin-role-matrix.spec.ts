@@ -26,7 +26,8 @@ function pagePatterns(dir = APP_DIR, segments: string[] = []): string[] {
 }
 
 /** Pages that send a signed-in visitor on by themselves. */
-const OWN_REDIRECTS: Record<string, string> = { "/": "/transfers", "/login": "/transfers" };
+// /login/two-factor: a session whose second factor is done goes on (tests/security/two-factor.test.ts covers the step).
+const OWN_REDIRECTS: Record<string, string> = { "/": "/transfers", "/login": "/transfers", "/login/two-factor": "/transfers" };
 
 async function visitAll(page: Page, role: Role | "anonymous", samples: Record<string, string>): Promise<string[]> {
   const failures: string[] = [];

@@ -76,6 +76,8 @@ const EnvSchema = z.object({
    * allows the same. Payers commonly allow 20-30 %.
    */
   EARLY_REFILL_ALLOWANCE_PERCENT: z.coerce.number().min(0, "must be at least 0").max(90, "must be at most 90").default(25),
+  /** Who must sign in with a second factor (TOTP): `admins`, `all` or `none`. Those required and not enrolled enrol right after the password. */
+  MFA_REQUIRED: z.enum(["admins", "all", "none"]).default("admins"),
   /** How long a pharmacist's claim on a transfer lasts without renewal. */
   CLAIM_MINUTES: z.coerce.number().min(0.1, "must be at least 0.1").max(240, "must be at most 240").default(10),
   // --- Edge hardening (issue 13, part B) ---

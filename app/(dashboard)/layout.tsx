@@ -34,6 +34,9 @@ export default async function DashboardLayout({ children }: { children: React.Re
             <Link href="/docs" prefetch={false} className="rounded px-2 py-1 hover:bg-slate-700">
               API docs
             </Link>
+            <Link href="/security" prefetch={false} className="rounded px-2 py-1 hover:bg-slate-700">
+              Security
+            </Link>
             {user.role === "admin" && (
               <Link href="/admin" prefetch={false} className="rounded px-2 py-1 hover:bg-slate-700">
                 Admin

@@ -36,6 +36,8 @@ export type UserRow = {
   lockedUntil: string | null;
   lastLoginAt: string | null;
   openSessions: number;
+  /** Two-factor sign-in is on. */
+  twoFactor: boolean;
   createdAt: string;
 };
 
@@ -292,6 +294,7 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
   const [licenseFor, setLicenseFor] = useState<UserRow | null>(null);
   const [disabling, setDisabling] = useState<UserRow | null>(null);
   const [endingSessions, setEndingSessions] = useState<UserRow | null>(null);
+  const [resettingTwoFactor, setResettingTwoFactor] = useState<UserRow | null>(null);
   const activeAdmins = users.filter((u) => u.role === "admin" && !u.disabled).length;
 
   const setDisabled = useMutation({
@@ -322,6 +325,19 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
     },
   });
 
+  const resetTwoFactor = useMutation({
+    mutationFn: (user: UserRow) => apiFetch<{ sessionsEnded: number }>(`/api/admin/users/${user.userId}/two-factor`, { method: "DELETE" }),
+    onSuccess: async (_result, user) => {
+      setResettingTwoFactor(null);
+      if (user.userId === currentUserId) {
+        window.location.assign(new URL("/login?reason=signed_out", window.location.origin).toString());
+        return;
+      }
+      setStatus(`${user.email}: two-factor sign-in reset and every session ended. They set it up again at their next sign-in.`);
+      await refresh();
+    },
+  });
+
   return (
     <div className="space-y-3">
       <h1 className="text-lg font-semibold">Users</h1>
@@ -340,6 +356,9 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
               <SortHeader label="Licence number" column="license" sort={sort} onSort={toggle} />
               <SortHeader label="Status" column="status" sort={sort} onSort={toggle} />
               <SortHeader label="Last sign-in" column="lastLogin" sort={sort} onSort={toggle} />
+              <th scope="col" className={TH_CLASS}>
+                Two-factor
+              </th>
               <th scope="col" className={TH_CLASS}>
                 Open sessions
               </th>
@@ -379,6 +398,7 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
                   <td className={TD_CLASS}>
                     {u.lastLoginAt ? <LocalTime iso={u.lastLoginAt} /> : <span className="text-slate-500">never</span>}
                   </td>
+                  <td className={TD_CLASS}>{u.twoFactor ? <Badge tone="green">On</Badge> : <span className="text-slate-500">off</span>}</td>
                   <td className={`${TD_CLASS} tabular-nums`}>{u.openSessions}</td>
                   <td className={`${TD_CLASS} whitespace-nowrap text-right`}>
                     <span className="inline-flex gap-1">
@@ -399,6 +419,16 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
                       >
                         End sessions<span className="sr-only"> of {u.email}</span>
                       </Button>
+                      {u.twoFactor && (
+                        <Button
+                          onClick={() => {
+                            resetTwoFactor.reset();
+                            setResettingTwoFactor(u);
+                          }}
+                        >
+                          Reset two-factor<span className="sr-only"> of {u.email}</span>
+                        </Button>
+                      )}
                       {u.disabled ? (
                         <Button
                           onClick={() => {
@@ -466,6 +496,17 @@ export function UsersView({ initial, currentUserId }: { initial: UserRow[]; curr
         error={endSessions.error ? messageOf(endSessions.error) : null}
         onCancel={() => setEndingSessions(null)}
         onConfirm={() => endingSessions && endSessions.mutate(endingSessions)}
+      />
+      <ConfirmDialog
+        open={resettingTwoFactor !== null}
+        title={`Reset two-factor sign-in of ${resettingTwoFactor?.email ?? ""}?`}
+        description="Their authenticator and recovery codes stop working and every session of theirs ends at once. They sign in with their password and set up two-factor again (at once if the policy requires it)."
+        confirmLabel="Reset two-factor"
+        pendingLabel="Resetting…"
+        pending={resetTwoFactor.isPending}
+        error={resetTwoFactor.error ? messageOf(resetTwoFactor.error) : null}
+        onCancel={() => setResettingTwoFactor(null)}
+        onConfirm={() => resettingTwoFactor && resetTwoFactor.mutate(resettingTwoFactor)}
       />
       <ConfirmDialog
         open={disabling !== null}

@@ -37,6 +37,8 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { pattern: "/api/auth/**", allow: PUBLIC, why: "next-auth: sign-in, sign-out, CSRF token" },
   { pattern: "/login", allow: PUBLIC, why: "sign-in page" },
   { pattern: "/", allow: PUBLIC, why: "landing page: sends a signed-in user to the queue" },
+  { pattern: "/login/two-factor", allow: STAFF, why: "second sign-in step (TOTP or recovery code): the one page a session with a second factor due opens" },
+  { pattern: "/security", allow: STAFF, why: "the user's own two-factor enrolment (also the one page a session that must enrol opens)" },
   { pattern: "/api/session/logout", allow: PUBLIC, why: "sign-out: also clears a session that has already ended" },
   // Dashboard: deciding is a pharmacist's act (the approval is the legal transfer record)
   { pattern: "/api/transfers/*/claim", allow: ["pharmacist"], why: "claim, renew or release a transfer for review" },

@@ -19,6 +19,7 @@ import { createHash, createHmac } from "node:crypto";
 import { Prisma } from "@/generated/prisma/client";
 import type { Role } from "@/lib/auth/access-policy";
 import { hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
+import { secondFactorDue } from "@/lib/auth/two-factor/policy";
 import { createUserSession } from "@/lib/auth/user-sessions";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
@@ -108,14 +109,24 @@ export async function attemptSignIn(input: { email: unknown; password: unknown; 
     await giveAddressBack();
     // An old hash (scrypt, or weaker parameters) is replaced while the password is at hand.
     const upgraded = needsRehash(user.passwordHash) ? await hashPassword(password) : null;
+    // With a second factor still due, the session opens only the two-factor step (or enrolment), and the
+    // failure count is not reset yet: only this attempt's reservation is given back, so re-entering the
+    // password never buys more guesses at the code.
+    const due = secondFactorDue(user);
     const sessionId = await db().$transaction(async (tx) => {
       const now = new Date();
       await tx.user.update({
         where: { id: user.id },
-        data: { failedLogins: 0, lockedUntil: null, lastLoginAt: now, ...(upgraded ? { passwordHash: upgraded } : {}) },
+        data: {
+          ...(due ? { failedLogins: { decrement: 1 } } : { failedLogins: 0, lockedUntil: null, lastLoginAt: now }),
+          ...(upgraded ? { passwordHash: upgraded } : {}),
+        },
       });
-      const id = await createUserSession(tx, user.id, address, now);
-      await recordAuditEvent({ userId: user.id, actor: user.email, action: "auth.signed_in", clientAddress: address, details: { sessionId: id } }, tx);
+      const id = await createUserSession(tx, user.id, address, now, due);
+      await recordAuditEvent(
+        { userId: user.id, actor: user.email, action: due ? "auth.password_verified" : "auth.signed_in", clientAddress: address, details: due ? { sessionId: id, secondFactor: due } : { sessionId: id } },
+        tx,
+      );
       if (upgraded) {
         await recordAuditEvent(
           { userId: user.id, actor: user.email, action: "auth.password_rehashed", clientAddress: address, details: { from: hashScheme(user.passwordHash), to: hashScheme(upgraded) } },
@@ -144,13 +155,13 @@ function hashScheme(stored: string): string {
   return stored.startsWith("$") ? (stored.split("$")[1] ?? "unknown") : (stored.split("$")[0] ?? "unknown");
 }
 
-type Reservation = { ok: true; failures: number; lockedUntil: Date | null } | { ok: false; until: Date | null };
+export type Reservation = { ok: true; failures: number; lockedUntil: Date | null } | { ok: false; until: Date | null };
 
 /**
  * Counts this attempt as a failure in advance, unless the account is locked; the count that reaches the
  * threshold sets the lock in the same statement, so every later concurrent attempt is refused.
  */
-async function reserveAccountAttempt(userId: string): Promise<Reservation> {
+export async function reserveAccountAttempt(userId: string): Promise<Reservation> {
   const { SIGNIN_LOCKOUT_THRESHOLD: threshold, SIGNIN_LOCKOUT_BASE_SECONDS: base, SIGNIN_LOCKOUT_MAX_SECONDS: max } = env();
   const rows = await db().$queryRaw<{ failed_logins: number; locked_until: Date | null; now: Date }[]>`
     UPDATE users SET

@@ -4,6 +4,7 @@
 // disable, role change and password reset), and its own session row (user_sessions, the cookie's `sid`)
 // still exists: signing out deletes it. One query reads both. The role comes from the database, not from
 // the cookie. GET requests from another site's page are refused here too (they write audit rows).
+// A session whose second factor (or required enrolment) is still due opens nothing but those steps.
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
@@ -11,6 +12,7 @@ import * as z from "zod";
 import { auth } from "@/auth";
 import { accessRuleFor, isAllowed, ROLES, type Role } from "@/lib/auth/access-policy";
 import { SessionClaimsSchema, sessionEnded } from "@/lib/auth/session-claims";
+import { SECOND_FACTOR_STATES, type SecondFactorDue } from "@/lib/auth/two-factor/policy";
 import { db } from "@/lib/db/prisma";
 
 export type SessionUser = { id: string; email: string; name: string; role: Role };
@@ -20,21 +22,42 @@ export type AuthFailure = "signed_out" | "idle" | "expired" | "revoked";
 const SessionWithClaims = z.object({ claims: SessionClaimsSchema });
 
 /** Once per request (React's cache): the layout and the page ask the same question. */
-export const loadSessionUser = cache(async (): Promise<{ ok: true; user: SessionUser; sessionId: string } | { ok: false; reason: AuthFailure }> => {
+export type LoadedSession = { ok: true; user: SessionUser; sessionId: string; secondFactor: SecondFactorDue } | { ok: false; reason: AuthFailure };
+
+export const loadSessionUser = cache(async (): Promise<LoadedSession> => {
   const parsed = SessionWithClaims.safeParse(await auth());
   if (!parsed.success) return { ok: false, reason: "signed_out" };
   const claims = parsed.data.claims;
   const ended = sessionEnded(claims);
   if (ended) return { ok: false, reason: ended };
   // One round trip for both checks (a Prisma relation select would be a second query).
-  const [user] = await db().$queryRaw<{ id: string; email: string; name: string; role: string; disabled: boolean; session_version: number; session_live: boolean }[]>`
+  // second_factor: what the session still owes after the password (null when nothing).
+  const [user] = await db().$queryRaw<{ id: string; email: string; name: string; role: string; disabled: boolean; session_version: number; session_live: boolean; second_factor: string | null }[]>`
     SELECT u.id, u.email, u.name, u.role::text AS role, u.disabled_at IS NOT NULL AS disabled, u.session_version,
-      EXISTS (SELECT 1 FROM user_sessions s WHERE s.id = ${claims.sid} AND s.user_id = u.id AND s.expires_at > now()) AS session_live
-    FROM users u WHERE u.id = ${claims.sub}`;
+      s.id IS NOT NULL AS session_live, s.second_factor
+    FROM users u LEFT JOIN user_sessions s ON s.id = ${claims.sid} AND s.user_id = u.id AND s.expires_at > now()
+    WHERE u.id = ${claims.sub}`;
   const role = ROLES.find((r) => r === user?.role);
   if (!user || !role || user.disabled || user.session_version !== claims.sv || !user.session_live) return { ok: false, reason: "revoked" };
-  return { ok: true, user: { id: user.id, email: user.email, name: user.name, role }, sessionId: claims.sid };
+  const secondFactor = SECOND_FACTOR_STATES.find((state) => state === user.second_factor) ?? null;
+  return { ok: true, user: { id: user.id, email: user.email, name: user.name, role }, sessionId: claims.sid, secondFactor };
 });
+
+/** Where a session that still owes its second factor goes, whatever it asked for. */
+export function secondFactorPage(due: "verify" | "enrol", callbackPath: string): string {
+  return `${due === "verify" ? TWO_FACTOR_PAGE : SECURITY_PAGE}?${new URLSearchParams({ callbackUrl: callbackPath })}`;
+}
+export const TWO_FACTOR_PAGE = "/login/two-factor";
+export const SECURITY_PAGE = "/security";
+
+/**
+ * For the two-factor step and the Security page (and their actions): the session, whether or not its
+ * second factor is done. Everything else uses requirePageUser / requireApiUser, which refuse it.
+ */
+export async function requireSessionAllowingSecondFactor(): Promise<{ user: SessionUser; sessionId: string; secondFactor: SecondFactorDue } | null> {
+  const result = await loadSessionUser();
+  return result.ok ? { user: result.user, sessionId: result.sessionId, secondFactor: result.secondFactor } : null;
+}
 
 /** The live session (its user and user_sessions id), or null: for signing out. */
 export async function currentSession(): Promise<{ user: SessionUser; sessionId: string } | null> {
@@ -42,10 +65,10 @@ export async function currentSession(): Promise<{ user: SessionUser; sessionId: 
   return result.ok ? { user: result.user, sessionId: result.sessionId } : null;
 }
 
-/** The user a session belongs to, or null (for pages that are public but greet a signed-in user). */
+/** The user of a complete session (second factor done), or null (for pages that are public but greet a signed-in user). */
 export async function currentUser(): Promise<SessionUser | null> {
   const result = await loadSessionUser();
-  return result.ok ? result.user : null;
+  return result.ok && !result.secondFactor ? result.user : null;
 }
 
 export function loginUrl(callbackPath: string, reason?: AuthFailure | "forbidden"): string {
@@ -61,6 +84,8 @@ export function loginUrl(callbackPath: string, reason?: AuthFailure | "forbidden
 export async function requirePageUser(path: string): Promise<SessionUser> {
   const result = await loadSessionUser();
   if (!result.ok) redirect(loginUrl(path, result.reason));
+  // Password right, second factor (or a required enrolment) not done: nothing else opens.
+  if (result.secondFactor) redirect(secondFactorPage(result.secondFactor, path));
   const pathname = path.split("?")[0] ?? path;
   if (!isAllowed(accessRuleFor(pathname, "GET"), result.user.role)) {
     redirect(`/transfers?denied=${encodeURIComponent(pathname)}`);
@@ -113,6 +138,9 @@ export async function requireApiUser(request: Request): Promise<SessionUser> {
   const url = new URL(request.url);
   const result = await loadSessionUser();
   if (!result.ok) throw new AuthRefusal(401, result.reason, REFUSAL_TEXT[result.reason]);
+  if (result.secondFactor) {
+    throw new AuthRefusal(403, "second_factor_required", result.secondFactor === "verify" ? "Finish signing in: enter your two-factor code first." : "Set up two-factor sign-in first (Security page).");
+  }
   if (!isAllowed(accessRuleFor(url.pathname, request.method), result.user.role)) {
     throw new AuthRefusal(403, "forbidden", `Your role (${result.user.role}) may not ${request.method} ${url.pathname}.`);
   }

@@ -7,17 +7,22 @@ import type { Prisma } from "@/generated/prisma/client";
 import type { Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { sessionMaxMs } from "@/lib/auth/session-claims";
+import { PENDING_SIGN_IN_MS, type SecondFactorDue } from "@/lib/auth/two-factor/policy";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 
 type Tx = Prisma.TransactionClient;
 
-/** A new session row for a sign-in; expired rows of anyone are pruned on the way (an indexed delete). */
-export async function createUserSession(tx: Tx, userId: string, clientAddress: string | null, now = new Date()): Promise<string> {
+/**
+ * A new session row for a sign-in; expired rows of anyone are pruned on the way (an indexed delete). A
+ * session that still owes its second factor (`verify`, `enrol`) lasts PENDING_SIGN_IN_MS until it is done.
+ */
+export async function createUserSession(tx: Tx, userId: string, clientAddress: string | null, now = new Date(), secondFactor: SecondFactorDue = null): Promise<string> {
   await tx.userSession.deleteMany({ where: { expiresAt: { lte: now } } });
   const id = newId("ses");
-  await tx.userSession.create({ data: { id, userId, clientAddress, expiresAt: new Date(now.getTime() + sessionMaxMs()), createdAt: now } });
+  const lifetime = secondFactor ? Math.min(PENDING_SIGN_IN_MS, sessionMaxMs()) : sessionMaxMs();
+  await tx.userSession.create({ data: { id, userId, clientAddress, expiresAt: new Date(now.getTime() + lifetime), createdAt: now, secondFactor } });
   return id;
 }
 

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { CLI_ACTOR } from "@/lib/audit/actor";
 import { createApiKey, revokeApiKey, rotateApiKey } from "@/lib/auth/api-keys";
+import { resetTwoFactor } from "@/lib/auth/two-factor/reset-two-factor";
 import { endAllUserSessions } from "@/lib/auth/user-sessions";
 import { db } from "@/lib/db/prisma";
 import { rotateWebhookSecret, setPartnerOutboundCredential, setPartnerSuspended, updatePartnerCallbackUrl } from "@/lib/partners/manage-partners";
@@ -55,6 +56,8 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
   user disable|enable <userId|email>
   user reset-password <userId|email> --password <p>
   user end-sessions <userId|email>  sign the user out everywhere at once (they can sign in again)
+  user mfa-reset <userId|email>     reset two-factor sign-in (lost phone): secret and recovery codes dropped,
+                                   every session ended; they enrol again at their next sign-in
   store add --name <name> --npi <npi> [--dea <dea>]
   store list                       stores with their state schedules and prescription validity
   store remove <storeId>
@@ -343,6 +346,11 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
       const userId = await userIdOf(positional(args, 2, "userId or email"));
       const result = await endAllUserSessions(userId, CLI_ACTOR, "admin");
       return { json: result, human: `${userId}: ${result.sessionsEnded} open session${result.sessionsEnded === 1 ? "" : "s"} ended` };
+    }
+    case "user mfa-reset": {
+      const userId = await userIdOf(positional(args, 2, "userId or email"));
+      const result = await resetTwoFactor(userId, CLI_ACTOR);
+      return { json: result, human: `${userId}: two-factor sign-in reset${result.wasEnabled ? "" : " (it was not on)"}; ${result.sessionsEnded} session${result.sessionsEnded === 1 ? "" : "s"} ended` };
     }
     case "partner suspend":
     case "partner resume": {

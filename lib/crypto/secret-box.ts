@@ -28,6 +28,7 @@ export class SecretKeyError extends Error {
 export const secretOwner = {
   webhookSecret: (partnerId: string) => `partner:${partnerId}:webhook-secret`,
   outboundHeader: (partnerId: string) => `partner:${partnerId}:outbound-header`,
+  totpSecret: (userId: string) => `user:${userId}:totp`,
 };
 
 type DataKey = { id: string; key: Buffer };

@@ -66,6 +66,8 @@ async function createDemo(port: number): Promise<DemoCredentials> {
   const admin = { email: "admin@demo.test", password: randomBytes(9).toString("base64url") };
   await createUser({ ...pharmacist, role: "pharmacist", name: "Dana Whitfield, PharmD" });
   await createUser({ ...admin, role: "admin", name: "Sam Ortega" });
+  // Demo logins work without a phone: exempt from MFA_REQUIRED (honoured only in development).
+  await db().user.updateMany({ where: { email: { in: [pharmacist.email, admin.email] } }, data: { twoFactorExempt: true } });
 
   const rng = mulberry32(20261122);
   const ages = [...DEMO_AGES_MINUTES, 25, 60, 120];
@@ -108,6 +110,7 @@ export async function seedDemoOnce(opts: { dataDir: string; port: number }): Pro
       `  dashboard        ${base}/transfers`,
       `  pharmacist login ${creds.pharmacist.email} / ${creds.pharmacist.password}`,
       `  admin login      ${creds.admin.email} / ${creds.admin.password}`,
+      `                   (two-factor off for these demo logins in development, whatever MFA_REQUIRED says)`,
       `  partner          ${creds.partnerId}`,
       `  API key          ${creds.apiKey}`,
       `  OAuth client     ${creds.clientId} / ${creds.clientSecret}`,

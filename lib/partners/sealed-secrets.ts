@@ -1,8 +1,10 @@
 // The partners' stored secrets as a whole: checked at start (a process with another DATA_ENCRYPTION_KEY
 // than the one they were sealed under fails at once, saying so, instead of at the first callback), and
-// re-sealed under the current key by `npm run cli -- secrets rotate-key`.
+// re-sealed under the current key by `npm run cli -- secrets rotate-key`. The users' TOTP secrets are
+// included (lib/auth/two-factor/sealed-totp-secrets.ts).
 import type { Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { checkTotpSecrets, resealTotpSecrets } from "@/lib/auth/two-factor/sealed-totp-secrets";
 import { currentKeyId, isSealedUnderCurrentKey, openSecret, sealSecret, secretOwner, SecretKeyError } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/prisma";
 
@@ -32,7 +34,8 @@ export async function checkStoredSecrets(): Promise<StoredSecretsCheck> {
       if (isSealedUnderCurrentKey(sealed)) underCurrentKey++;
     }
   }
-  return { secrets, underCurrentKey };
+  const totp = await checkTotpSecrets();
+  return { secrets: secrets + totp.secrets, underCurrentKey: underCurrentKey + totp.underCurrentKey };
 }
 
 export type RotationReport = { keyId: string; partners: number; secrets: number; resealed: number; alreadyCurrent: number };
@@ -65,6 +68,10 @@ export async function rotateStoredSecrets(actor: Actor): Promise<RotationReport>
         }
         if (Object.keys(data).length > 0) await tx.partner.update({ where: { id: p.id }, data });
       }
+      // The users' TOTP secrets too (lib/auth/two-factor/sealed-totp-secrets.ts).
+      const totp = await resealTotpSecrets(tx);
+      secrets += totp.secrets;
+      resealed += totp.resealed;
       const report = { keyId, partners: partners.length, secrets, resealed, alreadyCurrent: secrets - resealed };
       await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "secrets.rotated", clientAddress: actor.clientAddress, details: report }, tx);
       return report;

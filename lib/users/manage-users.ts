@@ -95,6 +95,7 @@ export async function listUsers() {
     lastLoginAt: u.lastLoginAt?.toISOString() ?? null,
     /** Sessions not yet signed out nor past SESSION_MAX_HOURS (some may have idled out meanwhile). */
     openSessions: sessions.get(u.id) ?? 0,
+    twoFactor: u.twoFactorEnabledAt !== null,
     createdAt: u.createdAt.toISOString(),
   }));
 }

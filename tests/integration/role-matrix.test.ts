@@ -91,11 +91,13 @@ function samplePath(pattern: string): string {
 
 /**
  * Pages that answer an allowed visitor with a redirect of their own (not the access policy's): a
- * signed-in user is sent on from the landing and sign-in pages to the queue.
+ * signed-in user is sent on from the landing and sign-in pages (and the two-factor step) to the queue.
  */
 const OWN_REDIRECTS: Record<string, { whenSignedIn: string }> = {
   "/": { whenSignedIn: "/transfers" },
   "/login": { whenSignedIn: "/transfers" },
+  // The second sign-in step, for a session whose code is already given (tests/security/two-factor.test.ts covers the rest).
+  "/login/two-factor": { whenSignedIn: "/transfers" },
 };
 
 /** Public routes whose callers authenticate with partner credentials: their own 401 is the right answer here. */

@@ -68,6 +68,8 @@ export async function startTestServer(opts: { databaseUrl: string; env?: Record<
       ...TEST_SECRETS,
       LOG_LEVEL: "warn",
       CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+      // The suites that sign in as admins predate two-factor; the two-factor suites set their own policy.
+      MFA_REQUIRED: "none",
       CALLBACK_ALLOW_INSECURE_HTTP: "true",
       // Fuzzing and many files share one address and client: tests/security/oauth-limits.test.ts sets its own.
       OAUTH_TOKEN_RATE_LIMIT_PER_ADDRESS: "100000",

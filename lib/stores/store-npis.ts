@@ -6,17 +6,27 @@ import { parseStoreRules, DEFAULT_STORE_RULES, type StoreRules } from "@/lib/sto
 
 const TTL_MS = 10_000;
 type Directory = { npis: ReadonlySet<string>; rules: ReadonlyMap<string, StoreRules> };
-let cache: { at: number; directory: Directory } | undefined;
+/**
+ * One cache per process, kept on globalThis: under `npm start` this module is loaded twice (by Next's route
+ * bundles, where the admin API forgets it, and by the direct /v1 route of lib/http/production-server.ts,
+ * which reads it), and a forget must reach both. `generation` is bumped by every forget: a read that started
+ * before a store changed may finish after the forget, and must not put the old list back.
+ */
+type DirectoryCache = { entry?: { at: number; directory: Directory }; generation: number };
+const shared = globalThis as typeof globalThis & { __rxStoreDirectory?: DirectoryCache };
+const state: DirectoryCache = (shared.__rxStoreDirectory ??= { generation: 0 });
 
 /** Cached for a few seconds: the list changes rarely and is read on every intake request. */
 async function storeDirectory(): Promise<Directory> {
-  if (cache && Date.now() - cache.at < TTL_MS) return cache.directory;
+  const cached = state.entry;
+  if (cached && Date.now() - cached.at < TTL_MS) return cached.directory;
+  const startedIn = state.generation;
   const stores = await db().store.findMany({ select: { npi: true, extraSchedules: true, rxExpiryMonths: true } });
   const directory: Directory = {
     npis: new Set([env().PHARMACY_NPI, ...stores.map((s) => s.npi)]),
     rules: new Map(stores.map((s) => [s.npi, parseStoreRules(s)])),
   };
-  cache = { at: Date.now(), directory };
+  if (startedIn === state.generation) state.entry = { at: Date.now(), directory };
   return directory;
 }
 
@@ -36,7 +46,8 @@ export async function getAllStoreRules(): Promise<ReadonlyMap<string, StoreRules
 
 /** After a store is added, changed or removed: the next read goes to the database. */
 export function forgetStoreDirectory(): void {
-  cache = undefined;
+  state.generation++;
+  state.entry = undefined;
 }
 
 /** Makes sure the configured store exists as a row, so the dashboard can show its name. */
@@ -47,5 +58,5 @@ export async function ensureConfiguredStore(): Promise<void> {
     create: { id: `str_${PHARMACY_NPI}`, npi: PHARMACY_NPI, name: PHARMACY_NAME },
     update: { name: PHARMACY_NAME },
   });
-  cache = undefined;
+  forgetStoreDirectory();
 }

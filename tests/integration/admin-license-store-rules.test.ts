@@ -128,6 +128,15 @@ describe("a pharmacist's licence number (admin API)", () => {
 });
 
 describe("a store's drug rules (admin API)", () => {
+  it("a store added by an admin receives transfers at once, though /v1 had just read the store list", async () => {
+    // /v1 under `npm start` runs outside Next's bundles, with its own copy of the store directory module:
+    // the admin API's forget must reach that copy too (lib/stores/store-npis.ts).
+    const before = await addStore("Warm Cache");
+    await receiveAt(before.npi, "Lisinopril");
+    const added = await addStore("Added Just Now");
+    expect(await receiveAt(added.npi, "Lisinopril")).toMatch(/^trf_/);
+  });
+
   it("sets state schedules and prescription validity, audited with old and new values, and re-classifies pending transfers", async () => {
     const store = await addStore("Rules East");
     const gabapentin = await receiveAt(store.npi, "Gabapentin");

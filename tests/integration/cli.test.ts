@@ -86,7 +86,7 @@ describe("npm run cli", () => {
     const second = `admin2-${randomUUID().slice(0, 8)}@pharmacy.test`;
     expect((await cli("user", "create", "--email", second, "--password", "a long password", "--role", "admin")).code).toBe(0);
     expect((await cli("user", "role", email, "--role", "pharmacist")).code).toBe(0);
-  });
+  }, 150_000); // eight CLI processes, each a tsx start-up, a database connection and the key check
 
   it("answers bad usage with a JSON error and exit code 2", async () => {
     const bad = await cli("partner", "create", "--name", "No URL");

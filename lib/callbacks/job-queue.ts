@@ -57,6 +57,24 @@ export async function cancelScheduledDelivery(tx: Tx, callbackId: string): Promi
  * delivery task re-reads the callback and does nothing when it is not due. Returns how many were queued.
  */
 export async function reconcileCallbackJobs(): Promise<number> {
+  // Several passes can run at once (every worker's start and crontab, on every instance). Each takes the
+  // job-key locks in callback-id order (the sort runs before add_job is called), so two passes cannot hold
+  // each other's locks; a deadlock with a job being worked on is still possible and is simply retried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await queueStrandedCallbacks();
+    } catch (err) {
+      if (attempt >= 3 || !isDeadlock(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+    }
+  }
+}
+
+function isDeadlock(err: unknown): boolean {
+  return err instanceof Error && /\b40P01\b|deadlock detected/.test(err.message);
+}
+
+async function queueStrandedCallbacks(): Promise<number> {
   const rows = await db().$queryRaw<{ queued: number }[]>`
     WITH stranded AS (
       SELECT c.id, c.next_attempt_at FROM callbacks c
@@ -70,7 +88,7 @@ export async function reconcileCallbackJobs(): Promise<number> {
         json_build_object('callbackId', s.id),
         run_at := greatest(coalesce(s.next_attempt_at, now()), now()),
         job_key := s.id
-      ) FROM stranded s
+      ) FROM stranded s ORDER BY s.id
     )
     SELECT count(*)::int AS queued FROM queued`;
   return rows[0]?.queued ?? 0;

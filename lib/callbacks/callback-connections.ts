@@ -7,8 +7,8 @@
 // and is dropped if the socket's peer is anything else.
 import http from "node:http";
 import https from "node:https";
-import type { LookupFunction, Socket } from "node:net";
-import type { ResolvedAddress } from "@/lib/callbacks/network-guard";
+import { isIP, type LookupFunction, type Socket } from "node:net";
+import { parseIPv6, type ResolvedAddress } from "@/lib/callbacks/network-guard";
 
 /** Idle sockets are closed after this long: under Node's default server keep-alive (5 s), to avoid reusing one the partner is closing. */
 const IDLE_MS = 4_000;
@@ -28,11 +28,20 @@ function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
   };
 }
 
+/** The same address, however it is written (IPv6 zeros, IPv4-mapped). */
+function isSameAddress(a: string, b: string): boolean {
+  const plain = (x: string) => x.replace(/^::ffff:(?=\d+\.)/i, "");
+  const [x, y] = [plain(a), plain(b)];
+  if (isIP(x) === 4 || isIP(y) === 4) return x === y;
+  const [gx, gy] = [parseIPv6(x), parseIPv6(y)];
+  return gx !== null && gy !== null && gx.every((g, i) => g === gy[i]);
+}
+
 /** Drops a new connection whose peer is not the checked address (belt and braces over the pinned lookup). */
 function guardSocket(socket: Socket, pinned: ResolvedAddress): void {
   socket.once("connect", () => {
-    const peer = socket.remoteAddress?.replace(/^::ffff:/, "");
-    if (peer !== pinned.address.replace(/^::ffff:/, "")) socket.destroy(new Error(`connected to ${peer ?? "?"}, not the checked ${pinned.address}`));
+    const peer = socket.remoteAddress;
+    if (!peer || !isSameAddress(peer, pinned.address)) socket.destroy(new Error(`connected to ${peer ?? "?"}, not the checked ${pinned.address}`));
   });
 }
 

@@ -3,8 +3,8 @@
 // job only wakes us up.
 //
 // Why an attempt can never be sent twice: attempt N is claimed by inserting callback_attempts
-// (callback_id, N) in a statement (or transaction) that holds the callback's row lock and commits BEFORE the request goes
-// out; (callback_id, attempt_number) is unique, so only one worker can ever own attempt N. While attempt N
+// (callback_id, N) in a statement (or transaction) that holds the callback's row lock and commits BEFORE the
+// request goes out; (callback_id, attempt_number) is unique, so only one worker can ever own attempt N. While attempt N
 // is in flight, next_attempt_at is pushed past the attempt's deadline (a lease), so a stray job for the
 // same callback finds it "not due" and goes back to sleep. If the worker dies mid-attempt, the lease runs
 // out and the next job claims attempt N+1 (a duplicate of a delivery is possible then, a lost one is not;

@@ -30,12 +30,13 @@ export async function seedTransfers(databaseUrl: string, partnerId: string, tota
       await client.query(
         `INSERT INTO transfers (id, partner_id, request_id, content_hash, status, active_rx_key,
            patient_first_name, patient_last_name, patient_search, patient_dob, sending_npi, sending_name, receiving_npi,
-           rx_number, drug_name, drug_strength, has_allergies, drug_schedule, received_at, request, response, response_id)
+           rx_number, drug_name, drug_strength, has_allergies, drug_schedule, drug_substance_key, patient_reference_id,
+           received_at, request, response, response_id)
          SELECT 'trf_bench' || lpad(i::text, 9, '0'), $1, 'bench-' || i, md5(i::text),
                 s.status::"TransferStatus", CASE WHEN s.status <> 'REJECTED' THEN 'bench:' || i END,
                 initcap(f.name), initcap(l.name), l.name || ' ' || f.name, date '1940-01-01' + (i * 7919 % 25000)::int,
                 '1843501234', 'Bench Sender Pharmacy', '1245319599', 'RXB' || i, 'Atorvastatin', '20 mg',
-                i % 3 = 0, CASE WHEN i % 5 = 0 THEN 'IV' ELSE 'none' END, now() - make_interval(secs => (($2::bigint - i) * 31536000.0 / $2::bigint)),
+                i % 3 = 0, CASE WHEN i % 5 = 0 THEN 'IV' ELSE 'none' END, 'atorvastatin', 'benchpat' || (i % 200000), now() - make_interval(secs => (($2::bigint - i) * 31536000.0 / $2::bigint)),
                 $3::jsonb, '{}'::jsonb, 'rsp_bench' || i
            FROM generate_series($4::bigint, $5::bigint) AS i
            CROSS JOIN LATERAL (SELECT CASE WHEN i % 50 = 0 THEN 'RECEIVED' WHEN i % 12 = 0 THEN 'REJECTED' ELSE 'CONFIRMED' END AS status) s

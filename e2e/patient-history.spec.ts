@@ -48,10 +48,10 @@ test("history, duplicate therapy and the patient's group, by keyboard", async ({
   await page.keyboard.press("/");
   await page.keyboard.type(earlier.patient.name.lastName);
   await page.keyboard.press("Enter");
-  const first = page.getByRole("link", { name: queueName(zestril) });
+  const first = page.getByRole("link", { name: queueName(zestril), exact: true });
   await expect(first).toBeVisible();
   await expect(first).toHaveAccessibleDescription("Same patient: 1 of 2");
-  await expect(page.getByRole("link", { name: queueName(metformin) })).toHaveAccessibleDescription("Same patient: 2 of 2");
+  await expect(page.getByRole("link", { name: queueName(metformin), exact: true })).toHaveAccessibleDescription("Same patient: 2 of 2");
   await page.getByRole("searchbox", { name: "Search" }).blur();
   await page.keyboard.press("j");
   await expect(first).toBeFocused();

@@ -36,6 +36,9 @@ const BATCH = 500;
 export async function classifyStoredTransfers(opts: { receivingNpi?: string } = {}): Promise<number> {
   let done = 0;
   let after = "";
+  // A row that only lacks its substance key (stored before migration 20261124130000) keeps the schedule and
+  // allergy alert it was classified with; a store's re-classification replaces them.
+  const reclassify = opts.receivingNpi !== undefined;
   for (;;) {
     const rows = opts.receivingNpi
       ? await db().$queryRaw<{ id: string; request: unknown; receiving_npi: string }[]>`
@@ -61,7 +64,10 @@ export async function classifyStoredTransfers(opts: { receivingNpi?: string } = 
       substanceKeys.push(c.substanceKey ?? "");
     }
     await db().$executeRaw`
-      UPDATE transfers t SET drug_schedule = c.drug_schedule, allergy_alert = c.allergy_alert, drug_substance_key = c.substance_key
+      UPDATE transfers t
+         SET drug_schedule = CASE WHEN ${reclassify} OR t.drug_schedule IS NULL THEN c.drug_schedule ELSE t.drug_schedule END,
+             allergy_alert = CASE WHEN ${reclassify} OR t.drug_schedule IS NULL THEN c.allergy_alert ELSE t.allergy_alert END,
+             drug_substance_key = c.substance_key
         FROM unnest(${ids}::text[], ${schedules}::text[], ${alerts}::text[], ${substanceKeys}::text[]) AS c(id, drug_schedule, allergy_alert, substance_key)
        WHERE t.id = c.id`;
     done += rows.length;

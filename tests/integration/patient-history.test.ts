@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
+import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import type { PatientHistory } from "@/lib/transfers/get-patient-history";
 import type { QueuePage } from "@/lib/transfers/list-queue";
@@ -139,5 +140,17 @@ describe("queue groups", () => {
       [ids.atorvastatin, { position: 2, size: 2 }],
       [ids.sameSenderId, null],
     ]);
+  });
+});
+
+describe("stored keys", () => {
+  it("keeps the normalised name and the sender's patient id in indexed columns, and backfills a missing substance key without touching the schedule", async () => {
+    const row = await db().transfer.findUniqueOrThrow({ where: { id: ids.current } });
+    expect(row).toMatchObject({ patientNameKey: `mullerobrien${tag}|jose`, patientReferenceId: `pat_b_${tag}`, drugSubstanceKey: "lisinopril" });
+    // A row stored before the column existed (its key NULL) gets it at the next start-up classification.
+    await db().$executeRaw`UPDATE transfers SET drug_substance_key = NULL, drug_schedule = 'IV' WHERE id = ${ids.approvedLisinopril}`;
+    expect(await classifyStoredTransfers()).toBeGreaterThanOrEqual(1);
+    expect(await db().transfer.findUniqueOrThrow({ where: { id: ids.approvedLisinopril } })).toMatchObject({ drugSubstanceKey: "lisinopril", drugSchedule: "IV" });
+    await db().$executeRaw`UPDATE transfers SET drug_schedule = 'none' WHERE id = ${ids.approvedLisinopril}`;
   });
 });

@@ -4,7 +4,7 @@
 // decision: while it loads or when it fails, the rest of the screen works and the panel says so.
 // Keyboard: `h` moves focus to the panel; each transfer is a link.
 import Link from "next/link";
-import { useRef } from "react";
+import { useRef, useState } from "react";
 import { useShortcuts } from "@/components/dashboard/use-shortcuts";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -37,6 +37,7 @@ function Outcome({ entry }: { entry: HistoryEntry }) {
 export function PatientHistory({ referenceID }: { referenceID: string }) {
   const history = usePatientHistory(referenceID);
   const panel = useRef<HTMLElement>(null);
+  const [oldestFirst, setOldestFirst] = useState(false);
   useShortcuts({ h: () => panel.current?.focus() });
 
   return (
@@ -61,14 +62,17 @@ export function PatientHistory({ referenceID }: { referenceID: string }) {
           <p>No other transfers for this patient here (matched on name and date of birth, and the sender&apos;s patient ID).</p>
         ) : (
           <>
+            <Button className="float-right text-xs" aria-pressed={oldestFirst} onClick={() => setOldestFirst((v) => !v)}>
+              Oldest first
+            </Button>
             <table className="w-full text-left text-sm">
               <caption className="pb-1 text-left text-slate-700">
-                {history.data.entries.length} other transfer{history.data.entries.length === 1 ? "" : "s"} for this patient, newest first
-                {history.data.hasMore ? " (only the latest are listed)" : ""}
+                {history.data.entries.length} other transfer{history.data.entries.length === 1 ? "" : "s"} for this patient, {oldestFirst ? "oldest" : "newest"} first
+                {history.data.hasMore ? ` (only the latest ${history.data.entries.length} are listed)` : ""}
               </caption>
               <thead>
                 <tr className="text-xs text-slate-600">
-                  <th scope="col" className="py-1 pr-2 font-medium">Received</th>
+                  <th scope="col" className="py-1 pr-2 font-medium" aria-sort={oldestFirst ? "ascending" : "descending"}>Received</th>
                   <th scope="col" className="py-1 pr-2 font-medium">Drug</th>
                   <th scope="col" className="py-1 pr-2 font-medium">Outcome</th>
                   <th scope="col" className="py-1 pr-2 font-medium">Decided by</th>
@@ -76,7 +80,7 @@ export function PatientHistory({ referenceID }: { referenceID: string }) {
                 </tr>
               </thead>
               <tbody>
-                {history.data.entries.map((e) => (
+                {(oldestFirst ? [...history.data.entries].reverse() : history.data.entries).map((e) => (
                   <tr key={e.referenceID} className="border-t border-slate-100 align-top">
                     <td className="py-1 pr-2">
                       <Link href={`/transfers/${encodeURIComponent(e.referenceID)}`} className="text-sky-800 underline underline-offset-2">

@@ -73,6 +73,14 @@ test("history, duplicate therapy and the patient's group, by keyboard", async ({
   await expect(row).toContainText(pharmacist.name);
   await expect(row).toContainText("same name and date of birth");
   await expect(history.getByRole("row").filter({ hasText: "Metformin" })).toContainText("Pending");
+  // Tab reaches the sort switch, then the transfers' links.
+  await page.keyboard.press("Tab");
+  const sort = history.getByRole("button", { name: "Oldest first" });
+  await expect(sort).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(sort).toHaveAttribute("aria-pressed", "true");
+  await expect(history.getByRole("table")).toContainText("oldest first");
+  await expect(history.getByRole("row").nth(1)).toContainText("Lisinopril 10 mg tablet");
   await page.keyboard.press("Tab");
   await expect(history.getByRole("link").first()).toBeFocused();
   await page.locator("body").focus();

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { findAuditChainHead, verifyAuditChain } from "@/lib/audit/verify-audit-chain";
 import { canonicalJson } from "@/lib/canonical-json";
-import { disconnectDb } from "@/lib/db/prisma";
+import { db, disconnectDb } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
 import { runCli } from "@/tests/support/cli";
 import { createMigratedDatabase } from "@/tests/support/database";
@@ -76,7 +76,7 @@ describe("audit tampering through SQL", () => {
   it("new records are keyed (HMAC-SHA256 under AUDIT_HMAC_KEY) and an intact chain verifies", async () => {
     const { url, rows } = await chainOf(4);
     const algs = await sql<{ hash_alg: string }>(url, "SELECT DISTINCT hash_alg FROM audit_events");
-    expect(algs.map((a) => a.hash_alg)).toEqual([expect.stringMatching(/^hmac-sha256:[0-9a-f]{16}$/)]);
+    expect(algs.map((a) => a.hash_alg)).toEqual([expect.stringMatching(/^hmac-sha256-chains:[0-9a-f]{16}$/)]);
     const cli = await runCli(["audit", "verify"], cliEnv(url));
     expect(cli.code, cli.stderr).toBe(0);
     expect(cli.json).toMatchObject({ ok: true, records: 4, head: { id: rows[3]!.id, hash: rows[3]!.hash } });
@@ -189,8 +189,77 @@ describe("audit tampering through SQL", () => {
       .filter((l) => l.includes('"msg":"audit chain head"'))
       .map((l) => JSON.parse(l) as { id: string; hash: string; reason: string });
     expect(heads.map((h) => h.reason), server.output()).toEqual(["start", "shutdown"]);
-    for (const h of heads) expect(h).toMatchObject({ id: rows[1]!.id, hash: rows[1]!.hash });
+    for (const h of heads) expect(h).toMatchObject({ id: rows[1]!.id, hash: rows[1]!.hash, heads: `1:${rows[1]!.id}:${rows[1]!.hash}` });
   });
+});
+
+describe("audit chains written at the same time (issue 19)", () => {
+  /** Records from `writers` transactions open at once, two records each: they take different chains. */
+  async function concurrentChains(writers: number): Promise<{ url: string; rows: { id: string; chain: number; hash: string }[] }> {
+    const { url } = await chainOf(2);
+    let arrived = 0;
+    let release!: () => void;
+    const allIn = new Promise<void>((resolve) => (release = resolve));
+    await Promise.all(
+      Array.from({ length: writers }, (_, w) =>
+        db().$transaction(async (tx) => {
+          await recordAuditEvent({ userId: null, actor: "test", action: "test.concurrent", details: { w, n: 1 } }, tx);
+          if (++arrived === writers) release();
+          await allIn; // every writer holds its chain's lock until all have written once
+          await recordAuditEvent({ userId: null, actor: "test", action: "test.concurrent", details: { w, n: 2 } }, tx);
+        }),
+      ),
+    );
+    await recordAuditEvent({ userId: null, actor: "test", action: "test.after" });
+    const rows = await sql<{ id: string; chain: number; hash: string }>(url, "SELECT id::text AS id, chain, hash FROM audit_events ORDER BY id");
+    return { url, rows };
+  }
+
+  it("transactions open at once write to separate chains without waiting, and every chain verifies", async () => {
+    const { rows } = await concurrentChains(3);
+    expect(new Set(rows.map((r) => r.chain))).toEqual(new Set([1, 2, 3])); // without per-chain locks this would deadlock-wait
+    const report = await verifyAuditChain();
+    expect(report).toMatchObject({ ok: true, records: 9 });
+    expect(report.heads.split(",")).toHaveLength(3);
+  });
+
+  it("a record moved to another chain is detected", async () => {
+    const { url, rows } = await concurrentChains(2);
+    const victim = rows.find((r) => r.chain === 2)!;
+    await asOwnerWithoutTriggers(url, async (c) => {
+      await c.query("UPDATE audit_events SET chain = 1 WHERE id = $1", [victim.id]);
+    });
+    await expectBrokenAt(url, victim.id, /link to the previous record|moved/);
+  });
+
+  it("the loss of one chain's tail is detected against the recorded set of heads", async () => {
+    const { url, rows } = await concurrentChains(2);
+    const heads = (await findAuditChainHead())!.heads;
+    const tail = rows.filter((r) => r.chain === 2).at(-1)!;
+    await asOwnerWithoutTriggers(url, async (c) => {
+      await c.query("DELETE FROM audit_events WHERE id = $1", [tail.id]);
+    });
+    expect((await verifyAuditChain()).ok).toBe(true); // the chain itself cannot show a missing tail...
+    const cli = await runCli(["audit", "verify", "--head", heads], cliEnv(url)); // ...the logged heads can
+    expect(cli.code, cli.stderr).toBe(1);
+    expect(cli.json.brokenAt).toMatchObject({ id: tail.id, reason: expect.stringMatching(/recorded head of chain 2 .* is not in the chain/) });
+    const later = await runCli(["audit", "verify", "--head", heads.replace(tail.hash, "f".repeat(64))], cliEnv(url));
+    expect(later.code).toBe(1);
+  });
+
+  it("an intact log verifies against heads recorded earlier, while records keep being added", async () => {
+    const { url } = await concurrentChains(2);
+    const heads = (await findAuditChainHead())!.heads;
+    await recordTwoMoreAtOnce();
+    const ok = await runCli(["audit", "verify", "--head", heads], cliEnv(url));
+    expect(ok.code, ok.stderr).toBe(0);
+    const usage = await runCli(["audit", "verify", "--head", "1:2:xyz"], cliEnv(url));
+    expect(usage.code).toBe(2);
+  });
+
+  async function recordTwoMoreAtOnce(): Promise<void> {
+    await Promise.all([0, 1].map((i) => recordAuditEvent({ userId: null, actor: "test", action: "test.later", details: { i } })));
+  }
 });
 
 /** Recomputes the legacy (unkeyed) hashes of `ids` in order, starting from `prevHash`, as an attacker can. */
@@ -205,7 +274,8 @@ async function rechainPlain(c: pg.Client, prevHash: string, ids: string[]): Prom
     const hash = createHash("sha256")
       .update(canonicalJson([prev, r.at.toISOString(), r.user_id, r.actor, r.action, r.transfer_id, r.client_address, r.details ?? null]))
       .digest("hex");
-    await c.query("UPDATE audit_events SET prev_hash = $2, hash = $3, hash_alg = 'sha256' WHERE id = $1", [id, prev, hash]);
+    // Into chain 0, where unkeyed records are allowed (a plain record in chains 1..n is refused outright).
+    await c.query("UPDATE audit_events SET prev_hash = $2, hash = $3, hash_alg = 'sha256', chain = 0 WHERE id = $1", [id, prev, hash]);
     prev = hash;
   }
 }

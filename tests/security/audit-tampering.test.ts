@@ -149,7 +149,7 @@ describe("audit tampering through SQL", () => {
     const head = (await findAuditChainHead())!;
     await asOwnerWithoutTriggers(url, async (c) => {
       await c.query(`UPDATE audit_events SET actor = 'mallory' WHERE id = $1`, [rows[1]!.id]);
-      await rechainPlain(c, "0".repeat(64), rows.map((r) => r.id));
+      await rechainPlain(c, "0".repeat(64), rows.map((r) => r.id), true);
     });
     expect((await verifyAuditChain()).ok).toBe(true);
     const cli = await runCli(["audit", "verify", "--head", head.hash], cliEnv(url));
@@ -263,7 +263,7 @@ describe("audit chains written at the same time (issue 19)", () => {
 });
 
 /** Recomputes the legacy (unkeyed) hashes of `ids` in order, starting from `prevHash`, as an attacker can. */
-async function rechainPlain(c: pg.Client, prevHash: string, ids: string[]): Promise<void> {
+async function rechainPlain(c: pg.Client, prevHash: string, ids: string[], chainZero = false): Promise<void> {
   let prev = prevHash;
   for (const id of ids) {
     const { rows } = await c.query<{ at: Date; user_id: string | null; actor: string; action: string; transfer_id: string | null; client_address: string | null; details: unknown }>(
@@ -274,8 +274,8 @@ async function rechainPlain(c: pg.Client, prevHash: string, ids: string[]): Prom
     const hash = createHash("sha256")
       .update(canonicalJson([prev, r.at.toISOString(), r.user_id, r.actor, r.action, r.transfer_id, r.client_address, r.details ?? null]))
       .digest("hex");
-    // Into chain 0, where unkeyed records are allowed (a plain record in chains 1..n is refused outright).
-    await c.query("UPDATE audit_events SET prev_hash = $2, hash = $3, hash_alg = 'sha256', chain = 0 WHERE id = $1", [id, prev, hash]);
+    // A whole rewrite goes into chain 0, where unkeyed records are allowed (in chains 1..n they are refused).
+    await c.query(`UPDATE audit_events SET prev_hash = $2, hash = $3, hash_alg = 'sha256'${chainZero ? ", chain = 0" : ""} WHERE id = $1`, [id, prev, hash]);
     prev = hash;
   }
 }

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { auditKey, keyedAuditHash } from "@/lib/audit/audit-hash";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { findAuditChainHead, verifyAuditChain } from "@/lib/audit/verify-audit-chain";
 import { canonicalJson } from "@/lib/canonical-json";
@@ -221,6 +222,35 @@ describe("audit chains written at the same time (issue 19)", () => {
     const report = await verifyAuditChain();
     expect(report).toMatchObject({ ok: true, records: 9 });
     expect(report.heads.split(",")).toHaveLength(3);
+  });
+
+  it("records from before the chains (chain 0) still verify, the chains link to its last record, and losing its tail is detected", async () => {
+    const { url } = await chainOf(0);
+    const key = auditKey();
+    let prev = "0".repeat(64);
+    const legacyIds: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      // Written as the single keyed chain wrote them (hash_alg hmac-sha256:<key id>, chain 0).
+      const event = { at: new Date(Date.now() - 60_000 + i), userId: null, actor: "test", action: "test.legacy", transferId: null, clientAddress: null, details: { i } };
+      const hash = keyedAuditHash(key, prev, event);
+      const [row] = await sql<{ id: string }>(
+        url,
+        "INSERT INTO audit_events (at, actor, action, details, prev_hash, hash, hash_alg) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id::text AS id",
+        [event.at, event.actor, event.action, JSON.stringify(event.details), prev, hash, key.alg],
+      );
+      legacyIds.push(row!.id);
+      prev = hash;
+    }
+    await recordAuditEvent({ userId: null, actor: "test", action: "test.after_migration" });
+    const [first] = await sql<{ chain: number; prev_hash: string }>(url, "SELECT chain, prev_hash FROM audit_events WHERE action = 'test.after_migration'");
+    expect(first).toEqual({ chain: 1, prev_hash: prev });
+    expect(await verifyAuditChain()).toMatchObject({ ok: true, records: 4 });
+    await asOwnerWithoutTriggers(url, async (c) => {
+      await c.query("DELETE FROM audit_events WHERE id = $1", [legacyIds[2]]);
+    });
+    const report = await verifyAuditChain();
+    expect(report.ok).toBe(false);
+    if (!report.ok) expect(report.brokenAt.reason).toMatch(/link to the previous record/);
   });
 
   it("a record moved to another chain is detected", async () => {

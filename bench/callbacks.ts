@@ -23,7 +23,7 @@ export type CallbacksResult = {
   ratio: number;
 };
 
-async function pendingTransfers(partnerId: string, pharmacyNpi: string, count: number): Promise<string[]> {
+export async function pendingTransfers(partnerId: string, pharmacyNpi: string, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const request = buildTransferRequest({}, { receivingNpi: pharmacyNpi });
@@ -37,7 +37,7 @@ async function pendingTransfers(partnerId: string, pharmacyNpi: string, count: n
 }
 
 /** Runs `fn` over `items`, at most `concurrency` at once. */
-async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
+export async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (next < items.length) await fn(items[next++]!);

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--only intake|queue|callbacks]`: every figure beside its baseline, measured
+// `npm run bench [-- --quick] [--only intake|queue|callbacks|approvals|metrics]`: every figure beside its baseline, measured
 // in the same run, reported as a ratio; a table on stdout and the whole result as JSON in bench/results/.
 // --quick is the smoke run the test suite uses (short runs, small data); --only measures one part.
 import { randomBytes } from "node:crypto";
@@ -15,12 +15,13 @@ import { createMigratedDatabase, startTestPostgres } from "@/tests/support/datab
 import { ensureBuild, TEST_SECRETS } from "@/tests/support/server";
 import { benchIntake, type IntakeResult } from "./intake";
 import { benchMetricsOverhead, type MetricsOverheadResult } from "./metrics-overhead";
+import { benchApprovals, type ApprovalsResult } from "./approvals";
 import { benchCallbacks, type CallbacksResult } from "./callbacks";
 import { benchQueue, seedTransfers, type QueueSize } from "./queue";
 import { ROOT } from "./support";
 
 const quick = process.argv.includes("--quick");
-const PARTS = ["intake", "queue", "callbacks", "metrics"] as const;
+const PARTS = ["intake", "queue", "callbacks", "metrics", "approvals"] as const;
 type Part = (typeof PARTS)[number];
 const onlyArg = process.argv[process.argv.indexOf("--only") + 1];
 if (process.argv.includes("--only") && !PARTS.includes(onlyArg as Part)) {
@@ -31,6 +32,7 @@ const runs = (part: Part) => !process.argv.includes("--only") || onlyArg === par
 const settings = quick ? { connections: 10, seconds: 3, rounds: 1 } : { connections: 50, seconds: 20, rounds: 2 };
 const queueSizes = quick ? [20_000] : [100_000, 1_000_000];
 const queueRuns = quick ? 5 : 40;
+const approvalSettings = quick ? { count: 20, rounds: 1 } : { count: 300, rounds: 4 };
 const callbackSettings = quick ? { count: 20, latencySamples: 5 } : { count: 500, latencySamples: 50 };
 
 function step(text: string): void {
@@ -98,13 +100,19 @@ async function main(): Promise<void> {
       }
     }
 
+    let approvals: ApprovalsResult | undefined;
+    if (runs("approvals")) {
+      step(`approvals: ${approvalSettings.rounds} alternating round(s) of ${approvalSettings.count}, 1 audit chain vs AUDIT_CHAINS`);
+      approvals = await benchApprovals({ databaseUrl, partnerId: partner.partnerId, pharmacyNpi: DEMO_PHARMACY_NPI, actor, ...approvalSettings });
+    }
+
     let callbacks: CallbacksResult | undefined;
     if (runs("callbacks")) {
       step(`callbacks: ${callbackSettings.count} deliveries, ${callbackSettings.latencySamples} latency samples`);
       callbacks = await benchCallbacks({ databaseUrl, authSecret, pharmacyNpi: DEMO_PHARMACY_NPI, actor, ...callbackSettings });
     }
 
-    const result = { at: new Date().toISOString(), quick, only: process.argv.includes("--only") ? onlyArg : null, machine: { ...machine(), postgres: pgVersion }, intake, queue, callbacks, metrics, seconds: Math.round((Date.now() - started) / 1000) };
+    const result = { at: new Date().toISOString(), quick, only: process.argv.includes("--only") ? onlyArg : null, machine: { ...machine(), postgres: pgVersion }, intake, queue, approvals, callbacks, metrics, seconds: Math.round((Date.now() - started) / 1000) };
     const dir = path.join(ROOT, "bench", "results");
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `${result.at.replace(/[:.]/g, "-")}${quick ? "-quick" : ""}${result.only ? `-${result.only}` : ""}.json`);
@@ -140,6 +148,14 @@ async function main(): Promise<void> {
         const indexes = [...new Set(c.plan.flatMap((line) => /(Index(?: Only)? Scan(?: Backward)? using \S+|Bitmap Index Scan on \S+|Seq Scan on \S+)/.exec(line)?.[1] ?? []))];
         process.stdout.write(`  plan of ${c.name}: ${indexes.join(", ") || "(no plan captured)"}\n`);
       }
+    }
+    if (approvals) {
+      process.stdout.write(`\napprovals at concurrency ${approvals.concurrency}, no worker (${approvals.rounds} alternating rounds of ${approvals.count}; median round)\n`);
+      process.stdout.write(`${table([
+        ["figure", `${approvals.chains} audit chains`, "1 audit chain (before)", "ratio"],
+        ["approvals/s", String(approvals.chained.approvalsPerSecond), String(approvals.single.approvalsPerSecond), String(approvals.ratio)],
+        ["approval p50 / p95 ms", `${approvals.chained.p50} / ${approvals.chained.p95}`, `${approvals.single.p50} / ${approvals.single.p95}`, ""],
+      ])}\n`);
     }
     if (callbacks) {
       process.stdout.write(`\ncallbacks (${callbacks.count} deliveries at concurrency ${callbacks.concurrency}; baseline: the same signed POSTs sent directly)\n`);

@@ -34,6 +34,8 @@ const EnvSchema = z.object({
   /** HMAC key of the audit log's hash chain, kept outside the database so that its owner cannot rewrite history unnoticed. */
   AUDIT_HMAC_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   /** How often the server writes the audit chain's head to the log (also at start and at shutdown). */
+  /** How many audit chains records are spread over (issue 19); 1 is the single chain behind one lock. */
+  AUDIT_CHAINS: z.coerce.number().int().min(1, "must be at least 1").max(64, "must be at most 64").default(8),
   AUDIT_HEAD_LOG_MINUTES: z.coerce.number().min(0.05, "must be at least 0.05").max(1440, "must be at most 1440").default(60),
   PHARMACY_NPI: z
     .string()

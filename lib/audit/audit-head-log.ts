@@ -1,6 +1,6 @@
-// The audit chain's head (last record id and hash) written to the structured log at start, every
+// The audit chain's head (last record id and hash, and the set of every chain's head) written to the structured log at start, every
 // AUDIT_HEAD_LOG_MINUTES and at shutdown. Logs leave the database (a log shipper, the journal), so a head
-// recorded there lets `npm run cli -- audit verify --head <hash>` prove later that history up to it was not
+// recorded there lets `npm run cli -- audit verify --head <heads>` prove later that history up to it was not
 // truncated or rewritten, even by someone holding the database's owner role.
 import { auditKey, keyIdOf } from "@/lib/audit/audit-hash";
 import { findAuditChainHead } from "@/lib/audit/verify-audit-chain";
@@ -11,7 +11,7 @@ import { errorFields, log } from "@/lib/log";
 export async function logAuditChainHead(reason: "start" | "interval" | "shutdown"): Promise<void> {
   try {
     const head = await findAuditChainHead();
-    if (head) log("info", "audit chain head", { id: head.id, hash: head.hash, reason });
+    if (head) log("info", "audit chain head", { id: head.id, hash: head.hash, heads: head.heads, reason });
   } catch (err) {
     log("warn", "audit chain head not recorded", { reason, ...errorFields(err) });
   }
@@ -39,7 +39,7 @@ export async function startAuditHeadLog(): Promise<{ stop(): Promise<void> }> {
  */
 export async function findAuditKeyMismatch(): Promise<string | null> {
   const key = auditKey();
-  const last = await db().auditEvent.findFirst({ where: { hashAlg: { startsWith: "hmac-sha256:" } }, orderBy: { id: "desc" }, select: { hashAlg: true } });
+  const last = await db().auditEvent.findFirst({ where: { hashAlg: { startsWith: "hmac-sha256" } }, orderBy: { id: "desc" }, select: { hashAlg: true } });
   const keyId = last ? keyIdOf(last.hashAlg) : null;
   if (!keyId || keyId === key.id) return null;
   return (

@@ -1,9 +1,19 @@
 // The audit log (HIPAA audit controls): every view, search, claim and decision, and every admin action,
 // appended with a keyed hash chained to the previous record (lib/audit/audit-hash.ts) so that an altered,
 // removed or reordered record is detected, even by someone who holds the database but not AUDIT_HMAC_KEY.
+//
+// Why several chains (issue 19): with one chain every audited action waited, behind one advisory lock, for
+// the one before it to commit, so approvals (and every other audited action) ran one at a time. A record
+// now links to the last record of one of AUDIT_CHAINS (8) chains, each with its own lock. Each chain is as
+// tamper-evident as the single one was: the hash covers the chain's number, so a record cannot move
+// between chains, and within a chain an edit, a removal, an insertion or a reordering breaks a link. What
+// one chain cannot show by itself, the loss of its tail, the set of all chains' heads shows: the server
+// logs it (audit-head-log.ts) and `audit verify --head` checks every head in it. Order across chains is
+// not part of the chain, as it was never meaningful for transactions that ran at the same time.
 import type { Prisma } from "@/generated/prisma/client";
-import { auditKey, GENESIS_HASH, keyedAuditHash } from "@/lib/audit/audit-hash";
+import { auditKey, chainedAuditHash } from "@/lib/audit/audit-hash";
 import { db } from "@/lib/db/prisma";
+import { env } from "@/lib/env";
 
 export { GENESIS_HASH } from "@/lib/audit/audit-hash";
 
@@ -23,10 +33,10 @@ type Db = Prisma.TransactionClient;
 
 async function append(tx: Db, input: AuditEventInput): Promise<void> {
   const key = auditKey(); // before the lock: a missing key fails without waiting for anyone
-  // One writer at a time (per database) so that each record chains to the one before it.
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(7324001)`;
-  const last = await tx.auditEvent.findFirst({ orderBy: { id: "desc" }, select: { hash: true } });
-  const prevHash = last?.hash ?? GENESIS_HASH;
+  // One writer at a time per chain: the first free chain's lock, and the hash to link to, in one round
+  // trip (the SQL function audit_chain_acquire, migration 20261124120000_audit_chain_partitions).
+  const [acquired] = await tx.$queryRaw<{ chain: number; prev_hash: string }[]>`SELECT chain, prev_hash FROM audit_chain_acquire(${env().AUDIT_CHAINS}::int)`;
+  const { chain, prev_hash: prevHash } = acquired!;
   const event = {
     at: new Date(),
     userId: input.userId,
@@ -37,7 +47,7 @@ async function append(tx: Db, input: AuditEventInput): Promise<void> {
     details: input.details ?? null,
   };
   await tx.auditEvent.create({
-    data: { ...event, details: event.details ?? undefined, prevHash, hashAlg: key.alg, hash: keyedAuditHash(key, prevHash, event) },
+    data: { ...event, details: event.details ?? undefined, chain, prevHash, hashAlg: key.chainsAlg, hash: chainedAuditHash(key, chain, prevHash, event) },
   });
 }
 

@@ -15,7 +15,7 @@ import { createOAuthClient, revokeOAuthClient } from "@/lib/auth/oauth";
 import { DomainError } from "@/lib/errors";
 import { assertPartnerExists, createPartner, listPartners } from "@/lib/partners/create-partner";
 import { createUser } from "@/lib/users/create-user";
-import { verifyAuditChain } from "@/lib/audit/verify-audit-chain";
+import { parseChainHeads, verifyAuditChain, type VerifyOptions } from "@/lib/audit/verify-audit-chain";
 import { rotateStoredSecrets } from "@/lib/partners/sealed-secrets";
 import { exportAuditLog, parseAuditQuery, queryAuditLog } from "@/lib/admin/audit-log";
 import { getPartnerDetails } from "@/lib/admin/partner-overview";
@@ -69,10 +69,10 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
                                    the transfer log for inspections as CSV (decision dates: from inclusive, to
                                    exclusive; ISO dates are UTC days): every record element, oldest first; stdout
                                    unless --out; audited. Defaults: every schedule, approved transfers
-  audit verify [--head <hash> [--head-id <id>]]
-                                   check the audit log's keyed hash chain; exit 1 and name the first broken record.
-                                   --head: a head the server logged earlier ("audit chain head") must still be in
-                                   the chain (detects truncation or a rewrite of history)
+  audit verify [--head <heads> | --head <hash> [--head-id <id>]]
+                                   check the audit log's keyed hash chains; exit 1 and name the first broken record.
+                                   --head: heads the server logged earlier ("audit chain head": its "heads" value,
+                                   or one "hash") must still be in the log (detects truncation or a rewrite)
   secrets rotate-key               re-seal every stored secret under the current DATA_ENCRYPTION_KEY (the old key
                                    given as DATA_ENCRYPTION_KEY_PREVIOUS); all or nothing, audited
   audit list [--user <email|id>] [--action <a|prefix.*>] [--transfer <id>] [--from <iso>] [--to <iso>]
@@ -159,14 +159,21 @@ function extraSchedulesOption(text: string): ReturnType<typeof parseExtraSchedul
 }
 
 /** --head <hash> [--head-id <id>]: a chain head as the server logged it. */
-function expectedHeadOption(values: CliValues): { hash: string; id?: string } | undefined {
+function expectedHeadOption(values: CliValues): VerifyOptions["expectedHead"] {
   const hash = values.head;
   const id = values["head-id"];
   if (hash === undefined) {
     if (id !== undefined) throw new CliUsageError("--head-id needs --head <hash>");
     return undefined;
   }
-  if (!/^[0-9a-f]{64}$/.test(hash)) throw new CliUsageError("--head must be a record hash (64 hex digits) from an \"audit chain head\" log line");
+  if (hash.includes(":")) {
+    // The set of heads ("heads" in the log line): every chain's last record must still be there.
+    const heads = parseChainHeads(hash);
+    if (!heads) throw new CliUsageError("--head must be the \"heads\" value (chain:id:hash,...) or a record hash from an \"audit chain head\" log line");
+    if (id !== undefined) throw new CliUsageError("--head-id goes with a single record hash, not with the set of heads");
+    return { heads };
+  }
+  if (!/^[0-9a-f]{64}$/.test(hash)) throw new CliUsageError("--head must be a record hash (64 hex digits) or the \"heads\" value from an \"audit chain head\" log line");
   if (id !== undefined && !/^\d{1,19}$/.test(id)) throw new CliUsageError("--head-id must be a record id (digits)");
   return { hash, id };
 }

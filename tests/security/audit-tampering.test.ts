@@ -5,10 +5,11 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { auditKey, keyedAuditHash } from "@/lib/audit/audit-hash";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { findAuditChainHead, verifyAuditChain } from "@/lib/audit/verify-audit-chain";
 import { canonicalJson } from "@/lib/canonical-json";
-import { disconnectDb } from "@/lib/db/prisma";
+import { db, disconnectDb } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
 import { runCli } from "@/tests/support/cli";
 import { createMigratedDatabase } from "@/tests/support/database";
@@ -76,7 +77,7 @@ describe("audit tampering through SQL", () => {
   it("new records are keyed (HMAC-SHA256 under AUDIT_HMAC_KEY) and an intact chain verifies", async () => {
     const { url, rows } = await chainOf(4);
     const algs = await sql<{ hash_alg: string }>(url, "SELECT DISTINCT hash_alg FROM audit_events");
-    expect(algs.map((a) => a.hash_alg)).toEqual([expect.stringMatching(/^hmac-sha256:[0-9a-f]{16}$/)]);
+    expect(algs.map((a) => a.hash_alg)).toEqual([expect.stringMatching(/^hmac-sha256-chains:[0-9a-f]{16}$/)]);
     const cli = await runCli(["audit", "verify"], cliEnv(url));
     expect(cli.code, cli.stderr).toBe(0);
     expect(cli.json).toMatchObject({ ok: true, records: 4, head: { id: rows[3]!.id, hash: rows[3]!.hash } });
@@ -149,7 +150,7 @@ describe("audit tampering through SQL", () => {
     const head = (await findAuditChainHead())!;
     await asOwnerWithoutTriggers(url, async (c) => {
       await c.query(`UPDATE audit_events SET actor = 'mallory' WHERE id = $1`, [rows[1]!.id]);
-      await rechainPlain(c, "0".repeat(64), rows.map((r) => r.id));
+      await rechainPlain(c, "0".repeat(64), rows.map((r) => r.id), true);
     });
     expect((await verifyAuditChain()).ok).toBe(true);
     const cli = await runCli(["audit", "verify", "--head", head.hash], cliEnv(url));
@@ -189,12 +190,110 @@ describe("audit tampering through SQL", () => {
       .filter((l) => l.includes('"msg":"audit chain head"'))
       .map((l) => JSON.parse(l) as { id: string; hash: string; reason: string });
     expect(heads.map((h) => h.reason), server.output()).toEqual(["start", "shutdown"]);
-    for (const h of heads) expect(h).toMatchObject({ id: rows[1]!.id, hash: rows[1]!.hash });
+    for (const h of heads) expect(h).toMatchObject({ id: rows[1]!.id, hash: rows[1]!.hash, heads: `1:${rows[1]!.id}:${rows[1]!.hash}` });
   });
 });
 
+describe("audit chains written at the same time (issue 19)", () => {
+  /** Records from `writers` transactions open at once, two records each: they take different chains. */
+  async function concurrentChains(writers: number): Promise<{ url: string; rows: { id: string; chain: number; hash: string }[] }> {
+    const { url } = await chainOf(2);
+    let arrived = 0;
+    let release!: () => void;
+    const allIn = new Promise<void>((resolve) => (release = resolve));
+    await Promise.all(
+      Array.from({ length: writers }, (_, w) =>
+        db().$transaction(async (tx) => {
+          await recordAuditEvent({ userId: null, actor: "test", action: "test.concurrent", details: { w, n: 1 } }, tx);
+          if (++arrived === writers) release();
+          await allIn; // every writer holds its chain's lock until all have written once
+          await recordAuditEvent({ userId: null, actor: "test", action: "test.concurrent", details: { w, n: 2 } }, tx);
+        }),
+      ),
+    );
+    await recordAuditEvent({ userId: null, actor: "test", action: "test.after" });
+    const rows = await sql<{ id: string; chain: number; hash: string }>(url, "SELECT id::text AS id, chain, hash FROM audit_events ORDER BY id");
+    return { url, rows };
+  }
+
+  it("transactions open at once write to separate chains without waiting, and every chain verifies", async () => {
+    const { rows } = await concurrentChains(3);
+    expect(new Set(rows.map((r) => r.chain))).toEqual(new Set([1, 2, 3])); // without per-chain locks this would deadlock-wait
+    const report = await verifyAuditChain();
+    expect(report).toMatchObject({ ok: true, records: 9 });
+    expect(report.heads.split(",")).toHaveLength(3);
+  });
+
+  it("records from before the chains (chain 0) still verify, the chains link to its last record, and losing its tail is detected", async () => {
+    const { url } = await chainOf(0);
+    const key = auditKey();
+    let prev = "0".repeat(64);
+    const legacyIds: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      // Written as the single keyed chain wrote them (hash_alg hmac-sha256:<key id>, chain 0).
+      const event = { at: new Date(Date.now() - 60_000 + i), userId: null, actor: "test", action: "test.legacy", transferId: null, clientAddress: null, details: { i } };
+      const hash = keyedAuditHash(key, prev, event);
+      const [row] = await sql<{ id: string }>(
+        url,
+        "INSERT INTO audit_events (at, actor, action, details, prev_hash, hash, hash_alg) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id::text AS id",
+        [event.at, event.actor, event.action, JSON.stringify(event.details), prev, hash, key.alg],
+      );
+      legacyIds.push(row!.id);
+      prev = hash;
+    }
+    await recordAuditEvent({ userId: null, actor: "test", action: "test.after_migration" });
+    const [first] = await sql<{ chain: number; prev_hash: string }>(url, "SELECT chain, prev_hash FROM audit_events WHERE action = 'test.after_migration'");
+    expect(first).toEqual({ chain: 1, prev_hash: prev });
+    expect(await verifyAuditChain()).toMatchObject({ ok: true, records: 4 });
+    await asOwnerWithoutTriggers(url, async (c) => {
+      await c.query("DELETE FROM audit_events WHERE id = $1", [legacyIds[2]]);
+    });
+    const report = await verifyAuditChain();
+    expect(report.ok).toBe(false);
+    if (!report.ok) expect(report.brokenAt.reason).toMatch(/link to the previous record/);
+  });
+
+  it("a record moved to another chain is detected", async () => {
+    const { url, rows } = await concurrentChains(2);
+    const victim = rows.find((r) => r.chain === 2)!;
+    await asOwnerWithoutTriggers(url, async (c) => {
+      await c.query("UPDATE audit_events SET chain = 1 WHERE id = $1", [victim.id]);
+    });
+    await expectBrokenAt(url, victim.id, /link to the previous record|moved/);
+  });
+
+  it("the loss of one chain's tail is detected against the recorded set of heads", async () => {
+    const { url, rows } = await concurrentChains(2);
+    const heads = (await findAuditChainHead())!.heads;
+    const tail = rows.filter((r) => r.chain === 2).at(-1)!;
+    await asOwnerWithoutTriggers(url, async (c) => {
+      await c.query("DELETE FROM audit_events WHERE id = $1", [tail.id]);
+    });
+    expect((await verifyAuditChain()).ok).toBe(true); // the chain itself cannot show a missing tail...
+    const cli = await runCli(["audit", "verify", "--head", heads], cliEnv(url)); // ...the logged heads can
+    expect(cli.code, cli.stderr).toBe(1);
+    expect(cli.json.brokenAt).toMatchObject({ id: tail.id, reason: expect.stringMatching(/recorded head of chain 2 .* is not in the chain/) });
+    const later = await runCli(["audit", "verify", "--head", heads.replace(tail.hash, "f".repeat(64))], cliEnv(url));
+    expect(later.code).toBe(1);
+  });
+
+  it("an intact log verifies against heads recorded earlier, while records keep being added", async () => {
+    const { url } = await concurrentChains(2);
+    const heads = (await findAuditChainHead())!.heads;
+    await recordTwoMoreAtOnce();
+    const ok = await runCli(["audit", "verify", "--head", heads], cliEnv(url));
+    expect(ok.code, ok.stderr).toBe(0);
+    const usage = await runCli(["audit", "verify", "--head", "1:2:xyz"], cliEnv(url));
+    expect(usage.code).toBe(2);
+  });
+
+  async function recordTwoMoreAtOnce(): Promise<void> {
+    await Promise.all([0, 1].map((i) => recordAuditEvent({ userId: null, actor: "test", action: "test.later", details: { i } })));
+  }
+});
+
 /** Recomputes the legacy (unkeyed) hashes of `ids` in order, starting from `prevHash`, as an attacker can. */
-async function rechainPlain(c: pg.Client, prevHash: string, ids: string[]): Promise<void> {
+async function rechainPlain(c: pg.Client, prevHash: string, ids: string[], chainZero = false): Promise<void> {
   let prev = prevHash;
   for (const id of ids) {
     const { rows } = await c.query<{ at: Date; user_id: string | null; actor: string; action: string; transfer_id: string | null; client_address: string | null; details: unknown }>(
@@ -205,7 +304,8 @@ async function rechainPlain(c: pg.Client, prevHash: string, ids: string[]): Prom
     const hash = createHash("sha256")
       .update(canonicalJson([prev, r.at.toISOString(), r.user_id, r.actor, r.action, r.transfer_id, r.client_address, r.details ?? null]))
       .digest("hex");
-    await c.query("UPDATE audit_events SET prev_hash = $2, hash = $3, hash_alg = 'sha256' WHERE id = $1", [id, prev, hash]);
+    // A whole rewrite goes into chain 0, where unkeyed records are allowed (in chains 1..n they are refused).
+    await c.query(`UPDATE audit_events SET prev_hash = $2, hash = $3, hash_alg = 'sha256'${chainZero ? ", chain = 0" : ""} WHERE id = $1`, [id, prev, hash]);
     prev = hash;
   }
 }

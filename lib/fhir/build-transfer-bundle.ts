@@ -20,7 +20,7 @@ export type ApprovedTransfer = {
 export function buildTransferBundle(transfer: ApprovedTransfer): Bundle {
   const { referenceID, request } = transfer;
   const entries: BundleEntry[] = [];
-  const add = (role: string, resource: Resource, ifNoneExist?: string): Reference => {
+  const add = <T extends Resource>(role: string, resource: T, ifNoneExist?: string): Reference<T> => {
     const fullUrl = `urn:uuid:${stableUuid(referenceID, role)}`;
     entries.push({ fullUrl, resource, request: { method: "POST", url: resource.resourceType, ...(ifNoneExist ? { ifNoneExist } : {}) } });
     return { reference: fullUrl };
@@ -34,10 +34,10 @@ export function buildTransferBundle(transfer: ApprovedTransfer): Bundle {
     request.receivingPharmacy.npi === request.sendingPharmacy.npi
       ? sendingPharmacy
       : add("receiving-pharmacy", buildPharmacy(request.receivingPharmacy), byNpi(request.receivingPharmacy.npi));
-  const coverages: Reference[] = [];
+  const coverages: Reference<Coverage>[] = [];
   const plans: [TransferRequest["primaryInsurance"], 1 | 2][] = [[request.primaryInsurance, 1], [request.secondaryInsurance, 2]];
   for (const [insurance, order] of plans) {
-    if (insurance) coverages.push(add(`coverage-${order}`, buildCoverage(insurance, order, patient) satisfies Coverage));
+    if (insurance) coverages.push(add(`coverage-${order}`, buildCoverage(insurance, order, patient)));
   }
   buildAllergies(request, patient).forEach((allergy, i) => add(`allergy-${i}`, allergy));
   add(

@@ -1,5 +1,5 @@
 // Coverage from the interface's Insurance (2.11): primary as order 1, secondary as order 2.
-import type { Coverage, CoverageClass, Reference } from "@medplum/fhirtypes";
+import type { Coverage, CoverageClass, Patient, Reference } from "@medplum/fhirtypes";
 import { nameText } from "@/lib/fhir/common";
 import { SYSTEMS } from "@/lib/fhir/systems";
 import type { Insurance } from "@/lib/transfers/wire";
@@ -8,7 +8,7 @@ function coverageClass(code: "rxbin" | "rxpcn" | "rxgroup" | "plan", value: stri
   return { type: { coding: [{ system: SYSTEMS.coverageClass, code }] }, value, ...(name ? { name } : {}) };
 }
 
-export function buildCoverage(insurance: Insurance, order: 1 | 2, beneficiary: Reference): Coverage {
+export function buildCoverage(insurance: Insurance, order: 1 | 2, beneficiary: Reference<Patient>): Coverage {
   const classes: CoverageClass[] = [coverageClass("plan", insurance.planName, insurance.planName)];
   if (insurance.bin) classes.push(coverageClass("rxbin", insurance.bin));
   if (insurance.pcn) classes.push(coverageClass("rxpcn", insurance.pcn));

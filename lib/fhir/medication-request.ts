@@ -11,7 +11,7 @@
 //
 // Dates: writtenDate is authoredOn and starts validityPeriod, expirationDate ends it; both are kept exactly
 // as sent (RFC 3339 with seconds and an offset, which is a valid FHIR dateTime).
-import type { MedicationRequest, Reference } from "@medplum/fhirtypes";
+import type { Coverage, MedicationRequest, Organization, Patient, Practitioner, Reference } from "@medplum/fhirtypes";
 import { localRxSystem, senderRxSystem, SYSTEMS } from "@/lib/fhir/systems";
 import type { TransferRequest } from "@/lib/transfers/wire";
 
@@ -31,11 +31,11 @@ export const DAW_MEANINGS: readonly string[] = [
 const DAW_FORBIDS_SUBSTITUTION = new Set([1, 7]);
 
 export type MedicationRequestRefs = {
-  patient: Reference;
-  prescriber: Reference;
-  sendingPharmacy: Reference;
-  receivingPharmacy: Reference;
-  coverages: Reference[];
+  patient: Reference<Patient>;
+  prescriber: Reference<Practitioner>;
+  sendingPharmacy: Reference<Organization>;
+  receivingPharmacy: Reference<Organization>;
+  coverages: Reference<Coverage>[];
 };
 
 export function buildMedicationRequest(input: {

@@ -26,7 +26,7 @@ const ACTIVE = { coding: [{ system: SYSTEMS.allergyClinical, code: "active", dis
  * text). NO_KNOWN_ALLERGIES: one "No known allergy" (SNOMED CT 716186003). NOT_AVAILABLE: one "No information
  * about allergies" (IPS no-allergy-info), so the dispensing system knows to ask rather than assume none.
  */
-export function buildAllergies(request: TransferRequest, patient: Reference): AllergyIntolerance[] {
+export function buildAllergies(request: TransferRequest, patient: Reference<FhirPatient>): AllergyIntolerance[] {
   const details = request.patient.allergyDetails;
   const base = { resourceType: "AllergyIntolerance" as const, clinicalStatus: ACTIVE, patient };
   switch (details.allergiesDescriptor) {

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Bundle } from "@medplum/fhirtypes";
 import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { db } from "@/lib/db/prisma";
+import { appendFeedEntry } from "@/lib/integration/append-feed-entry";
 import { createIntegrationKey, revokeIntegrationKey } from "@/lib/integration/integration-keys";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { approveTransfer } from "@/lib/transfers/approve-transfer";
@@ -90,6 +91,41 @@ describe("the integration feed", () => {
     const order = await db().integrationFeedEntry.findMany({ where: { transferId: { in: ids } }, orderBy: { seq: "asc" }, select: { transferId: true } });
     expect(seen).toEqual(order.map((o) => o.transferId));
   }, 120_000);
+
+  it("does not skip an approval that commits after a later-numbered one started: numbers become visible in commit order", async () => {
+    // Deterministic version of the race: two approved transfers are fed again through appendFeedEntry in two
+    // transactions this test controls. A takes its number and stays open; B starts after it. Were numbers not
+    // handed out in commit order, B would commit first, a reader would move past B's number, and A (smaller)
+    // would never be seen.
+    const [a, b] = [await receive(), await receive()];
+    for (const id of [a, b]) await approveTransfer({ transferId: id, actor: actor(), clientAddress: null, approval: {} });
+    await db().integrationFeedEntry.deleteMany({ where: { transferId: { in: [a, b] } } });
+    let cursor = await cursorAtEnd();
+    const seen: string[] = [];
+    const read = async () => {
+      const page = await feed(`?since=${cursor}`);
+      expect(page.status).toBe(200);
+      seen.push(...page.body.items.map((i) => i.referenceID));
+      cursor = page.body.nextCursor;
+    };
+    let releaseA!: () => void;
+    const aMayCommit = new Promise<void>((resolve) => (releaseA = resolve));
+    let aNumbered!: () => void;
+    const aHasNumber = new Promise<void>((resolve) => (aNumbered = resolve));
+    const txA = db().$transaction(async (tx) => {
+      await appendFeedEntry(tx, { transferId: a, approvedAt: new Date() });
+      aNumbered();
+      await aMayCommit;
+    }, { timeout: 30_000 });
+    await aHasNumber;
+    const txB = db().$transaction((tx) => appendFeedEntry(tx, { transferId: b, approvedAt: new Date() }), { maxWait: 30_000, timeout: 30_000 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await read(); // A is open; B must not be visible ahead of it
+    releaseA();
+    await Promise.all([txA, txB]);
+    await read();
+    expect(seen).toEqual([a, b]);
+  }, 60_000);
 
   it("answers each transfer with a FHIR R4 Bundle that is valid against the official schema", async () => {
     const id = await receive();

@@ -2,6 +2,7 @@
 // document as /v1/openapi.json: no CDN, readable offline and without scripts (which only add the Copy buttons).
 import type { Metadata } from "next";
 import { CallbacksDocs } from "@/components/callbacks/callbacks-docs";
+import { DispensingDocs } from "@/components/docs/dispensing-docs";
 import { CopyButton } from "@/components/docs/copy-button";
 import { SchemaFields, type OpenApiSchemas } from "@/components/docs/schema-fields";
 import { MAX_BODY_BYTES } from "@/lib/http/read-body";
@@ -59,6 +60,7 @@ export default function DocsPage() {
     ["retries", "Retries and duplicates"],
     ["review", "Controlled substances"],
     ["callbacks", "Callbacks"],
+    ["dispensing", "Connecting your dispensing system"],
     ["endpoints", "Endpoints"],
     ["schemas", "Data shapes"],
   ];
@@ -219,6 +221,8 @@ export default function DocsPage() {
         </p>
 
         <CallbacksDocs />
+
+        <DispensingDocs />
 
         <H2 id="endpoints">Endpoints</H2>
         {Object.entries(doc.paths).map(([path, methods]) =>

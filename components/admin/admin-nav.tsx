@@ -8,6 +8,7 @@ const SECTIONS = [
   { href: "/admin/partners", label: "Partners" },
   { href: "/admin/users", label: "Users" },
   { href: "/admin/stores", label: "Stores" },
+  { href: "/admin/integration-keys", label: "Integration keys" },
   { href: "/admin/audit", label: "Audit log" },
 ] as const;
 

@@ -28,6 +28,7 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { pattern: "/v1/**", allow: PUBLIC, why: "transfer API: partner API key or OAuth bearer token, checked by the route" },
   { pattern: "/oauth/token", allow: PUBLIC, why: "OAuth client credentials grant: client id and secret" },
   { pattern: "/.well-known/oauth-authorization-server", allow: PUBLIC, why: "RFC 8414 metadata for /oauth/token (discovery by senders' OAuth libraries)" },
+  { pattern: "/api/integration/**", allow: PUBLIC, why: "dispensing-system feed: integration key (Bearer), checked by the route; never a session" },
   { pattern: "/docs", allow: PUBLIC, why: "API documentation for sending pharmacies" },
   // Operations: probes for load balancers and orchestrators (no data, no versions)
   { pattern: "/healthz", allow: PUBLIC, why: "liveness probe: answers while the process serves" },

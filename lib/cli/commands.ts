@@ -22,6 +22,8 @@ import { getPartnerDetails } from "@/lib/admin/partner-overview";
 import { updatePartnerProfile } from "@/lib/admin/update-partner-profile";
 import { findJsonProblems, textProblem } from "@/lib/text-safety";
 import { runBackupCommand } from "@/lib/cli/backup";
+import { runIntegrationKeyCommand } from "@/lib/cli/integration-keys";
+import { runTransfersFhir } from "@/lib/cli/transfers-fhir";
 
 export class CliUsageError extends Error {}
 
@@ -69,6 +71,9 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
                                    the transfer log for inspections as CSV (decision dates: from inclusive, to
                                    exclusive; ISO dates are UTC days): every record element, oldest first; stdout
                                    unless --out; audited. Defaults: every schedule, approved transfers
+  transfers fhir <referenceID>     the approved transfer's FHIR R4 Bundle (JSON) for the dispensing system; audited
+  integration-key create --name <name> | list | revoke <keyId>
+                                   credentials of interface engines reading /api/integration/transfers (shown once)
   audit verify [--head <heads> | --head <hash> [--head-id <id>]]
                                    check the audit log's keyed hash chains; exit 1 and name the first broken record.
                                    --head: heads the server logged earlier ("audit chain head": its "heads" value,
@@ -219,6 +224,8 @@ function refuseUnstorableArguments(args: readonly string[], values: CliValues): 
 export async function runCliCommand(args: string[], values: CliValues): Promise<CliResult> {
   refuseUnstorableArguments(args, values);
   if (args[0] === "backup" || args[0] === "restore") return runBackupCommand(args, values);
+  if (args[0] === "transfers" && args[1] === "fhir") return runTransfersFhir(args[2]);
+  if (args[0] === "integration-key") return runIntegrationKeyCommand(args, values);
   const command = args.slice(0, 2).join(" ");
   switch (command) {
     case "partner create": {

@@ -8,7 +8,7 @@ import pg from "pg";
 const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** Tables the app appends to and reads, never changes. */
-const APPEND_ONLY = new Set(["audit_events", "transfer_decisions"]);
+const APPEND_ONLY = new Set(["audit_events", "transfer_decisions", "integration_feed"]);
 /** Tables the app only reads (it checks that migrations are applied; db:deploy applies them). */
 const READ_ONLY = new Set(["_prisma_migrations"]);
 

@@ -22,6 +22,7 @@ import { parseStoreRules, DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
 import { checkApproval, type ApprovedDrug } from "@/lib/transfers/approval-rules";
 import { TransferRequestSchema, type TransferResponse } from "@/lib/transfers/wire";
 import { observeDecision } from "@/lib/ops/metrics";
+import { appendFeedEntry } from "@/lib/integration/append-feed-entry";
 
 export type DecisionRequest =
   | ({ kind: "approve" } & ApproveInput)
@@ -153,6 +154,8 @@ export async function decideTransfer(input: {
           },
           tx,
         );
+        // Last, under its own lock: the dispensing-system feed's order is commit order (append-feed-entry.ts).
+        if (outcome === "APPROVED") await appendFeedEntry(tx, { transferId, approvedAt: now });
         return { referenceID: transferId, decision: outcome, decidedBy: actor.name, decidedAt: now.toISOString(), response, callbackId };
       },
       { maxWait: 10_000, timeout: 20_000 },

@@ -9,6 +9,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { apiFetch, ApiError } from "@/components/dashboard/api-client";
 import { ageLevel, formatDuration } from "@/components/dashboard/format";
+import { FhirDownload } from "@/components/dashboard/review/fhir-download";
 import { ApproveDialog, RejectDialog, type ApprovalContext, type RejectPrefill, type TransferSummary } from "@/components/dashboard/review/decision-dialogs";
 import { ShortcutsBar } from "@/components/dashboard/shortcuts-help";
 import { useShortcuts } from "@/components/dashboard/use-shortcuts";
@@ -216,6 +217,7 @@ export function ReviewActions({
               <Link href={`/transfers/${referenceID}/record`} prefetch={false} className="font-medium text-blue-700 underline">
                 Printable transfer record
               </Link>
+              <FhirDownload referenceID={referenceID} />
             </>
           )}
         </p>

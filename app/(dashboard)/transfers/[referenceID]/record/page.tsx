@@ -5,6 +5,7 @@ import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { PrintButton } from "@/components/dashboard/review/print-button";
+import { FhirDownload } from "@/components/dashboard/review/fhir-download";
 import { LocalTime } from "@/components/ui/local-time";
 import { requirePageUser } from "@/lib/auth/require-user";
 import { DomainError } from "@/lib/errors";
@@ -66,7 +67,10 @@ export default async function RecordPage({ params }: { params: Promise<{ referen
         <Link href={`/transfers/${referenceID}`} prefetch={false} className="text-blue-700 underline">
           Back to the transfer
         </Link>
-        <PrintButton />
+        <span>
+          <PrintButton />
+          <FhirDownload referenceID={review.referenceID} />
+        </span>
       </div>
       <h1 className="text-xl font-semibold">
         <span className="tracking-widest">TRANSFER</span> · prescription transfer record

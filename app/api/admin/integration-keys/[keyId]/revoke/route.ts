@@ -1,0 +1,13 @@
+// POST /api/admin/integration-keys/{keyId}/revoke: the key stops working at once. Audited.
+import { adminActor } from "@/lib/admin/admin-actor";
+import { DomainError } from "@/lib/errors";
+import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { revokeIntegrationKey } from "@/lib/integration/integration-keys";
+
+export const dynamic = "force-dynamic";
+
+export const POST = dashboardRoute<{ keyId: string }>(async (ctx) => {
+  if (!(await revokeIntegrationKey({ keyId: ctx.params.keyId, actor: adminActor(ctx) })))
+    throw new DomainError("not_found", `no integration key ${ctx.params.keyId}`);
+  return json({ keyId: ctx.params.keyId, revoked: true });
+});

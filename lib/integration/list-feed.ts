@@ -1,0 +1,41 @@
+// The feed of approved transfers for interface engines: entries after a cursor, in approval commit order,
+// each with its FHIR Bundle. One SQL statement, so one snapshot: it sees every entry up to some sequence
+// number and, because entries become visible in sequence order (append-feed-entry.ts), none beyond a gap
+// that a later commit could still fill.
+import type { Bundle } from "@medplum/fhirtypes";
+import { db } from "@/lib/db/prisma";
+import { buildTransferBundle } from "@/lib/fhir/build-transfer-bundle";
+import { encodeFeedCursor } from "@/lib/integration/feed-cursor";
+import { TransferRequestSchema } from "@/lib/transfers/wire";
+
+export const FEED_PAGE_MAX = 100;
+
+export type FeedItem = { referenceID: string; approvedAt: string; cursor: string; bundle: Bundle };
+export type FeedPage = { items: FeedItem[]; nextCursor: string; hasMore: boolean };
+
+type Row = { seq: bigint; transfer_id: string; approved_at: Date; request: unknown; local_rx_number: string | null };
+
+export async function listIntegrationFeed(opts: { after: bigint; limit: number }): Promise<FeedPage> {
+  const rows = await db().$queryRaw<Row[]>`
+    SELECT f.seq, f.transfer_id, f.approved_at, t.request, d.local_rx_number
+      FROM integration_feed f
+      JOIN transfers t ON t.id = f.transfer_id
+      JOIN transfer_decisions d ON d.transfer_id = f.transfer_id
+     WHERE f.seq > ${opts.after}
+     ORDER BY f.seq
+     LIMIT ${opts.limit + 1}`;
+  const page = rows.slice(0, opts.limit);
+  const items = page.map((row) => ({
+    referenceID: row.transfer_id,
+    approvedAt: row.approved_at.toISOString(),
+    cursor: encodeFeedCursor(row.seq),
+    bundle: buildTransferBundle({
+      referenceID: row.transfer_id,
+      request: TransferRequestSchema.parse(row.request),
+      localRxNumber: row.local_rx_number,
+      approvedAt: row.approved_at,
+    }),
+  }));
+  const last = page.at(-1);
+  return { items, nextCursor: encodeFeedCursor(last ? last.seq : opts.after), hasMore: rows.length > opts.limit };
+}

@@ -70,7 +70,7 @@ export function CallbacksDocs() {
       <h3 className="mt-4 font-semibold">Headers</h3>
       <p className="mt-1">
         Callbacks are signed per{" "}
-        <a className="text-blue-700 hover:underline" href="https://www.standardwebhooks.com/">
+        <a className="text-blue-700 underline underline-offset-2" href="https://www.standardwebhooks.com/">
           Standard Webhooks
         </a>
         :

@@ -6,7 +6,7 @@
 // (review-checks-sql.ts); an integration test holds the two together.
 import { scheduleLabel, refillsSentence, type DrugReview } from "@/lib/transfers/drug-review";
 import { hasDeaFormat, isValidDea, isValidNpi } from "@/lib/transfers/identifiers";
-import { instantOf } from "@/lib/transfers/validate-request";
+import { instantOf } from "@/lib/transfers/dates";
 import { formatQuantity, quantityUnit, roundQuantity } from "@/lib/transfers/quantity-units";
 import type { TransferRequest } from "@/lib/transfers/wire";
 

@@ -18,13 +18,12 @@ import { LocalTime } from "@/components/ui/local-time";
 import {
   CallbackUrlInputSchema,
   CreateApiKeyFormSchema,
-  MAX_KEY_OVERLAP_HOURS,
-  MAX_SECRET_OVERLAP_HOURS,
   OutboundCredentialInputSchema,
   PartnerProfileFormSchema,
   RotateApiKeyInputSchema,
   RotateWebhookSecretInputSchema,
 } from "@/lib/admin/admin-inputs";
+import { MAX_KEY_OVERLAP_HOURS, MAX_SECRET_OVERLAP_HOURS } from "@/lib/partners/credential-rules";
 import type { ApiKeyInfo, OAuthClientInfo, PartnerDetails } from "@/lib/admin/partner-overview";
 import type { TestCallbackResult } from "@/lib/callbacks/send-test-callback";
 

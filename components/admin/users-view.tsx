@@ -23,14 +23,15 @@ import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
-import { ADMIN_MIN_PASSWORD_LENGTH, ResetPasswordInputSchema, USER_ROLE_OPTIONS } from "@/lib/admin/admin-inputs";
+import { ADMIN_MIN_PASSWORD_LENGTH, ResetPasswordInputSchema } from "@/lib/admin/admin-inputs";
+import { USER_ROLES, type UserRole } from "@/lib/users/roles";
 import { CreateUserWithLicenseSchema, LICENSE_RULE, LicenseInputSchema } from "@/lib/users/user-inputs";
 
 export type UserRow = {
   userId: string;
   email: string;
   name: string;
-  role: "pharmacist" | "admin";
+  role: UserRole;
   licenseNumber: string | null;
   disabled: boolean;
   lockedUntil: string | null;
@@ -52,7 +53,7 @@ const SORT_COLUMNS = {
   lastLogin: (u: UserRow) => u.lastLoginAt,
 };
 
-const RoleFormSchema = z.object({ role: z.enum(USER_ROLE_OPTIONS, { error: "Choose pharmacist or admin" }) });
+const RoleFormSchema = z.object({ role: z.enum(USER_ROLES, { error: "Choose pharmacist or admin" }) });
 
 function useUsersRefresh() {
   const queryClient = useQueryClient();
@@ -97,7 +98,7 @@ function CreateUserForm({ onCreated }: { onCreated: (message: string) => void })
         <Field label="Role" error={errors.role?.message}>
           {(f) => (
             <select {...f} {...form.register("role")}>
-              {USER_ROLE_OPTIONS.map((r) => (
+              {USER_ROLES.map((r) => (
                 <option key={r} value={r}>
                   {ROLE_LABELS[r]}
                 </option>
@@ -173,7 +174,7 @@ function RoleDialog({
       <Field label="New role" error={form.formState.errors.role?.message}>
         {(f) => (
           <select {...f} data-autofocus {...form.register("role")}>
-            {USER_ROLE_OPTIONS.map((r) => (
+            {USER_ROLES.map((r) => (
               <option key={r} value={r}>
                 {ROLE_LABELS[r]}
               </option>

@@ -12,10 +12,10 @@ import {
   RESERVED_CALLBACK_HEADERS,
 } from "@/lib/partners/credential-rules";
 import { isValidDea, isValidNpi } from "@/lib/transfers/identifiers";
+import { USER_ROLES } from "@/lib/users/roles";
 
 /** Mirrors lib/auth/passwords.ts MIN_PASSWORD_LENGTH (that module needs node:crypto; forms cannot import it). */
 export const ADMIN_MIN_PASSWORD_LENGTH = 8;
-export const USER_ROLE_OPTIONS = ["pharmacist", "admin"] as const;
 
 const npi = z
   .string()
@@ -138,7 +138,7 @@ const password = z
   .string()
   .min(ADMIN_MIN_PASSWORD_LENGTH, `Password must be at least ${ADMIN_MIN_PASSWORD_LENGTH} characters`)
   .max(200, "Password must be at most 200 characters");
-const role = z.enum(USER_ROLE_OPTIONS, { error: "Choose pharmacist or admin" });
+const role = z.enum(USER_ROLES, { error: "Choose pharmacist or admin" });
 
 export const CreateUserInputSchema = z.object({
   email,

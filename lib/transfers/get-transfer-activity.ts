@@ -6,6 +6,7 @@ import { callbackView, type CallbackTimeline } from "@/lib/callbacks/find-callba
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { errorTypeText } from "@/lib/transfers/decision-inputs";
+import type { Decision, TransferStatus } from "@/generated/prisma/enums";
 
 export type TimelineKind =
   | "received"
@@ -34,12 +35,12 @@ export type TimelineEvent = {
 
 export type TransferActivity = {
   referenceID: string;
-  status: "RECEIVED" | "CONFIRMED" | "REJECTED";
+  status: TransferStatus;
   receivedAt: string;
   decidedAt: string | null;
   claim: { heldBy: string; heldById: string; claimExpiresAt: string } | null;
   /** description: what a rejection told the sender (null for an approval). */
-  decision: { decision: "APPROVED" | "REJECTED"; pharmacistName: string; decidedAt: string; errorType: string | null; description: string | null } | null;
+  decision: { decision: Decision; pharmacistName: string; decidedAt: string; errorType: string | null; description: string | null } | null;
   callback: CallbackTimeline | null;
   timeline: TimelineEvent[];
   serverTime: string;

@@ -1,5 +1,5 @@
 // The HTTP edge of /v1: turns requests into domain calls and every outcome, failures included, into a
-// TransferResponse envelope with the status product.md settles. No business rules here. Handlers take an
+// TransferResponse envelope with the status docs/interface.md settles. No business rules here. Handlers take an
 // ApiRequest and give an ApiAnswer; the exports at the bottom adapt them to Next's route handlers.
 import { authenticateSender, WWW_AUTHENTICATE, type Sender } from "@/lib/auth/sender-auth";
 import { fromWebRequest, jsonAnswer, toWebResponse, type ApiAnswer, type ApiRequest } from "@/lib/http/api-exchange";

@@ -1,4 +1,4 @@
-// Validation of an incoming TransferRequest, classified into the interface's error types as product.md
+// Validation of an incoming TransferRequest, classified into the interface's error types as docs/interface.md
 // settles them:
 //
 //   key absent, or null where the field is not nullable            → MISSING_INFO

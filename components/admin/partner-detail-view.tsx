@@ -6,11 +6,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch, messageOf, submitShowingErrors } from "@/components/admin/api";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
-import { Field } from "@/components/admin/field";
+import { Field } from "@/components/ui/field";
 import { callbackHealthText } from "@/components/admin/format";
 import { ErrorMessage, StatusMessage } from "@/components/admin/notices";
 import { SecretPanel, type ShownSecret } from "@/components/admin/secret-panel";
-import { TABLE_CLASS, TD_CLASS, TH_CLASS, THEAD_CLASS, TR_CLASS } from "@/components/admin/sortable";
+import { TABLE_CLASS, TD_CLASS, TH_CLASS, THEAD_CLASS, TR_CLASS } from "@/components/ui/table";
 import { type SchemaForm, useSchemaForm } from "@/components/forms/use-schema-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -18,13 +18,12 @@ import { LocalTime } from "@/components/ui/local-time";
 import {
   CallbackUrlInputSchema,
   CreateApiKeyFormSchema,
-  MAX_KEY_OVERLAP_HOURS,
-  MAX_SECRET_OVERLAP_HOURS,
   OutboundCredentialInputSchema,
   PartnerProfileFormSchema,
   RotateApiKeyInputSchema,
   RotateWebhookSecretInputSchema,
 } from "@/lib/admin/admin-inputs";
+import { MAX_KEY_OVERLAP_HOURS, MAX_SECRET_OVERLAP_HOURS } from "@/lib/partners/credential-rules";
 import type { ApiKeyInfo, OAuthClientInfo, PartnerDetails } from "@/lib/admin/partner-overview";
 import type { TestCallbackResult } from "@/lib/callbacks/send-test-callback";
 

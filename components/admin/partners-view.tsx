@@ -6,19 +6,12 @@ import Link from "next/link";
 import { useState } from "react";
 import type * as z from "zod";
 import { apiFetch, messageOf, submitShowingErrors } from "@/components/admin/api";
-import { Field } from "@/components/admin/field";
+import { Field } from "@/components/ui/field";
 import { callbackHealthText, plural } from "@/components/admin/format";
 import { ErrorMessage } from "@/components/admin/notices";
 import { SecretPanel } from "@/components/admin/secret-panel";
-import {
-  SortHeader,
-  TABLE_CLASS,
-  TD_CLASS,
-  TH_CLASS,
-  THEAD_CLASS,
-  TR_CLASS,
-  useSort,
-} from "@/components/admin/sortable";
+import { SortHeader, useSort } from "@/components/admin/sortable";
+import { TABLE_CLASS, TD_CLASS, TH_CLASS, THEAD_CLASS, TR_CLASS } from "@/components/ui/table";
 import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";

@@ -58,9 +58,3 @@ export function SortHeader<K extends string>({
     </th>
   );
 }
-
-export const TABLE_CLASS = "w-full border-collapse text-left";
-export const THEAD_CLASS = "border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600";
-export const TH_CLASS = "px-2 py-1.5";
-export const TD_CLASS = "px-2 py-1.5 align-top";
-export const TR_CLASS = "border-b border-slate-100 last:border-b-0";

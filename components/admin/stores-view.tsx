@@ -9,17 +9,10 @@ import { useState } from "react";
 import * as z from "zod";
 import { apiFetch, messageOf, submitShowingErrors } from "@/components/admin/api";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
-import { Field } from "@/components/admin/field";
+import { Field } from "@/components/ui/field";
 import { ErrorMessage, StatusMessage } from "@/components/admin/notices";
-import {
-  SortHeader,
-  TABLE_CLASS,
-  TD_CLASS,
-  TH_CLASS,
-  THEAD_CLASS,
-  TR_CLASS,
-  useSort,
-} from "@/components/admin/sortable";
+import { SortHeader, useSort } from "@/components/admin/sortable";
+import { TABLE_CLASS, TD_CLASS, TH_CLASS, THEAD_CLASS, TR_CLASS } from "@/components/ui/table";
 import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";

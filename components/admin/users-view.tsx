@@ -8,29 +8,23 @@ import { useState } from "react";
 import * as z from "zod";
 import { apiFetch, messageOf, submitShowingErrors } from "@/components/admin/api";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
-import { Field } from "@/components/admin/field";
+import { Field } from "@/components/ui/field";
 import { ErrorMessage, StatusMessage } from "@/components/admin/notices";
-import {
-  SortHeader,
-  TABLE_CLASS,
-  TD_CLASS,
-  TH_CLASS,
-  THEAD_CLASS,
-  TR_CLASS,
-  useSort,
-} from "@/components/admin/sortable";
+import { SortHeader, useSort } from "@/components/admin/sortable";
+import { TABLE_CLASS, TD_CLASS, TH_CLASS, THEAD_CLASS, TR_CLASS } from "@/components/ui/table";
 import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
-import { ADMIN_MIN_PASSWORD_LENGTH, ResetPasswordInputSchema, USER_ROLE_OPTIONS } from "@/lib/admin/admin-inputs";
+import { ADMIN_MIN_PASSWORD_LENGTH, ResetPasswordInputSchema } from "@/lib/admin/admin-inputs";
+import { USER_ROLES, type UserRole } from "@/lib/users/roles";
 import { CreateUserWithLicenseSchema, LICENSE_RULE, LicenseInputSchema } from "@/lib/users/user-inputs";
 
 export type UserRow = {
   userId: string;
   email: string;
   name: string;
-  role: "pharmacist" | "admin";
+  role: UserRole;
   licenseNumber: string | null;
   disabled: boolean;
   lockedUntil: string | null;
@@ -52,7 +46,7 @@ const SORT_COLUMNS = {
   lastLogin: (u: UserRow) => u.lastLoginAt,
 };
 
-const RoleFormSchema = z.object({ role: z.enum(USER_ROLE_OPTIONS, { error: "Choose pharmacist or admin" }) });
+const RoleFormSchema = z.object({ role: z.enum(USER_ROLES, { error: "Choose pharmacist or admin" }) });
 
 function useUsersRefresh() {
   const queryClient = useQueryClient();
@@ -97,7 +91,7 @@ function CreateUserForm({ onCreated }: { onCreated: (message: string) => void })
         <Field label="Role" error={errors.role?.message}>
           {(f) => (
             <select {...f} {...form.register("role")}>
-              {USER_ROLE_OPTIONS.map((r) => (
+              {USER_ROLES.map((r) => (
                 <option key={r} value={r}>
                   {ROLE_LABELS[r]}
                 </option>
@@ -173,7 +167,7 @@ function RoleDialog({
       <Field label="New role" error={form.formState.errors.role?.message}>
         {(f) => (
           <select {...f} data-autofocus {...form.register("role")}>
-            {USER_ROLE_OPTIONS.map((r) => (
+            {USER_ROLES.map((r) => (
               <option key={r} value={r}>
                 {ROLE_LABELS[r]}
               </option>

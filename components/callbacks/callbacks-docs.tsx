@@ -1,7 +1,8 @@
 // The "Callbacks" section of the API documentation (/docs): what a sending pharmacy receives once a
 // pharmacist has decided, how to verify it, and when it is retried. The schedule is rendered from the
 // schedule the worker uses, so the page cannot drift from the code.
-import { MAX_RETRY_AFTER_MS, RETRY_DELAYS_MS, RETRY_WINDOW_MS, SENDER_WINDOW_MS } from "@/lib/callbacks/retry-schedule";
+import { MAX_RETRY_AFTER_MS, RETRY_DELAYS_MS, RETRY_WINDOW_MS } from "@/lib/callbacks/retry-schedule";
+import { SENDER_WINDOW_MS } from "@/lib/transfers/sender-window";
 import { TIMESTAMP_TOLERANCE_SECONDS } from "@/lib/callbacks/verify-webhook";
 import { VERIFY_EXAMPLE } from "@/lib/callbacks/verify-example";
 
@@ -70,7 +71,7 @@ export function CallbacksDocs() {
       <h3 className="mt-4 font-semibold">Headers</h3>
       <p className="mt-1">
         Callbacks are signed per{" "}
-        <a className="text-blue-700 hover:underline" href="https://www.standardwebhooks.com/">
+        <a className="text-blue-700 underline underline-offset-2" href="https://www.standardwebhooks.com/">
           Standard Webhooks
         </a>
         :

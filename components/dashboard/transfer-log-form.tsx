@@ -4,7 +4,7 @@
 // midnight of the first to midnight after the last, in their own time zone; before hydration (or without
 // JavaScript) the link carries the bare dates, which the server reads as UTC days.
 import { useState, useSyncExternalStore } from "react";
-import { Field } from "@/components/admin/field";
+import { Field } from "@/components/ui/field";
 import { buttonClass } from "@/components/ui/button";
 
 const SCHEDULE_OPTIONS = [

@@ -3,15 +3,19 @@
 // imports here: client components use these schemas. The domain operations check again (they are also
 // called from the CLI); these schemas only give people early, precise messages.
 import * as z from "zod";
+import {
+  HEADER_NAME_TOKEN,
+  MAX_KEY_OVERLAP_HOURS,
+  MAX_OUTBOUND_HEADER_NAME_LENGTH,
+  MAX_OUTBOUND_HEADER_VALUE_LENGTH,
+  MAX_SECRET_OVERLAP_HOURS,
+  RESERVED_CALLBACK_HEADERS,
+} from "@/lib/partners/credential-rules";
 import { isValidDea, isValidNpi } from "@/lib/transfers/identifiers";
+import { USER_ROLES } from "@/lib/users/roles";
 
 /** Mirrors lib/auth/passwords.ts MIN_PASSWORD_LENGTH (that module needs node:crypto; forms cannot import it). */
 export const ADMIN_MIN_PASSWORD_LENGTH = 8;
-/** Webhook-secret overlap: rotateWebhookSecret accepts 0-720 hours. */
-export const MAX_SECRET_OVERLAP_HOURS = 720;
-/** API-key overlap: rotateApiKey accepts 0-2160 hours. */
-export const MAX_KEY_OVERLAP_HOURS = 2160;
-export const USER_ROLE_OPTIONS = ["pharmacist", "admin"] as const;
 
 const npi = z
   .string()
@@ -73,15 +77,15 @@ export const OutboundCredentialInputSchema = z.object({
     .string()
     .trim()
     .min(1, "Enter the header name")
-    .max(64, "Header name must be at most 64 characters")
-    .regex(
-      /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/,
-      "Header name may contain letters, digits and - only (e.g. Authorization or X-Api-Key)",
-    ),
+    .max(MAX_OUTBOUND_HEADER_NAME_LENGTH, `Header name must be at most ${MAX_OUTBOUND_HEADER_NAME_LENGTH} characters`)
+    .regex(HEADER_NAME_TOKEN, "Header name may contain letters, digits and - only (e.g. Authorization or X-Api-Key)")
+    .refine((name) => !RESERVED_CALLBACK_HEADERS.has(name.toLowerCase()), {
+      message: "Our callbacks set this header themselves; choose another (e.g. Authorization or X-Api-Key)",
+    }),
   headerValue: z
     .string()
     .min(1, "Enter the header value")
-    .max(4096, "Header value must be at most 4096 characters")
+    .max(MAX_OUTBOUND_HEADER_VALUE_LENGTH, `Header value must be at most ${MAX_OUTBOUND_HEADER_VALUE_LENGTH} characters`)
     .refine((v) => !/[\r\n]/.test(v), { message: "Header value must be on one line" }),
 });
 
@@ -134,7 +138,7 @@ const password = z
   .string()
   .min(ADMIN_MIN_PASSWORD_LENGTH, `Password must be at least ${ADMIN_MIN_PASSWORD_LENGTH} characters`)
   .max(200, "Password must be at most 200 characters");
-const role = z.enum(USER_ROLE_OPTIONS, { error: "Choose pharmacist or admin" });
+const role = z.enum(USER_ROLES, { error: "Choose pharmacist or admin" });
 
 export const CreateUserInputSchema = z.object({
   email,

@@ -7,8 +7,10 @@
 // have their own partner credentials (lib/auth/sender-auth.ts), which in turn never open the dashboard
 // (dashboard routes read only the session cookie, never the Authorization header).
 
-export const ROLES = ["pharmacist", "admin"] as const;
-export type Role = (typeof ROLES)[number];
+import { USER_ROLES, type UserRole } from "@/lib/users/roles";
+
+export const ROLES = USER_ROLES;
+export type Role = UserRole;
 export type Access = "anonymous" | Role;
 
 export type AccessRule = {

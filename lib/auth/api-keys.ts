@@ -6,6 +6,7 @@ import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { generateSecret, hasValidChecksum, sha256Hex } from "@/lib/auth/secrets";
+import { isOverlapWithin, MAX_KEY_OVERLAP_HOURS } from "@/lib/partners/credential-rules";
 
 export const API_KEY_PREFIX = "rxk";
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -81,8 +82,8 @@ export async function findSenderByApiKey(apiKey: string): Promise<ApiKeySender |
 
 /** A new key for the same partner; the old one keeps working until the overlap ends, then expires. */
 export async function rotateApiKey(keyId: string, overlapHours: number, actor: Actor): Promise<CreatedApiKey & { oldKeyExpiresAt: string }> {
-  if (!Number.isFinite(overlapHours) || overlapHours < 0 || overlapHours > 24 * 90) {
-    throw new DomainError("invalid_input", "overlap must be 0 to 2160 hours");
+  if (!isOverlapWithin(overlapHours, MAX_KEY_OVERLAP_HOURS)) {
+    throw new DomainError("invalid_input", `overlap must be 0 to ${MAX_KEY_OVERLAP_HOURS} hours`);
   }
   return db().$transaction(async (tx) => {
     const [old] = await tx.$queryRaw<{ partner_id: string; revoked_at: Date | null; expires_at: Date | null }[]>`

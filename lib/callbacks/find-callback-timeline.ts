@@ -1,7 +1,8 @@
 // A transfer's callback and every attempt at it, oldest first, as plain values (time, status code or error,
-// latency, manual or scheduled): GET /api/transfers/{referenceID}/callbacks.
+// latency, manual or scheduled): GET /api/transfers/{referenceID}/callbacks, and the review's activity.
 import type { CallbackStatusValue } from "@/lib/callbacks/callback-health";
 import { db } from "@/lib/db/prisma";
+import type { Callback, CallbackAttempt } from "@/generated/prisma/client";
 
 export type CallbackAttemptView = {
   attemptNumber: number;
@@ -26,13 +27,10 @@ export type CallbackTimeline = {
   attempts: CallbackAttemptView[];
 };
 
-export async function findCallbackTimeline(transferId: string): Promise<CallbackTimeline | null> {
-  if (transferId.length > 64) return null;
-  const callback = await db().callback.findUnique({
-    where: { transferId },
-    include: { attempts: { orderBy: { attemptNumber: "asc" } } },
-  });
-  if (!callback) return null;
+type CallbackRow = Callback & { attempts: CallbackAttempt[] };
+
+/** A callback row and its attempts (oldest first) as the dashboard shows them: the one mapping of both screens. */
+export function callbackView(callback: CallbackRow): CallbackTimeline {
   return {
     callbackId: callback.id,
     status: callback.status,
@@ -52,4 +50,14 @@ export async function findCallbackTimeline(transferId: string): Promise<Callback
       isInFlight: a.statusCode === null && a.error === null,
     })),
   };
+}
+
+export async function findCallbackTimeline(transferId: string): Promise<CallbackTimeline | null> {
+  if (transferId.length > 64) return null;
+  const callback = await db().callback.findUnique({
+    where: { transferId },
+    include: { attempts: { orderBy: { attemptNumber: "asc" } } },
+  });
+  if (!callback) return null;
+  return callbackView(callback);
 }

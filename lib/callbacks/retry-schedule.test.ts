@@ -6,8 +6,8 @@ import {
   RETRY_DELAYS_MS,
   RETRY_WINDOW_MS,
   retryDelayMs,
-  SENDER_WINDOW_MS,
 } from "@/lib/callbacks/retry-schedule";
+import { SENDER_WINDOW_MS } from "@/lib/transfers/sender-window";
 
 const HOUR = 3_600_000;
 const mid = () => 0.5; // no jitter

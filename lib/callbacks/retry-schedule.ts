@@ -27,9 +27,6 @@ export const JITTER = 0.2;
 /** A Retry-After longer than this is shortened to it: the partner asked for a pause, not for silence. */
 export const MAX_RETRY_AFTER_MS = 2 * HOUR;
 
-/** The sender's own deadline for the callback of a RECEIVED transfer. */
-export const SENDER_WINDOW_MS = 4 * HOUR;
-
 /** The delay before the next attempt, given how many automatic attempts have failed so far (≥ 1). */
 export function retryDelayMs(failedAttempts: number, opts: { scale?: number; random?: () => number } = {}): number {
   const scale = opts.scale ?? 1;

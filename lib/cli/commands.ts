@@ -24,6 +24,7 @@ import { findJsonProblems, textProblem } from "@/lib/text-safety";
 import { runBackupCommand } from "@/lib/cli/backup";
 import { runIntegrationKeyCommand } from "@/lib/cli/integration-keys";
 import { runTransfersFhir } from "@/lib/cli/transfers-fhir";
+import { DEFAULT_OVERLAP_HOURS } from "@/lib/partners/credential-rules";
 
 export class CliUsageError extends Error {}
 
@@ -40,13 +41,13 @@ export const CLI_USAGE = `usage: npm run cli -- <command> [options] [--json]
                                    rename a partner, or set the NPIs it may send from
   partner suspend|resume <partnerId>
   partner set-callback <partnerId> --callback-url <url>
-  partner rotate-secret <partnerId> [--overlap-hours <h>]   new webhook secret; both sign until the overlap ends (default 24)
+  partner rotate-secret <partnerId> [--overlap-hours <h>]   new webhook secret; both sign until the overlap ends (default ${DEFAULT_OVERLAP_HOURS})
   partner set-credential <partnerId> --header-name <name> --header-value <value> | --clear
                                    the partner's own credential header on our callbacks (stored encrypted)
   key create --partner <partnerId> [--expires-in-days <n>]
                                    create another API key (shown once)
   key revoke <keyId>               revoke an API key at once
-  key rotate <keyId> [--overlap-hours <h>]   new key; the old one expires after the overlap (default 24)
+  key rotate <keyId> [--overlap-hours <h>]   new key; the old one expires after the overlap (default ${DEFAULT_OVERLAP_HOURS})
   client create --partner <partnerId>
                                    create another OAuth client (secret shown once)
   client revoke <clientId>         revoke an OAuth client and its tokens
@@ -196,7 +197,7 @@ function positional(args: string[], index: number, what: string): string {
 }
 
 function overlapHours(values: CliValues): number {
-  const text = values["overlap-hours"] ?? "24";
+  const text = values["overlap-hours"] ?? String(DEFAULT_OVERLAP_HOURS);
   const hours = Number(text);
   if (!Number.isFinite(hours) || hours < 0) throw new CliUsageError("--overlap-hours must be a number of hours >= 0");
   return hours;

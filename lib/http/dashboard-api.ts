@@ -5,9 +5,10 @@
 import * as z from "zod";
 import { AuthRefusal, requireApiUser, type SessionUser } from "@/lib/auth/require-user";
 import { DomainError, type DomainErrorCode } from "@/lib/errors";
-import { isDatabaseUnavailable } from "@/lib/http/json-response";
+import { logUnexpectedFailure } from "@/lib/db/errors";
 import { clientAddressOf, requestIdOf } from "@/lib/http/request-context";
-import { errorFields, log } from "@/lib/log";
+import { log } from "@/lib/log";
+import { jsonAnswer, toWebResponse } from "@/lib/http/api-exchange";
 import { problemResponse } from "@/lib/http/problem-response";
 import { isJsonContentType, readBodyLimited } from "@/lib/http/read-body";
 import { env } from "@/lib/env";
@@ -86,11 +87,9 @@ export function errorToProblem(err: unknown, requestId: string): Response {
     const { status, title } = DOMAIN_STATUS[err.code];
     return problemResponse(status, err.code, title, err.message, extensionsOf(err));
   }
-  if (isDatabaseUnavailable(err)) {
-    log("error", "database unavailable", { requestId, ...errorFields(err) });
+  if (logUnexpectedFailure(err, requestId).unavailable) {
     return problemResponse(503, "unavailable", "Service unavailable", `The database cannot be reached; try again shortly (request id ${requestId}).`, { requestId }, { "retry-after": "5" });
   }
-  log("error", "unhandled error", { requestId, ...errorFields(err) });
   return problemResponse(500, "internal", "Internal error", `Something went wrong on our side; nothing was changed. Quote request id ${requestId} to support.`, { requestId });
 }
 
@@ -161,8 +160,5 @@ export async function readJsonBody<T extends z.ZodType>(request: Request, schema
 }
 
 export function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
-  });
+  return toWebResponse(jsonAnswer(body, status));
 }

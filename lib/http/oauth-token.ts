@@ -4,11 +4,12 @@
 // and RFC 6749's error shape, `temporarily_unavailable` (the code RFC 6749 gives for "try again later").
 import { issueAccessToken, OAuthError, OAuthRateLimited } from "@/lib/auth/oauth";
 import { env } from "@/lib/env";
-import { isDatabaseUnavailable, jsonResponse } from "@/lib/http/json-response";
+import { logUnexpectedFailure } from "@/lib/db/errors";
+import { jsonResponse } from "@/lib/http/json-response";
 import { readBodyLimited } from "@/lib/http/read-body";
 import { clientAddressOf, requestIdOf } from "@/lib/http/request-context";
 import { consumeRateLimit } from "@/lib/rate-limit/consume-rate-limit";
-import { errorFields, log } from "@/lib/log";
+import { log } from "@/lib/log";
 import { findJsonProblems, formatPath, textProblem, type JsonProblem } from "@/lib/text-safety";
 
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
@@ -128,8 +129,7 @@ export async function postOAuthToken(request: Request): Promise<Response> {
       log("info", "oauth token refused", { requestId, error: err.code });
       return oauthError(err, requestId);
     }
-    const unavailable = isDatabaseUnavailable(err);
-    log("error", unavailable ? "database unavailable" : "unhandled error", { requestId, ...errorFields(err) });
+    const { unavailable } = logUnexpectedFailure(err, requestId);
     return jsonResponse(
       { error: unavailable ? "temporarily_unavailable" : "server_error", error_description: `request id ${requestId}` },
       unavailable ? 503 : 500,

@@ -1,13 +1,13 @@
 // The HTTP edge of /v1: turns requests into domain calls and every outcome, failures included, into a
-// TransferResponse envelope with the status product.md settles. No business rules here. Handlers take an
+// TransferResponse envelope with the status docs/interface.md settles. No business rules here. Handlers take an
 // ApiRequest and give an ApiAnswer; the exports at the bottom adapt them to Next's route handlers.
 import { authenticateSender, WWW_AUTHENTICATE, type Sender } from "@/lib/auth/sender-auth";
 import { fromWebRequest, jsonAnswer, toWebResponse, type ApiAnswer, type ApiRequest } from "@/lib/http/api-exchange";
-import { isDatabaseUnavailable } from "@/lib/http/json-response";
+import { logUnexpectedFailure } from "@/lib/db/errors";
 import { MALFORMED_PATH_DETAIL } from "@/lib/http/malformed-path";
 import { isJsonContentType, MAX_BODY_BYTES } from "@/lib/http/read-body";
 import { requestIdOf } from "@/lib/http/request-context";
-import { errorFields, log } from "@/lib/log";
+import { log } from "@/lib/log";
 import { observeV1Request } from "@/lib/ops/metrics";
 import { consumeRateLimit } from "@/lib/rate-limit/consume-rate-limit";
 import { env } from "@/lib/env";
@@ -45,11 +45,9 @@ async function guarded(request: ApiRequest, route: string, run: (ctx: Ctx) => Pr
   try {
     return await run(ctx);
   } catch (err) {
-    if (isDatabaseUnavailable(err)) {
-      log("error", "database unavailable", { requestId: ctx.requestId, ...errorFields(err) });
+    if (logUnexpectedFailure(err, ctx.requestId).unavailable) {
       return fail(ctx, 503, "", "OTHER", `the service is temporarily unavailable; retry later (request id ${ctx.requestId})`, { "retry-after": "5" });
     }
-    log("error", "unhandled error", { requestId: ctx.requestId, ...errorFields(err) });
     return fail(ctx, 500, "", "OTHER", `internal error; nothing was stored. Retry, or quote request id ${ctx.requestId} to support`);
   }
 }

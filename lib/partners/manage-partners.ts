@@ -9,6 +9,7 @@ import { DomainError } from "@/lib/errors";
 import { callbackUrlForAudit } from "@/lib/partners/audit-url";
 import { checkCallbackUrl } from "@/lib/partners/callback-url";
 import { generateWebhookSecret } from "@/lib/partners/webhook-secret";
+import { isOverlapWithin, isUsableOutboundHeaderName, MAX_OUTBOUND_HEADER_VALUE_LENGTH, MAX_SECRET_OVERLAP_HOURS } from "@/lib/partners/credential-rules";
 
 type Tx = Prisma.TransactionClient;
 
@@ -43,16 +44,14 @@ export async function updatePartnerCallbackUrl(partnerId: string, url: string, a
   return callbackUrl;
 }
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
-const RESERVED_HEADERS = new Set(["content-type", "content-length", "host", "webhook-id", "webhook-timestamp", "webhook-signature", "transfer-encoding", "connection"]);
 
 /** The partner's own credential that our callbacks carry (e.g. `Authorization: Bearer …`); null removes it. */
 export async function setPartnerOutboundCredential(partnerId: string, header: { name: string; value: string } | null, actor: Actor): Promise<void> {
   if (header) {
-    if (!HEADER_NAME.test(header.name) || RESERVED_HEADERS.has(header.name.toLowerCase())) {
+    if (!isUsableOutboundHeaderName(header.name)) {
       throw new DomainError("invalid_input", "outbound header name must be a valid HTTP header name that our callbacks do not already set");
     }
-    if (!header.value || /[\r\n]/.test(header.value) || header.value.length > 4096) {
+    if (!header.value || /[\r\n]/.test(header.value) || header.value.length > MAX_OUTBOUND_HEADER_VALUE_LENGTH) {
       throw new DomainError("invalid_input", "outbound header value must be 1-4096 characters on one line");
     }
   }
@@ -68,8 +67,8 @@ export async function setPartnerOutboundCredential(partnerId: string, header: { 
 
 /** A new signing secret; callbacks are signed with both until the old one expires after the overlap. */
 export async function rotateWebhookSecret(partnerId: string, overlapHours: number, actor: Actor): Promise<{ webhookSecret: string; previousExpiresAt: string }> {
-  if (!Number.isFinite(overlapHours) || overlapHours < 0 || overlapHours > 24 * 30) {
-    throw new DomainError("invalid_input", "overlap must be 0 to 720 hours");
+  if (!isOverlapWithin(overlapHours, MAX_SECRET_OVERLAP_HOURS)) {
+    throw new DomainError("invalid_input", `overlap must be 0 to ${MAX_SECRET_OVERLAP_HOURS} hours`);
   }
   const webhookSecret = generateWebhookSecret();
   const previousExpiresAt = new Date(Date.now() + overlapHours * 3_600_000);

@@ -1,8 +1,9 @@
 // The two ways a claim or a decision loses to another pharmacist, as typed domain errors whose
 // `extensions` the dashboard API puts in its problem+json body, so the screen can say who and when.
 import { DomainError } from "@/lib/errors";
+import type { Decision } from "@/generated/prisma/enums";
 
-export type DecidedBy = { decision: "APPROVED" | "REJECTED"; decidedBy: string; decidedAt: string };
+export type DecidedBy = { decision: Decision; decidedBy: string; decidedAt: string };
 export type HeldBy = { heldBy: string; heldById: string; claimExpiresAt: string };
 
 export class AlreadyDecidedError extends DomainError {

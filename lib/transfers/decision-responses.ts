@@ -1,4 +1,4 @@
-// The TransferResponse a decision owes the sender (product.md): the request's requestID, our referenceID,
+// The TransferResponse a decision owes the sender (docs/interface.md): the request's requestID, our referenceID,
 // a new responseID; CONFIRMED carries the prescription as transferred (the sender's own values) and our
 // local Rx number in metadata.localRxNumber; ERROR carries the pharmacist's type and description.
 import { newId } from "@/lib/ids";

@@ -16,6 +16,7 @@ import type { DecisionRecord } from "@/lib/transfers/get-transfer-review";
 import { buildTransferRecord, type RecordSection, type RecordStore } from "@/lib/transfers/transfer-record";
 import { TransferRequestSchema, type Address, type TransferResponse } from "@/lib/transfers/wire";
 import { Prisma } from "@/generated/prisma/client";
+import type { Decision } from "@/generated/prisma/enums";
 
 export const EXPORT_BATCH = 500;
 
@@ -139,7 +140,7 @@ type ExportRow = {
   transfer_id: string;
   request: unknown;
   intake_schedule: string | null;
-  decision: "APPROVED" | "REJECTED";
+  decision: Decision;
   user_id: string;
   pharmacist_name: string;
   decided_at: Date;

@@ -2,10 +2,11 @@
 // sender's callback, and a timeline (received, viewed by whom, claimed, released, decided, each callback
 // attempt). The review screen polls it, so it is not itself recorded as a view. Callback rows are only
 // read here; lib/callbacks owns writing them.
-import type { CallbackAttemptView } from "@/lib/callbacks/find-callback-timeline";
+import { callbackView, type CallbackTimeline } from "@/lib/callbacks/find-callback-timeline";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { errorTypeText } from "@/lib/transfers/decision-inputs";
+import type { Decision, TransferStatus } from "@/generated/prisma/enums";
 
 export type TimelineKind =
   | "received"
@@ -32,27 +33,15 @@ export type TimelineEvent = {
   ok?: boolean;
 };
 
-/** An attempt as the timeline shows it: the callbacks module's view without its in-flight lease detail. */
-type TimelineAttempt = Omit<CallbackAttemptView, "isInFlight">;
-
 export type TransferActivity = {
   referenceID: string;
-  status: "RECEIVED" | "CONFIRMED" | "REJECTED";
+  status: TransferStatus;
   receivedAt: string;
   decidedAt: string | null;
   claim: { heldBy: string; heldById: string; claimExpiresAt: string } | null;
   /** description: what a rejection told the sender (null for an approval). */
-  decision: { decision: "APPROVED" | "REJECTED"; pharmacistName: string; decidedAt: string; errorType: string | null; description: string | null } | null;
-  callback: {
-    callbackId: string;
-    status: string;
-    attemptCount: number;
-    nextAttemptAt: string | null;
-    deliveredAt: string | null;
-    lastStatusCode: number | null;
-    lastError: string | null;
-    attempts: TimelineAttempt[];
-  } | null;
+  decision: { decision: Decision; pharmacistName: string; decidedAt: string; errorType: string | null; description: string | null } | null;
+  callback: CallbackTimeline | null;
   timeline: TimelineEvent[];
   serverTime: string;
 };
@@ -162,25 +151,7 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
     decision: row.decision
       ? { decision: row.decision.decision, pharmacistName: row.decision.pharmacistName, decidedAt: row.decision.decidedAt.toISOString(), errorType: row.decision.errorType, description: row.decision.description }
       : null,
-    callback: callback
-      ? {
-          callbackId: callback.id,
-          status: callback.status,
-          attemptCount: callback.attemptCount,
-          nextAttemptAt: callback.nextAttemptAt?.toISOString() ?? null,
-          deliveredAt: callback.deliveredAt?.toISOString() ?? null,
-          lastStatusCode: callback.lastStatusCode,
-          lastError: callback.lastError,
-          attempts: callback.attempts.map((a) => ({
-            attemptNumber: a.attemptNumber,
-            startedAt: a.startedAt.toISOString(),
-            statusCode: a.statusCode,
-            error: a.error,
-            latencyMs: a.latencyMs,
-            manual: a.manual,
-          })),
-        }
-      : null,
+    callback: callback ? callbackView(callback) : null,
     timeline,
     serverTime: now.toISOString(),
   };

@@ -10,9 +10,10 @@ import { reviewDrug, type DrugReview } from "@/lib/transfers/drug-review";
 import { reviewCheckOptions } from "@/lib/transfers/review-check-options";
 import { reviewChecks, type ReviewCheck } from "@/lib/transfers/review-checks";
 import { TransferRequestSchema, type Address, type TransferRequest, type TransferResponse } from "@/lib/transfers/wire";
+import type { Decision, TransferStatus } from "@/generated/prisma/enums";
 
 export type DecisionRecord = {
-  decision: "APPROVED" | "REJECTED";
+  decision: Decision;
   pharmacistName: string;
   userId: string;
   decidedAt: string;
@@ -31,7 +32,7 @@ export type DecisionRecord = {
 
 export type TransferReview = {
   referenceID: string;
-  status: "RECEIVED" | "CONFIRMED" | "REJECTED";
+  status: TransferStatus;
   receivedAt: string;
   decidedAt: string | null;
   partner: { partnerId: string; name: string };

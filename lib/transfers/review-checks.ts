@@ -6,15 +6,13 @@
 // (review-checks-sql.ts); an integration test holds the two together.
 import { scheduleLabel, refillsSentence, type DrugReview } from "@/lib/transfers/drug-review";
 import { hasDeaFormat, isValidDea, isValidNpi } from "@/lib/transfers/identifiers";
-import { instantOf } from "@/lib/transfers/validate-request";
+import { instantOf } from "@/lib/transfers/dates";
 import { formatQuantity, quantityUnit, roundQuantity } from "@/lib/transfers/quantity-units";
 import type { TransferRequest } from "@/lib/transfers/wire";
 
 export type CheckStatus = "pass" | "info" | "warn" | "fail";
 export type ReviewCheck = { id: string; title: string; status: CheckStatus; detail: string };
 
-/** The sender gives up on a transfer this long after sending it (domain.md). */
-export const SENDER_WINDOW_MS = 4 * 3_600_000;
 /** A prescription expiring within this many days is flagged. */
 export const EXPIRY_WARNING_DAYS = 30;
 /** Tablets or capsules per day above which the quantity is flagged against the days supply. */

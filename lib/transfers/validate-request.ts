@@ -1,4 +1,4 @@
-// Validation of an incoming TransferRequest, classified into the interface's error types as product.md
+// Validation of an incoming TransferRequest, classified into the interface's error types as docs/interface.md
 // settles them:
 //
 //   key absent, or null where the field is not nullable            → MISSING_INFO
@@ -18,6 +18,7 @@ import * as z from "zod";
 import { findJsonProblems, formatPath, textProblem, type JsonProblem } from "@/lib/text-safety";
 import { hasDeaFormat, isUsStateCode, isValidDea, isValidNpi } from "@/lib/transfers/identifiers";
 import { TransferRequestSchema, type Address, type ErrorType, type TransferRequest } from "@/lib/transfers/wire";
+import { instantOf, startOfDayUtc } from "@/lib/transfers/dates";
 
 export { formatPath };
 
@@ -404,28 +405,4 @@ function checkDates(request: TransferRequest, ctx: ValidationContext, invalid: R
       invalid("prescription.lastFilledDate", "must not be before prescription.firstFilledDate");
     }
   }
-}
-
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:Z|([+-])(\d{2}):(\d{2}))$/;
-
-/**
- * Milliseconds since the epoch of an RFC 3339 date-time that the schema has already accepted. Parsed by
- * hand rather than with Date.parse, whose acceptance of long fractions and years < 100 varies.
- */
-export function instantOf(dateTime: string): number {
-  const m = RFC3339.exec(dateTime);
-  if (!m) throw new RangeError("instantOf expects an RFC 3339 date-time accepted by the schema");
-  const [, y, mo, d, h, mi, s, fraction = "", sign, oh = "0", om = "0"] = m;
-  const ms = Number(fraction.padEnd(3, "0").slice(0, 3));
-  const t = new Date(0);
-  t.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
-  t.setUTCHours(Number(h), Number(mi), Number(s), ms);
-  const offsetMinutes = sign === undefined ? 0 : (sign === "-" ? -1 : 1) * (Number(oh) * 60 + Number(om));
-  return t.getTime() - offsetMinutes * 60_000;
-}
-
-function startOfDayUtc(date: string): number {
-  const t = new Date(0);
-  t.setUTCFullYear(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
-  return t.getTime();
 }

@@ -1,4 +1,4 @@
-// The wire format of the Prescription Transfer interface (spec/transfer-interface.md, section 2), defined
+// The wire format of the Prescription Transfer interface (its section 2; docs/interface.md), defined
 // once. Request validation, the TypeScript types, the OpenAPI document and the test fixtures all derive
 // from these schemas; nothing else restates the shapes.
 //
@@ -28,7 +28,7 @@ export const ERROR_TYPES = [
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];
 
-/** What each error type means (interface section 7, as settled in product.md). */
+/** What each error type means (interface section 7, as settled in docs/interface.md). */
 export const ERROR_TYPE_MEANINGS: Readonly<Record<ErrorType, string>> = {
   MISSING_INFO: "a required field is missing: the key is absent, or null where the field is not nullable",
   INVALID_INFO:

@@ -4,10 +4,9 @@ import { hashPassword, MIN_PASSWORD_LENGTH } from "@/lib/auth/passwords";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+import { USER_ROLES, type UserRole } from "@/lib/users/roles";
 import { normalizeLicenseNumber } from "@/lib/users/user-inputs";
 
-export const USER_ROLES = ["pharmacist", "admin"] as const;
-export type UserRole = (typeof USER_ROLES)[number];
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

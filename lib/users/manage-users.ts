@@ -6,7 +6,7 @@ import { hashPassword, MIN_PASSWORD_LENGTH } from "@/lib/auth/passwords";
 import { countLiveSessions } from "@/lib/auth/user-sessions";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
-import { USER_ROLES, type UserRole } from "@/lib/users/create-user";
+import { USER_ROLES, type UserRole } from "@/lib/users/roles";
 import { normalizeLicenseNumber } from "@/lib/users/user-inputs";
 import type { Prisma } from "@/generated/prisma/client";
 

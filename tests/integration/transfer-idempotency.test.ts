@@ -1,4 +1,4 @@
-// Retries and duplicates (product.md): the sender's requestID is the idempotency key, per sender; one live
+// Retries and duplicates (docs/interface.md): the sender's requestID is the idempotency key, per sender; one live
 // transfer per prescription. Enforced by the database, so concurrent copies create one transfer.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { QueueView, type QueueInitialState } from "@/components/dashboard/queue/queue-view";
 import { requirePageUser } from "@/lib/auth/require-user";
 import { listSenders } from "@/lib/transfers/list-queue";
-import { SENDER_WINDOW_MS } from "@/lib/transfers/review-checks";
+import { SENDER_WINDOW_MS } from "@/lib/transfers/sender-window";
 
 export const metadata: Metadata = { title: "Transfer queue" };
 

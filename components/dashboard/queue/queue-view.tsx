@@ -544,7 +544,7 @@ function QueueRow({
             </Badge>
           </div>
         )}
-        <div className="font-mono text-[11px] text-slate-500">{item.referenceID}</div>
+        <div className="font-mono text-[11px] text-slate-600">{item.referenceID}</div>
       </td>
       <td className="px-2 py-1.5 whitespace-nowrap tabular-nums">
         {item.patient.dateOfBirth} <span className="text-slate-500">({ageInYears(item.patient.dateOfBirth, new Date(now))} y)</span>

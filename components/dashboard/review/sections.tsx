@@ -30,7 +30,7 @@ export function Field({ label, children, wide = false }: { label: string; childr
   return (
     <div className={`grid grid-cols-[9.5rem_1fr] gap-2 ${wide ? "sm:col-span-2" : ""}`}>
       <dt className="text-slate-500">{label}</dt>
-      <dd className="min-w-0 break-words">{empty ? <span className="text-slate-400">not given</span> : children}</dd>
+      <dd className="min-w-0 break-words">{empty ? <span className="text-slate-600">not given</span> : children}</dd>
     </div>
   );
 }

@@ -26,7 +26,7 @@ import { clientAddressOf } from "@/lib/http/request-context";
 import { claimMs } from "@/lib/transfers/claim-transfer";
 import { getTransferActivity } from "@/lib/transfers/get-transfer-activity";
 import { getTransferReview } from "@/lib/transfers/get-transfer-review";
-import { SENDER_WINDOW_MS } from "@/lib/transfers/review-checks";
+import { SENDER_WINDOW_MS } from "@/lib/transfers/sender-window";
 
 export const metadata: Metadata = { title: "Review transfer" };
 

@@ -22,7 +22,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
       <th scope="row" className="w-72 py-0.5 pr-3 text-left font-medium text-slate-600 print:w-[42%] print:py-px">
         {label}
       </th>
-      <td className="py-0.5 print:py-px">{children ?? <span className="text-slate-400">not given</span>}</td>
+      <td className="py-0.5 print:py-px">{children ?? <span className="text-slate-600">not given</span>}</td>
     </tr>
   );
 }

@@ -1,0 +1,51 @@
+// What a failed database call means, read from the error and its causes: Prisma wraps the driver's error,
+// which may wrap a socket's, so every test here walks the whole cause chain. And the one way the HTTP
+// edges (/v1, the dashboard API, /oauth/token) log a failure nobody planned for, before each turns it into
+// its own answer shape (503 when the database is away, else 500).
+import { errorFields, log } from "@/lib/log";
+
+/** The error and each `cause` under it, once each (a cause may point back up the chain). */
+export function* causeChain(err: unknown): Generator<{ code?: unknown; message?: unknown; cause?: unknown; meta?: { code?: unknown } }> {
+  const seen = new Set<unknown>();
+  let current: unknown = err;
+  while (current && typeof current === "object" && !seen.has(current)) {
+    seen.add(current);
+    const e = current as { code?: unknown; message?: unknown; cause?: unknown; meta?: { code?: unknown } };
+    yield e;
+    current = e.cause;
+  }
+}
+
+const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "53300", "P1001", "P1017"]);
+// "Can't reach database server": Prisma's adapter when PostgreSQL is down or restarting (tests/integration/db-restart.test.ts).
+const UNAVAILABLE_MESSAGE =
+  /ECONNREFUSED|Can't reach database server|Connection terminated|timeout exceeded when trying to connect|too many clients|the database system is (starting|shutting) up/i;
+
+/** PostgreSQL or the pool could not be reached: worth a retry later (503), not a bug (500). */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (const e of causeChain(err)) {
+    if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return true;
+    if (typeof e.message === "string" && UNAVAILABLE_MESSAGE.test(e.message)) return true;
+  }
+  return false;
+}
+
+/** PostgreSQL's unique_violation, as Prisma reports it (P2002) or as the driver does (23505). */
+export function isUniqueViolation(err: unknown): boolean {
+  for (const e of causeChain(err)) {
+    if (e.code === "P2002" || e.code === "23505" || e.meta?.code === "23505") return true;
+  }
+  return false;
+}
+
+export type UnexpectedFailure = { unavailable: boolean };
+
+/**
+ * Logs an error no handler expected, as "database unavailable" or "unhandled error" with the request id,
+ * and says which it was; the caller answers in its own shape.
+ */
+export function logUnexpectedFailure(err: unknown, requestId: string): UnexpectedFailure {
+  const unavailable = isDatabaseUnavailable(err);
+  log("error", unavailable ? "database unavailable" : "unhandled error", { requestId, ...errorFields(err) });
+  return { unavailable };
+}

@@ -138,6 +138,8 @@ const EnvSchema = z.object({
     .transform((v) => v.replace(/\/+$/, ""))
     .default("http://localhost:3000"),
   /** How often each worker looks for transfers that crossed an alert threshold (fractions allowed for tests). */
+  /** How often each dashboard screen asks for the alert banner's count (fractions allowed for tests). */
+  ALERT_POLL_SECONDS: z.coerce.number().min(0.5, "must be at least 0.5").max(600, "must be at most 600").default(30),
   ALERT_SCAN_SECONDS: z.coerce.number().min(0.2, "must be at least 0.2").max(3600, "must be at most 3600").default(60),
 });
 

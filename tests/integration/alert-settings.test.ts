@@ -91,6 +91,10 @@ describe("store alert settings", () => {
     const notThatDay = WEEKDAYS.map((_, i) => (i === arrivedDay ? null : { open: "00:00", close: "24:00" }));
     expect((await call("PUT", `/api/admin/stores/${store.storeId}/alerts`, { alertThresholdsMinutes: [1, 150], openingHours: notThatDay, timeZone: "UTC" })).status).toBe(200);
     const later = (await findAlertingTransfers({ limit: 100_000 })).transfers.find((t) => t.transferId === id);
+    // The queue marks it for the pharmacist.
+    const queue = await call<{ items: { referenceID: string; arrivedAfterHours: boolean }[] }>("GET", `/api/transfers?q=${id}`, undefined, pharmacistCookie);
+    expect(queue.status, queue.text).toBe(200);
+    expect(queue.body.items.find((i) => i.referenceID === id)?.arrivedAfterHours).toBe(true);
     if (new Date().getUTCDay() === arrivedDay) {
       expect(later).toBeUndefined();
     } else {

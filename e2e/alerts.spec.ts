@@ -40,6 +40,22 @@ test("the banner and the tab title count pending transfers past an alert thresho
     }
     const age = (id: string, minutes: number) => sql.query("UPDATE transfers SET received_at = now() - make_interval(mins => $1) WHERE id = $2", [minutes, id]);
 
+    // Notifications: the browser's permission granted, and the real constructor watched (not replaced).
+    await page.context().grantPermissions(["notifications"], { origin: server.baseUrl });
+    await page.addInitScript(() => {
+      const Real = window.Notification;
+      const seen: { title: string; body: string }[] = [];
+      (window as unknown as { notified: typeof seen }).notified = seen;
+      class Watched extends Real {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options);
+          seen.push({ title, body: options?.body ?? "" });
+        }
+      }
+      window.Notification = Watched;
+    });
+    const notified = () => page.evaluate(() => (window as unknown as { notified: { title: string; body: string }[] }).notified);
+
     await page.goto(`${server.baseUrl}/login`);
     await page.getByLabel("Email").fill(pharmacist.email);
     await page.getByLabel("Password").fill(pharmacist.password);
@@ -48,6 +64,16 @@ test("the banner and the tab title count pending transfers past an alert thresho
     await expect(page).toHaveTitle("Transfer queue · Rx Transfer");
     await expect(page.getByRole("link", { name: "Open the oldest" })).toHaveCount(0);
 
+    // Off by default; each person turns it on for themselves (Security).
+    await page.goto(`${server.baseUrl}/security`);
+    const setting = page.getByRole("checkbox", { name: "Desktop notifications of alerts" });
+    await expect(setting).not.toBeChecked();
+    await setting.check();
+    await page.reload();
+    await expect(setting).toBeChecked();
+    await page.goto(`${server.baseUrl}/transfers`);
+    await expect(page.getByRole("heading", { name: "Transfer queue" })).toBeVisible();
+
     // Two transfers grow old while the pharmacist looks at the queue: no reload.
     await age(ids[0]!, 130);
     await age(ids[1]!, 190);
@@ -55,6 +81,7 @@ test("the banner and the tab title count pending transfers past an alert thresho
     await expect(banner).toContainText("2 pending transfers waiting past 3 h; the oldest has waited 3 h 10 min.");
     await expect(banner).toContainText("The sender treats it as failed in 50 min.");
     await expect(page).toHaveTitle("(2) Transfer queue · Rx Transfer");
+    await expect.poll(notified).toEqual([{ title: "Rx Transfer: transfers waiting", body: expect.stringContaining("2 pending transfers waiting past 3 h") }]);
 
     await banner.getByRole("link", { name: "Open the oldest" }).click();
     await expect(page).toHaveURL(new RegExp(`/transfers/${ids[1]}$`));

@@ -77,7 +77,7 @@ test("the banner and the tab title count pending transfers past an alert thresho
     // Two transfers grow old while the pharmacist looks at the queue: no reload.
     await age(ids[0]!, 130);
     await age(ids[1]!, 190);
-    const banner = page.getByRole("status").filter({ hasText: "waiting past" });
+    const banner = page.getByRole("region", { name: "Transfer alerts" });
     await expect(banner).toContainText("2 pending transfers waiting past 3 h; the oldest has waited 3 h 10 min.");
     await expect(banner).toContainText("The sender treats it as failed in 50 min.");
     await expect(page).toHaveTitle("(2) Transfer queue · Rx Transfer");
@@ -90,7 +90,8 @@ test("the banner and the tab title count pending transfers past an alert thresho
 
     await age(ids[2]!, 125);
     await expect(page).toHaveTitle(/^\(3\) /);
-    await expect(page.getByRole("status").filter({ hasText: "waiting past" })).toContainText("3 pending transfers");
+    await expect(page.getByRole("region", { name: "Transfer alerts" })).toContainText("3 pending transfers");
+    await expect(page.getByRole("region", { name: "Transfer alerts" }).locator("xpath=..")).toHaveAttribute("aria-live", "polite");
     // The banner is reachable from the keyboard.
     await page.getByRole("link", { name: "Open the oldest" }).focus();
     await expect(page.getByRole("link", { name: "Open the oldest" })).toBeFocused();

@@ -21,9 +21,11 @@ export function AlertBanner({ userId, pollMs }: { userId: string; pollMs: number
   useTabTitleCount(count, capped);
   useAlertNotifications(notify, data?.count, summary);
   return (
-    <div role="status" aria-live="polite" aria-atomic="true" className="print:hidden">
+    // A live region without a role: always present (so that what appears in it is announced), but no landmark
+    // or status of its own while empty, on every screen.
+    <div aria-live="polite" aria-atomic="true" className="print:hidden">
       {oldest && count > 0 && (
-        <div className="border-b border-amber-300 bg-amber-100 text-amber-950">
+        <section aria-label="Transfer alerts" className="border-b border-amber-300 bg-amber-100 text-amber-950">
           <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-1.5 text-sm">
             <p className="font-medium">
               {summary}{" "}
@@ -43,7 +45,7 @@ export function AlertBanner({ userId, pollMs }: { userId: string; pollMs: number
               <NotificationToggle enabled={notify} onChange={setNotify} />
             </span>
           </div>
-        </div>
+        </section>
       )}
     </div>
   );

@@ -7,8 +7,10 @@ import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { expect, test } from "./fixtures";
-import { transferRequest } from "./dashboard-helpers";
+import { createPharmacist, signIn, transferRequest } from "./dashboard-helpers";
 import { createOwnDatabase, createUserWithCli } from "./own-database";
+import { addStore } from "../lib/stores/manage-stores";
+import { computeNpiCheckDigit } from "../lib/transfers/identifiers";
 import { startTestServer, TEST_SECRETS } from "../tests/support/server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -100,4 +102,29 @@ test("the banner and the tab title count pending transfers past an alert thresho
     await server.stop();
     await database.drop();
   }
+});
+
+test("an admin sets a store's alert thresholds and opening hours; a bad value is named at its field", async ({ page }) => {
+  const admin = await createPharmacist("Ada Alerts", "admin");
+  const body = `1${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+  const npi = `${body}${computeNpiCheckDigit(body)}`;
+  const storeName = `Night Owl ${npi.slice(-4)}`;
+  await addStore({ name: storeName, npi }, { userId: null, label: "e2e", clientAddress: null });
+  await signIn(page, admin, "/admin/stores");
+  await page.getByRole("button", { name: `Alerts of ${storeName}` }).click();
+  const dialog = page.getByRole("alertdialog", { name: `Alerts of ${storeName}` });
+  await dialog.getByLabel("Alert at these ages (minutes)").fill("90, 300");
+  await dialog.getByRole("button", { name: "Save alert settings" }).click();
+  await expect(dialog.getByRole("alert")).toContainText("at most 239 minutes");
+
+  await dialog.getByLabel("Alert at these ages (minutes)").fill("90, 150");
+  await dialog.getByLabel("Time zone").fill("America/Chicago");
+  await dialog.getByLabel("Always open (alerts at any hour)").uncheck();
+  await dialog.getByLabel("Monday").fill("08:00-20:00");
+  await dialog.getByLabel("Saturday").fill("09:00-13:00");
+  await dialog.getByRole("button", { name: "Save alert settings" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Alert settings of ${storeName} saved.` })).toBeVisible();
+  const row = page.getByRole("row").filter({ hasText: storeName });
+  await expect(row).toContainText("at 90, 150 min; Sun closed, Mon 08:00-20:00");
+  await expect(row).toContainText("(America/Chicago)");
 });

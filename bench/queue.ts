@@ -1,10 +1,11 @@
 // The review queue's query at 100 000 and 1 000 000 transfers: the first page, a filtered page, a
-// search and a deep page, each beside the floor of the same keyset read (a bare index scan that returns
+// search, a deep page and the review screen's patient history, each beside the floor of the same keyset read (a bare index scan that returns
 // only ids), with the query plans showing the indexes used.
 import pg from "pg";
 import { Prisma } from "@/generated/prisma/client";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
+import { getPatientHistory } from "@/lib/transfers/get-patient-history";
 import { listQueue, QueueQuerySchema, type QueueQuery } from "@/lib/transfers/list-queue";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import { percentile, progress } from "./support";
@@ -30,12 +31,13 @@ export async function seedTransfers(databaseUrl: string, partnerId: string, tota
       await client.query(
         `INSERT INTO transfers (id, partner_id, request_id, content_hash, status, active_rx_key,
            patient_first_name, patient_last_name, patient_search, patient_dob, sending_npi, sending_name, receiving_npi,
-           rx_number, drug_name, drug_strength, has_allergies, drug_schedule, received_at, request, response, response_id)
+           rx_number, drug_name, drug_strength, has_allergies, drug_schedule, drug_substance_key, patient_reference_id,
+           received_at, request, response, response_id)
          SELECT 'trf_bench' || lpad(i::text, 9, '0'), $1, 'bench-' || i, md5(i::text),
                 s.status::"TransferStatus", CASE WHEN s.status <> 'REJECTED' THEN 'bench:' || i END,
                 initcap(f.name), initcap(l.name), l.name || ' ' || f.name, date '1940-01-01' + (i * 7919 % 25000)::int,
                 '1843501234', 'Bench Sender Pharmacy', '1245319599', 'RXB' || i, 'Atorvastatin', '20 mg',
-                i % 3 = 0, CASE WHEN i % 5 = 0 THEN 'IV' ELSE 'none' END, now() - make_interval(secs => (($2::bigint - i) * 31536000.0 / $2::bigint)),
+                i % 3 = 0, CASE WHEN i % 5 = 0 THEN 'IV' ELSE 'none' END, 'atorvastatin', 'benchpat' || (i % 200000), now() - make_interval(secs => (($2::bigint - i) * 31536000.0 / $2::bigint)),
                 $3::jsonb, '{}'::jsonb, 'rsp_bench' || i
            FROM generate_series($4::bigint, $5::bigint) AS i
            CROSS JOIN LATERAL (SELECT CASE WHEN i % 50 = 0 THEN 'RECEIVED' WHEN i % 12 = 0 THEN 'REJECTED' ELSE 'CONFIRMED' END AS status) s
@@ -155,7 +157,45 @@ export async function benchQueue(opts: { databaseUrl: string; partnerId: string;
       plan,
     });
   }
+  results.push(await benchHistory(opts, capture));
   return results;
+}
+
+/**
+ * The review screen's patient history (issue 17) for a pending transfer: both match rules (name + date of
+ * birth, and the sender's patient id: 5 transfers share each bench patient id) with the audit row it writes,
+ * beside the bare index read of the same matches.
+ */
+async function benchHistory(opts: { databaseUrl: string; actor: SessionUser; runs: number }, capture: { take(): Captured[] }): Promise<QueueCase> {
+  const [target] = await db().$queryRaw<{ id: string; partner_id: string; patient_name_key: string; patient_dob: Date; patient_reference_id: string | null }[]>`
+    SELECT id, partner_id, patient_name_key, patient_dob, patient_reference_id FROM transfers
+     WHERE status = 'RECEIVED' ORDER BY received_at, id LIMIT 1`;
+  if (!target) throw new Error("bench: no pending transfer for the history case");
+  const run = () => getPatientHistory({ referenceID: target.id, actor: opts.actor, clientAddress: "127.0.0.1" });
+  const floor = () => db().$queryRaw`
+    SELECT id FROM transfers
+     WHERE (patient_name_key = ${target.patient_name_key} AND patient_dob = ${target.patient_dob})
+        OR (partner_id = ${target.partner_id} AND patient_reference_id = ${target.patient_reference_id})`;
+  const done = progress("queue: patient history (review screen)", 1);
+  await timeIt(3, run);
+  await timeIt(3, floor);
+  capture.take();
+  await run();
+  const historyQuery = capture.take().find((q) => q.query.includes("WITH cur"));
+  const ours = await timeIt(opts.runs, run);
+  const base = await timeIt(opts.runs, floor);
+  done();
+  const p50 = percentile(ours, 50);
+  const baselineP50 = percentile(base, 50);
+  return {
+    name: "patient history (name + DOB or sender's patient id)",
+    p50: round(p50),
+    p95: round(percentile(ours, 95)),
+    baselineP50: round(baselineP50),
+    baselineP95: round(percentile(base, 95)),
+    ratio: round(p50 / baselineP50),
+    plan: historyQuery ? await explain(opts.databaseUrl, historyQuery) : [],
+  };
 }
 
 function round(n: number): number {

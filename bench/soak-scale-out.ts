@@ -7,25 +7,23 @@
 // are the soak's (bench/soak/checks.ts): every acknowledged transfer stored once, every acknowledged decision
 // stored once (two pharmacists racing on one transfer land on different instances: claims and the decision's
 // row lock hold across them), every decision's callback delivered. Ends with `soak: PASS …` or `soak: FAIL …`.
-import { randomBytes, randomInt } from "node:crypto";
+import { randomInt } from "node:crypto";
 import { createWriteStream, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { setEnv } from "@/lib/env";
 import { disconnectDb } from "@/lib/db/prisma";
-import { createPartner } from "@/lib/partners/create-partner";
-import { createUser } from "@/lib/users/create-user";
 import { createMigratedDatabase, startTestPostgres, type TestPostgres } from "@/tests/support/database";
-import { ensureBuild, freePort, TEST_SECRETS } from "@/tests/support/server";
+import { ensureBuild, freePort } from "@/tests/support/server";
 import { startBalancer, type Balancer } from "./soak/balancer";
 import { callbackProgress, runChecks, type Check } from "./soak/checks";
-import { newDecisionStats, runPharmacist, signIn, type DecisionTarget, type Pharmacist } from "./soak/pharmacists";
+import { newDecisionStats, runPharmacist, signIn, type DecisionTarget } from "./soak/pharmacists";
 import { startSoakReceiver, type SoakReceiver } from "./soak/receiver";
-import { newIntakeStats, runSender, type SentTransfer, type SoakPartner } from "./soak/senders";
+import { newIntakeStats, runSender, type SentTransfer } from "./soak/senders";
 import { soakServer, type SoakServer } from "./soak/server";
 import { standaloneWorker, type StandaloneWorker } from "./soak/standalone-worker";
 import { sleep } from "./soak/util";
+import { createSoakCast, soakServerEnv } from "./soak/setup";
 import { ROOT } from "./support";
 
 const argv = process.argv.slice(2);
@@ -116,38 +114,12 @@ export async function runScaleOutSoak(): Promise<void> {
   step("PostgreSQL, receiver, partners, pharmacists");
   postgres = await startTestPostgres();
   const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_soak_scale");
-  // `npm start` requires explicit keys; this process writes sealed secrets and audit records with the same.
-  setEnv({ DATABASE_URL: databaseUrl, ...TEST_SECRETS, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_ALLOW_INSECURE_HTTP: "true", LOG_LEVEL: "warn" });
   receiver = await startSoakReceiver();
-  const runTag = randomBytes(3).toString("hex");
-  const partners: SoakPartner[] = [];
-  for (const index of [0, 1]) {
-    const cbPath = `/soak-partner-${index}`;
-    const created = await createPartner({ name: `Scale Sender ${index} ${runTag}`, callbackUrl: `${receiver.baseUrl}${cbPath}`, npis: [] });
-    partners.push({ index, name: `Scale Sender ${index}`, partnerId: created.partnerId, apiKey: created.apiKey, webhookSecret: created.webhookSecret, path: cbPath });
-  }
-  const pharmacists: Pharmacist[] = [];
-  for (let i = 0; i < SETTINGS.pharmacists; i++) {
-    const email = `scale-${runTag}-${i}@pharmacy.test`;
-    const password = randomBytes(12).toString("base64url");
-    const name = `Scale Pharmacist ${i}`;
-    const { userId } = await createUser({ email, password, role: "pharmacist", name });
-    pharmacists.push({ index: i, id: userId, email, password, name, cookie: null });
-  }
-  await disconnectDb();
+  const { runTag, partners, pharmacists } = await createSoakCast({ databaseUrl, receiverUrl: receiver.baseUrl, label: "Scale", pharmacistCount: SETTINGS.pharmacists });
 
   step("instances, workers, balancer");
   const workDir = mkdtempSync(path.join(os.tmpdir(), "rx-soak-scale-"));
-  const env = {
-    DATABASE_URL: databaseUrl,
-    ...TEST_SECRETS,
-    LOG_LEVEL: "warn",
-    CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
-    CALLBACK_ALLOW_INSECURE_HTTP: "true",
-    CALLBACK_RETRY_SCALE: SETTINGS.retryScale,
-    V1_RATE_LIMIT_PER_MINUTE: "100000000",
-    SHUTDOWN_DRAIN_SECONDS: "2",
-  };
+  const env = { ...soakServerEnv(databaseUrl, SETTINGS.retryScale), SHUTDOWN_DRAIN_SECONDS: "2" };
   for (let i = 0; i < SETTINGS.instances; i++) {
     servers.push(soakServer({ port: await freePort(), env, logFile: path.join(workDir, `instance-${i}.log`) }));
   }

@@ -4,23 +4,21 @@
 // in-process) is SIGKILLed and restarted several times and the callback receiver goes away (connections
 // refused), then answers 5xx, then comes back. After the load, it waits (bounded) for every decision's
 // callback, then checks the database and the receiver against what the clients were told. See bench/SOAK.md.
-import { randomBytes, randomInt } from "node:crypto";
+import { randomInt } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { setEnv } from "@/lib/env";
-import { createPartner } from "@/lib/partners/create-partner";
-import { createUser } from "@/lib/users/create-user";
 import { disconnectDb } from "@/lib/db/prisma";
 import { createMigratedDatabase, startTestPostgres, type TestPostgres } from "@/tests/support/database";
-import { ensureBuild, freePort, TEST_SECRETS } from "@/tests/support/server";
+import { ensureBuild, freePort } from "@/tests/support/server";
 import { callbackProgress, runChecks, type Check, type CheckNumbers } from "./soak/checks";
-import { newDecisionStats, runPharmacist, signIn, type DecisionTarget, type Pharmacist } from "./soak/pharmacists";
+import { newDecisionStats, runPharmacist, signIn, type DecisionTarget } from "./soak/pharmacists";
 import { startSoakReceiver, type SoakReceiver } from "./soak/receiver";
-import { newIntakeStats, runSender, type SentTransfer, type SoakPartner } from "./soak/senders";
+import { newIntakeStats, runSender, type SentTransfer } from "./soak/senders";
 import { soakServer, type SoakServer } from "./soak/server";
 import { sleep } from "./soak/util";
+import { createSoakCast, soakServerEnv } from "./soak/setup";
 import { ROOT } from "./support";
 
 // ---- settings -------------------------------------------------------------------------------------
@@ -148,28 +146,10 @@ async function main(): Promise<void> {
   postgres = await startTestPostgres();
   embeddedDir = await embeddedClusterDir(postgres.adminUrl);
   const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_soak");
-  const authSecret = TEST_SECRETS.AUTH_SECRET;
-  // `npm start` requires explicit keys; this process writes sealed secrets and audit records with the same.
-  setEnv({ DATABASE_URL: databaseUrl, ...TEST_SECRETS, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_ALLOW_INSECURE_HTTP: "true", LOG_LEVEL: "warn" });
 
   step("receiver, partners, pharmacists");
   receiver = await startSoakReceiver();
-  const runTag = randomBytes(3).toString("hex");
-  const partners: SoakPartner[] = [];
-  for (const index of [0, 1]) {
-    const cbPath = `/soak-partner-${index}`;
-    const created = await createPartner({ name: `Soak Sender ${index} ${runTag}`, callbackUrl: `${receiver.baseUrl}${cbPath}`, npis: [] });
-    partners.push({ index, name: `Soak Sender ${index}`, partnerId: created.partnerId, apiKey: created.apiKey, webhookSecret: created.webhookSecret, path: cbPath });
-  }
-  const pharmacists: Pharmacist[] = [];
-  for (let i = 0; i < SETTINGS.pharmacists; i++) {
-    const email = `soak-${runTag}-${i}@pharmacy.test`;
-    const password = randomBytes(12).toString("base64url");
-    const name = `Soak Pharmacist ${i}`;
-    const { userId } = await createUser({ email, password, role: "pharmacist", name });
-    pharmacists.push({ index: i, id: userId, email, password, name, cookie: null });
-  }
-  await disconnectDb();
+  const { runTag, partners, pharmacists } = await createSoakCast({ databaseUrl, receiverUrl: receiver.baseUrl, label: "Soak", pharmacistCount: SETTINGS.pharmacists });
 
   step("server");
   const workDir = mkdtempSync(path.join(os.tmpdir(), "rx-soak-"));
@@ -177,16 +157,7 @@ async function main(): Promise<void> {
   server = soakServer({
     port,
     logFile: path.join(workDir, "server.log"),
-    env: {
-      DATABASE_URL: databaseUrl,
-      ...TEST_SECRETS,
-      AUTH_SECRET: authSecret,
-      LOG_LEVEL: "warn",
-      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
-      CALLBACK_ALLOW_INSECURE_HTTP: "true",
-      CALLBACK_RETRY_SCALE: SETTINGS.retryScale,
-      V1_RATE_LIMIT_PER_MINUTE: "100000000",
-    },
+    env: soakServerEnv(databaseUrl, SETTINGS.retryScale),
   });
   const firstStart = await server.start();
   say(`  up in ${firstStart.toFixed(1)} s on ${server.baseUrl}; log: ${server.logFile}`);

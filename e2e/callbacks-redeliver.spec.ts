@@ -3,24 +3,14 @@
 // sender: the timeline shows the first delivery, "Redeliver" sends the same webhook-id with a new
 // timestamp, and the manual attempt appears on the timeline.
 import { randomBytes, randomUUID } from "node:crypto";
+import { connect } from "./dashboard-helpers";
 import { expect, test } from "./fixtures";
 import { startCallbackReceiver, verifyStandardWebhook, type CallbackReceiver } from "../tests/support/callback-receiver";
 
 let receiver: CallbackReceiver;
 
 test.beforeAll(async () => {
-  // setEnv, not process.env: another spec in this worker may already have read (and cached) the settings.
-  const { setEnv } = await import("../lib/env");
-  setEnv({
-    DATABASE_URL: process.env.E2E_DATABASE_URL!,
-    AUTH_SECRET: process.env.E2E_AUTH_SECRET!,
-    DATA_ENCRYPTION_KEY: process.env.E2E_DATA_ENCRYPTION_KEY!,
-    AUDIT_HMAC_KEY: process.env.E2E_AUDIT_HMAC_KEY!,
-    LOG_LEVEL: "warn",
-    // The receiver listens on 127.0.0.1, which the test server allows too (CALLBACK_ALLOW_PRIVATE_NETWORKS=true).
-    CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
-    CALLBACK_ALLOW_INSECURE_HTTP: "true",
-  });
+  connect();
   receiver = await startCallbackReceiver();
 });
 

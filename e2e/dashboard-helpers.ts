@@ -12,7 +12,13 @@ import { createUser } from "../lib/users/create-user";
 
 let connected = false;
 
-function connect(): void {
+/**
+ * Points this test process's lib code at the e2e server's database and keys, with the server's callback rules
+ * (private networks and http:// allowed for the 127.0.0.1 receivers). setEnv, not process.env alone: another spec
+ * in this worker may already have read (and cached) the settings; and a worker restarted after a failure starts
+ * from nothing, so every spec that uses lib code calls this.
+ */
+export function connect(): void {
   if (connected) return;
   const databaseUrl = process.env.E2E_DATABASE_URL;
   const authSecret = process.env.E2E_AUTH_SECRET;
@@ -23,6 +29,8 @@ function connect(): void {
     DATA_ENCRYPTION_KEY: process.env.E2E_DATA_ENCRYPTION_KEY ?? "",
     AUDIT_HMAC_KEY: process.env.E2E_AUDIT_HMAC_KEY ?? "",
     LOG_LEVEL: "warn",
+    CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+    CALLBACK_ALLOW_INSECURE_HTTP: "true",
   });
   connected = true;
 }

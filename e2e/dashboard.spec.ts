@@ -147,7 +147,7 @@ test("two browsers racing to decide one transfer: exactly one wins, the other is
   const outcome = await transferStatus(request, partner, referenceID);
   expect(outcome.metadata.responseType).toBe(firstWon ? "CONFIRMED" : "ERROR");
   // The other pharmacist's screen follows: decided, no buttons.
-  await expect(other!.getByText(firstWon ? /Approved by .* at \d{4}-/ : /Rejected \(OTHER\) by .* at \d{4}-/)).toBeVisible({ timeout: 15_000 });
+  await expect(other!.getByText(firstWon ? /Approved by .* at \d{4}-/ : /Rejected \(Other reason OTHER\) by .* at \d{4}-/)).toBeVisible({ timeout: 15_000 });
   await expect(other!.getByRole("button", { name: "Approve" })).toHaveCount(0);
   await Promise.all(contexts.map((c) => c.close()));
 });

@@ -2,19 +2,14 @@
 // server's mode allows, and "Send a test callback" POSTs a signed sample TransferResponse marked as a test
 // to the partner's URL, shows the attempt, and records it in the audit log.
 import { randomBytes, randomUUID } from "node:crypto";
+import { connect } from "./dashboard-helpers";
 import { expect, test } from "./fixtures";
 import { startCallbackReceiver, verifyStandardWebhook, type CallbackReceiver } from "../tests/support/callback-receiver";
 
 let receiver: CallbackReceiver;
 
 test.beforeAll(async () => {
-  const { setEnv } = await import("../lib/env");
-  setEnv({
-    DATABASE_URL: process.env.E2E_DATABASE_URL!,
-    AUTH_SECRET: process.env.E2E_AUTH_SECRET!,
-    LOG_LEVEL: "warn",
-    CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
-  });
+  connect();
   receiver = await startCallbackReceiver();
 });
 

@@ -13,6 +13,8 @@ const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CI: process.env.CI ?
 type Tally = { passed: number; failed: number; skipped: number };
 const total: Tally = { passed: 0, failed: 0, skipped: 0 };
 const lines: string[] = [];
+// The failed tests by name, printed again beside the total: CI logs are often read from their tail.
+const failures: string[] = [];
 
 function run(cmd: string, args: string[], extraEnv: Record<string, string> = {}): boolean {
   const started = Date.now();
@@ -49,6 +51,30 @@ function num(v: unknown): number {
   return typeof v === "number" ? v : 0;
 }
 
+function firstLine(text: string | undefined): string {
+  return (text ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((l) => l.trim())?.trim().slice(0, 300) ?? "";
+}
+
+type PwSuite = { title?: string; file?: string; suites?: PwSuite[]; specs?: PwSpec[] };
+type PwSpec = { title?: string; line?: number; tests?: { status?: string; results?: { error?: { message?: string } }[] }[] };
+
+function playwrightFailures(report: Record<string, unknown> | null): string[] {
+  const out: string[] = [];
+  const walk = (suite: PwSuite, file: string) => {
+    const here = suite.file ?? file;
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== "unexpected") continue;
+        const message = t.results?.map((r) => r.error?.message).find(Boolean);
+        out.push(`playwright ${here}:${spec.line ?? "?"} › ${spec.title}: ${firstLine(message)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, here);
+  };
+  for (const s of (report?.suites ?? []) as PwSuite[]) walk(s, "");
+  return out;
+}
+
 const chromium = findChromium();
 if (!chromium) {
   process.stderr.write(`\n${HOW_TO_GET_CHROMIUM}\nnpm test runs the browser tests too and does not skip them silently.\n`);
@@ -70,6 +96,14 @@ if (built) {
   // A file that failed without a failed test (it did not load, or a hook threw) counts as one failure.
   const files = (Array.isArray(v?.testResults) ? v.testResults : []) as { status?: string; assertionResults?: { status?: string }[] }[];
   const brokenFiles = files.filter((f) => f.status === "failed" && !(f.assertionResults ?? []).some((a) => a.status === "failed")).length;
+  for (const f of files) {
+    for (const a of (f as { assertionResults?: { status?: string; fullName?: string; failureMessages?: string[] }[] }).assertionResults ?? []) {
+      if (a.status === "failed") failures.push(`vitest ${path.relative(ROOT, (f as { name?: string }).name ?? "")} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    }
+    if (f.status === "failed" && !(f.assertionResults ?? []).some((a) => a.status === "failed")) {
+      failures.push(`vitest ${path.relative(ROOT, (f as { name?: string }).name ?? "")}: ${firstLine((f as { message?: string }).message)}`);
+    }
+  }
   add("unit + integration (vitest)", {
     passed: num(v?.numPassedTests),
     failed: num(v?.numFailedTests) + brokenFiles,
@@ -80,6 +114,7 @@ if (built) {
   const pwOk = run("npx", ["playwright", "test"], { CI: "true" });
   const p = existsSync(pwFile) ? readJson(pwFile) : null;
   const stats = (p?.stats ?? {}) as Record<string, unknown>;
+  failures.push(...playwrightFailures(p));
   add("browser end-to-end (playwright)", {
     passed: num(stats.expected) + num(stats.flaky),
     failed: num(stats.unexpected),
@@ -101,6 +136,7 @@ if (built) {
   total.failed++;
 }
 
+if (failures.length) process.stdout.write(`\nfailed:\n${failures.map((f) => `  ${f}`).join("\n")}\n`);
 process.stdout.write(`\n${lines.join("\n")}\n`);
 process.stdout.write(`total: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`);
 process.exit(total.failed > 0 ? 1 : 0);

@@ -217,6 +217,16 @@ export default function DocsPage() {
           </li>
         </ul>
 
+        <H2 id="returning-patients">Returning patients</H2>
+        <p className="mt-2">
+          Our pharmacists see each patient&apos;s earlier transfers here, and are warned of duplicate therapy (another pending or
+          approved transfer of the same substance, under any brand or generic name, within 90 days). A transfer is matched to the
+          same patient by the same last name, first name and date of birth (case, accents, punctuation and spaces do not matter;
+          another date of birth is another person), or by your <code className="font-mono">metadata.patientReferenceID</code>:
+          send the same value for every transfer of one patient profile. It is compared only with your own transfers, never
+          another sender&apos;s.
+        </p>
+
         <CallbacksDocs />
 
         <H2 id="endpoints">Endpoints</H2>

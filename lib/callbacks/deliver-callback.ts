@@ -3,14 +3,13 @@
 // job only wakes us up.
 //
 // Why an attempt can never be sent twice: attempt N is claimed by inserting callback_attempts
-// (callback_id, N) in a transaction that holds the callback's row lock and commits BEFORE the request goes
-// out; (callback_id, attempt_number) is unique, so only one worker can ever own attempt N. While attempt N
+// (callback_id, N) in a statement (or transaction) that holds the callback's row lock and commits BEFORE the
+// request goes out; (callback_id, attempt_number) is unique, so only one worker can ever own attempt N. While attempt N
 // is in flight, next_attempt_at is pushed past the attempt's deadline (a lease), so a stray job for the
 // same callback finds it "not due" and goes back to sleep. If the worker dies mid-attempt, the lease runs
 // out and the next job claims attempt N+1 (a duplicate of a delivery is possible then, a lost one is not;
 // receivers deduplicate by webhook-id).
 import { openSecret, secretOwner } from "@/lib/crypto/secret-box";
-import type { Prisma } from "@/generated/prisma/client";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
@@ -20,136 +19,12 @@ import { cancelScheduledDelivery, removeScheduledDeliverySql, scheduleDelivery }
 import { isSuccess, postCallback, type AttemptResult } from "@/lib/callbacks/post-callback";
 import { planRetry, parseRetryAfter } from "@/lib/callbacks/retry-schedule";
 import { webhookHeaders } from "@/lib/callbacks/signature";
+import { claimAttempt, lockCallback, type Claim, type DeliveryOutcome, type PartnerRow, type Status, type Tx } from "@/lib/callbacks/claim-callback-attempt";
 
-type Tx = Prisma.TransactionClient;
-type Status = "PENDING" | "DELIVERED" | "FAILED" | "GONE";
-
-type CallbackRow = {
-  id: string;
-  transfer_id: string;
-  partner_id: string;
-  payload: unknown;
-  status: Status;
-  attempt_count: number;
-  next_attempt_at: Date | null;
-  created_at: Date;
-  /** The database's clock, which graphile-worker's run_at is compared with. */
-  db_now: Date;
-};
-
-export type PartnerRow = {
-  callback_url: string;
-  webhook_secret: string;
-  previous_webhook_secret: string | null;
-  previous_secret_expires_at: Date | null;
-  outbound_header_name: string | null;
-  outbound_header_value: string | null;
-};
-
-export type DeliveryOutcome =
-  | "missing"
-  | "not-pending"
-  | "not-due"
-  | "claimed-elsewhere"
-  | "delivered"
-  | "gone"
-  | "retry-scheduled"
-  | "failed"
-  | "manual-failed"
-  | "interrupted";
-
-/** Slack on top of the attempt's own deadline before another worker may assume the attempt died. */
-const LEASE_SLACK_MS = 5_000;
-/** A job that wakes up this little before next_attempt_at (clock skew, poll timing) just goes ahead. */
-const EARLY_TOLERANCE_MS = 500;
-
-export const attemptLeaseMs = () => env().CALLBACK_TIMEOUT_MS + LEASE_SLACK_MS;
+export type { DeliveryOutcome, PartnerRow };
 
 const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const RESERVED_HEADERS = new Set(["host", "content-length", "content-type", "connection", "transfer-encoding", "webhook-id", "webhook-timestamp", "webhook-signature"]);
-
-type Claim = {
-  callback: CallbackRow;
-  partner: PartnerRow;
-  attemptNumber: number;
-  automaticAttempts: number;
-  startedAt: Date;
-};
-
-async function lockCallback(tx: Tx, callbackId: string): Promise<CallbackRow | undefined> {
-  const rows = await tx.$queryRaw<CallbackRow[]>`
-    SELECT id, transfer_id, partner_id, payload, status::text AS status, attempt_count, next_attempt_at, created_at,
-           clock_timestamp() AS db_now
-      FROM callbacks WHERE id = ${callbackId} FOR UPDATE`;
-  return rows[0];
-}
-
-/** The callback, locked, with its partner's delivery settings (read in the same statement). */
-async function lockCallbackForAttempt(tx: Tx, callbackId: string): Promise<{ callback: CallbackRow; partner: PartnerRow } | undefined> {
-  const rows = await tx.$queryRaw<(CallbackRow & { [K in keyof PartnerRow]: PartnerRow[K] | null })[]>`
-    SELECT c.id, c.transfer_id, c.partner_id, c.payload, c.status::text AS status, c.attempt_count, c.next_attempt_at,
-           c.created_at, clock_timestamp() AS db_now,
-           p.callback_url, p.webhook_secret, p.previous_webhook_secret, p.previous_secret_expires_at,
-           p.outbound_header_name, p.outbound_header_value
-      FROM callbacks c LEFT JOIN partners p ON p.id = c.partner_id
-     WHERE c.id = ${callbackId} FOR UPDATE OF c`;
-  const row = rows[0];
-  if (!row) return undefined;
-  const { callback_url, webhook_secret, previous_webhook_secret, previous_secret_expires_at, outbound_header_name, outbound_header_value, ...callback } = row;
-  if (callback_url === null || webhook_secret === null) throw new Error(`callback ${callbackId} names a partner that does not exist`);
-  return {
-    callback,
-    partner: { callback_url, webhook_secret, previous_webhook_secret, previous_secret_expires_at, outbound_header_name, outbound_header_value },
-  };
-}
-
-// Statements are few on purpose: a delivery's bookkeeping, not the POST, is what limits callbacks per second.
-async function claimAttempt(callbackId: string, manual: boolean): Promise<Claim | DeliveryOutcome> {
-  return db().$transaction(async (tx) => {
-    const locked = await lockCallbackForAttempt(tx, callbackId);
-    if (!locked) return "missing";
-    const { callback, partner } = locked;
-    const now = new Date();
-    const firstAttempt = callback.attempt_count === 0;
-    if (!manual) {
-      if (callback.status !== "PENDING") return "not-pending";
-      const due = callback.next_attempt_at;
-      if (due && due.getTime() - callback.db_now.getTime() > EARLY_TOLERANCE_MS) {
-        // Early, or another worker holds the lease of an attempt in flight: sleep until then.
-        await scheduleDelivery(tx, callbackId, due);
-        return "not-due";
-      }
-      // Attempts whose worker died before recording anything: say so on the timeline.
-      if (!firstAttempt) {
-        await tx.$executeRaw`
-          UPDATE callback_attempts
-             SET error = 'interrupted: no answer was recorded (the worker stopped during the attempt)'
-           WHERE callback_id = ${callbackId} AND status_code IS NULL AND error IS NULL
-             AND started_at < ${new Date(now.getTime() - attemptLeaseMs())}::timestamptz`;
-      }
-    }
-    const attemptNumber = callback.attempt_count + 1;
-    const lease = manual ? callback.next_attempt_at : new Date(now.getTime() + attemptLeaseMs());
-    // The attempt row is the claim; the callback row moves on only if the claim was ours.
-    const claimed = await tx.$queryRaw<{ attempt_count: number }[]>`
-      WITH attempt AS (
-        INSERT INTO callback_attempts (callback_id, attempt_number, started_at, manual)
-        VALUES (${callbackId}, ${attemptNumber}, ${now}::timestamptz, ${manual})
-        ON CONFLICT (callback_id, attempt_number) DO NOTHING
-        RETURNING attempt_number)
-      UPDATE callbacks SET attempt_count = ${attemptNumber}, next_attempt_at = ${lease}::timestamptz
-       WHERE id = ${callbackId} AND EXISTS (SELECT 1 FROM attempt)
-      RETURNING attempt_count`;
-    if (claimed.length === 0) return "claimed-elsewhere";
-    const automaticAttempts = firstAttempt
-      ? manual ? 0 : 1
-      : ((
-          await tx.$queryRaw<{ n: number }[]>`
-            SELECT count(*)::int AS n FROM callback_attempts WHERE callback_id = ${callbackId} AND NOT manual`
-        )[0]?.n ?? attemptNumber);
-    return { callback, partner, attemptNumber, automaticAttempts, startedAt: now };
-  });
-}
 
 /** Headers and body of one attempt: Standard Webhooks headers signed now, and the partner's own credential. */
 function buildRequest(claim: Claim): { body: string; headers: Record<string, string> } | { error: string } {
@@ -189,34 +64,41 @@ async function setTransferCallbackStatus(tx: Tx, transferId: string, status: Sta
   await tx.$executeRaw`UPDATE transfers SET callback_status = ${status}::"CallbackStatus" WHERE id = ${transferId}`;
 }
 
+/**
+ * A success, recorded in one statement outside any transaction (it is atomic on its own, and the UPDATE of
+ * the callback takes its row lock): the attempt's answer; the callback and its transfer DELIVERED (unless
+ * already) with the job cancelled; the partner's failure marks cleared, written only when set (an
+ * unconditional write would lock the partner's row, and concurrent deliveries to that partner would queue
+ * on it).
+ */
+async function recordSuccess(claim: Claim, result: AttemptResult): Promise<"delivered"> {
+  const callbackId = claim.callback.id;
+  const now = new Date();
+  await db().$executeRaw`
+    WITH attempt AS (
+      UPDATE callback_attempts SET status_code = ${result.statusCode}, error = ${result.error}, latency_ms = ${result.latencyMs}
+       WHERE callback_id = ${callbackId} AND attempt_number = ${claim.attemptNumber}),
+    delivered AS (
+      UPDATE callbacks SET status = 'DELIVERED', delivered_at = ${now}::timestamptz, next_attempt_at = NULL,
+             last_status_code = ${result.statusCode}, last_error = NULL
+       WHERE id = ${callbackId} AND status <> 'DELIVERED'
+      RETURNING transfer_id),
+    transfer AS (
+      UPDATE transfers SET callback_status = 'DELIVERED' WHERE id IN (SELECT transfer_id FROM delivered)),
+    partner AS (
+      UPDATE partners SET callback_failing_since = NULL, callback_gone_at = NULL
+       WHERE id = ${claim.callback.partner_id} AND (callback_failing_since IS NOT NULL OR callback_gone_at IS NOT NULL))
+    SELECT ${removeScheduledDeliverySql(callbackId)} FROM delivered`;
+  return "delivered";
+}
+
 async function recordOutcome(claim: Claim, result: AttemptResult, manual: boolean): Promise<DeliveryOutcome> {
+  if (isSuccess(result.statusCode)) return recordSuccess(claim, result);
   const callbackId = claim.callback.id;
   return db().$transaction(async (tx) => {
     const current = await lockCallback(tx, callbackId);
     if (!current) return "missing";
     const now = new Date();
-
-    if (isSuccess(result.statusCode)) {
-      // One statement: the attempt's answer; the callback and its transfer DELIVERED (unless already) with
-      // the job cancelled; the partner's failure marks cleared, written only when set (an unconditional
-      // write would lock the partner's row, and concurrent deliveries to that partner would queue on it).
-      await tx.$executeRaw`
-        WITH attempt AS (
-          UPDATE callback_attempts SET status_code = ${result.statusCode}, error = ${result.error}, latency_ms = ${result.latencyMs}
-           WHERE callback_id = ${callbackId} AND attempt_number = ${claim.attemptNumber}),
-        delivered AS (
-          UPDATE callbacks SET status = 'DELIVERED', delivered_at = ${now}::timestamptz, next_attempt_at = NULL,
-                 last_status_code = ${result.statusCode}, last_error = NULL
-           WHERE id = ${callbackId} AND status <> 'DELIVERED'
-          RETURNING transfer_id),
-        transfer AS (
-          UPDATE transfers SET callback_status = 'DELIVERED' WHERE id IN (SELECT transfer_id FROM delivered)),
-        partner AS (
-          UPDATE partners SET callback_failing_since = NULL, callback_gone_at = NULL
-           WHERE id = ${current.partner_id} AND (callback_failing_since IS NOT NULL OR callback_gone_at IS NOT NULL))
-        SELECT ${removeScheduledDeliverySql(callbackId)} FROM delivered`;
-      return "delivered";
-    }
 
     await tx.$executeRaw`
       UPDATE callback_attempts

@@ -1,7 +1,7 @@
 // SSRF guard for callback URLs: an admin types the URL, and our server then POSTs to it, so it must not
-// become a way to reach our own network. A host name is resolved once; every address it resolves to must
-// be a public unicast address; the connection then goes to that checked address (pinned), so a second DNS
-// answer cannot swap in another one. CALLBACK_ALLOW_PRIVATE_NETWORKS=true lifts the address rule for local
+// become a way to reach our own network. A host name is resolved once per attempt; every address it resolves
+// to must be a public unicast address; the connection then goes to that checked address (pinned), so a second
+// DNS answer cannot swap in another one (kept-alive connections: callback-connections.ts). CALLBACK_ALLOW_PRIVATE_NETWORKS=true lifts the address rule for local
 // development and tests.
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";

@@ -1,12 +1,13 @@
 // One HTTP attempt at a callback: POST the body to the partner's URL and report the status code or the
 // error, and the latency. No redirects are followed (a 3xx is a failed attempt), the whole attempt (DNS,
-// connect, TLS, answer) has one deadline, the host is resolved once and the socket goes to that checked
-// address (the URL's host still names the server in the Host header and TLS SNI), and the answer's body is
-// read only up to a small cap and thrown away: it may hold anything.
+// connect, TLS, answer) has one deadline, the host is resolved and checked on every attempt and the request
+// goes over a keep-alive connection to that checked address (callback-connections.ts; the URL's host still
+// names the server in the Host header and TLS SNI), and the answer's body is read only up to a small cap
+// and thrown away: it may hold anything. An answer larger than the cap costs the connection.
 import http from "node:http";
 import https from "node:https";
-import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
+import { callbackAgent, forgetCallbackOrigin } from "@/lib/callbacks/callback-connections";
 import { CallbackAddressRefused, hostOf, resolveCallbackHost, type ResolvedAddress, type Resolver } from "@/lib/callbacks/network-guard";
 
 /** Bytes of the answer we read (and discard) before closing the connection. */
@@ -87,15 +88,14 @@ async function attempt(input: PostCallbackInput, signal: AbortSignal, started: n
     pinned = await abortable(resolveCallbackHost(hostOf(url), { allowPrivate: input.allowPrivate, resolve: input.resolve }), signal);
   } catch (err) {
     if (signal.aborted) return describeAbort();
+    // No connection to this origin outlives a refusal or a failed resolution.
+    forgetCallbackOrigin(url);
     if (err instanceof CallbackAddressRefused) return failed(err.message);
     const code = (err as { code?: string }).code;
     return failed(code === "ENOTFOUND" || code === "EAI_AGAIN" ? `DNS: ${hostOf(url)} not found` : `DNS: ${errorText(err)}`);
   }
 
-  const pinnedLookup: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
-    else callback(null, pinned.address, pinned.family);
-  };
+  const agent = callbackAgent(url, pinned);
   const isHttps = url.protocol === "https:";
   const hostname = hostOf(url);
 
@@ -119,10 +119,8 @@ async function attempt(input: PostCallbackInput, signal: AbortSignal, started: n
         ...input.headers,
         host: url.host,
         "content-length": String(Buffer.byteLength(input.body)),
-        connection: "close",
       },
-      lookup: pinnedLookup,
-      agent: false,
+      agent,
       // A name is checked against the certificate; an IP literal gets no SNI (RFC 6066 §3).
       ...(isHttps && !isIP(hostname) ? { servername: hostname } : {}),
     };

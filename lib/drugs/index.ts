@@ -19,6 +19,7 @@ export {
   type ControlledSubstance,
 } from "@/lib/drugs/controlled-substances";
 export { NON_CONTROLLED_DRUGS, substancesOf, type NonControlledDrug } from "@/lib/drugs/lexicon";
+export { substanceKeyOf } from "@/lib/drugs/substance-key";
 export {
   allergyClassesOf,
   allergyWarnings,

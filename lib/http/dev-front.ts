@@ -6,6 +6,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { connect } from "node:net";
 import type { Duplex } from "node:stream";
 import { applyClientAddress, type TrustedProxies } from "@/lib/http/client-address";
+import { listen } from "@/lib/http/listen";
 
 export type DevFront = { close(): Promise<void> };
 
@@ -50,10 +51,7 @@ export async function startDevFront(opts: {
     upstream.on("error", () => socket.destroy());
     socket.on("error", () => upstream.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port, () => resolve());
-  });
+  await listen(server, opts.port);
   return {
     close: async () => {
       const closed = new Promise((resolve) => server.close(resolve));

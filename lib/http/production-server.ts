@@ -15,6 +15,7 @@ import { handleMalformedPath, handlePostTransfer } from "@/lib/http/transfer-api
 import { errorFields, log } from "@/lib/log";
 import { handleHealthz, handleReadyz, probeFor } from "@/lib/ops/health-api";
 import { handleMetrics, isMetricsPath } from "@/lib/ops/metrics-api";
+import { listen } from "@/lib/http/listen";
 
 export type ProductionServer = { close(): Promise<void> };
 
@@ -86,10 +87,7 @@ export async function startProductionServer(opts: { dir: string; port: number })
       }
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port, () => resolve());
-  });
+  await listen(server, opts.port);
 
   return {
     close: async () => {

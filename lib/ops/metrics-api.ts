@@ -5,6 +5,7 @@ import { createServer, type Server } from "node:http";
 import type { ApiAnswer } from "@/lib/http/api-exchange";
 import { env } from "@/lib/env";
 import { metrics } from "@/lib/ops/metrics";
+import { listen } from "@/lib/http/listen";
 
 const digest = (s: string) => createHash("sha256").update(s).digest();
 
@@ -46,9 +47,6 @@ export async function startMetricsListener(port: number): Promise<Server> {
     if (!isMetricsPath(req.method, req.url)) return send(problem(404, "not found"));
     handleMetrics(null, { trusted: true }).then(send, () => res.destroy());
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve());
-  });
+  await listen(server, port, "127.0.0.1");
   return server;
 }

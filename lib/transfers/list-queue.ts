@@ -24,6 +24,7 @@ import { DomainError } from "@/lib/errors";
 import { getAllStoreRules } from "@/lib/stores/store-npis";
 import { DEFAULT_STORE_RULES, type StoreRules } from "@/lib/stores/store-rules";
 import { reviewDrug, scheduleLabel } from "@/lib/transfers/drug-review";
+import { groupConsecutivePatients, type PatientGroup } from "@/lib/transfers/queue-patient-groups";
 import { countProblems, reviewChecks } from "@/lib/transfers/review-checks";
 import { reviewCheckOptions } from "@/lib/transfers/review-check-options";
 import { warningPredicateSql } from "@/lib/transfers/review-checks-sql";
@@ -97,6 +98,8 @@ export type QueueItem = {
   };
   claim: { heldBy: string; heldById: string; claimExpiresAt: string } | null;
   callbackStatus: string | null;
+  /** Place in a run of consecutive pending transfers of the same patient on this page (queue-patient-groups.ts). */
+  patientGroup: PatientGroup | null;
 };
 
 export type QueueCounts = Record<QueueStatus, { count: number; capped: boolean }>;
@@ -139,6 +142,8 @@ type Row = {
   claim_expires_at: Date | null;
   decided_by: string | null;
   callback_status: string | null;
+  patient_name_key: string;
+  patient_reference_id: string | null;
   request: unknown;
 };
 
@@ -215,7 +220,7 @@ async function readPhase(query: QueueQuery, phase: Phase, after: Cursor | null, 
            CASE WHEN t.claim_expires_at > now() THEN u.name END AS claimed_by_name,
            CASE WHEN t.claim_expires_at > now() THEN t.claim_expires_at END AS claim_expires_at,
            d.pharmacist_name AS decided_by,
-           t.callback_status::text AS callback_status, t.request
+           t.callback_status::text AS callback_status, t.patient_name_key, t.patient_reference_id, t.request
       FROM transfers t
       JOIN partners p ON p.id = t.partner_id
       LEFT JOIN users u ON u.id = t.claimed_by_id
@@ -255,7 +260,13 @@ function requestFlags(request: unknown, now: Date, rules: StoreRules): Omit<Queu
   }
 }
 
-function toItem(row: Row, now: Date, rules: ReadonlyMap<string, StoreRules>, alerts: ReadonlyMap<string, StoreAlertSettings>): QueueItem {
+function toItem(
+  row: Row,
+  now: Date,
+  rules: ReadonlyMap<string, StoreRules>,
+  patientGroup: PatientGroup | null,
+  alerts: ReadonlyMap<string, StoreAlertSettings>,
+): QueueItem {
   const alertSettings = alerts.get(row.receiving_npi) ?? DEFAULT_ALERT_SETTINGS;
   const { allergyDetails, ...drugFlags } = requestFlags(row.request, now, rules.get(row.receiving_npi) ?? DEFAULT_STORE_RULES);
   return {
@@ -278,6 +289,7 @@ function toItem(row: Row, now: Date, rules: ReadonlyMap<string, StoreRules>, ale
         ? { heldBy: row.claimed_by_name ?? "another pharmacist", heldById: row.claimed_by_id, claimExpiresAt: row.claim_expires_at.toISOString() }
         : null,
     callbackStatus: row.callback_status,
+    patientGroup,
   };
 }
 
@@ -312,7 +324,16 @@ export async function listQueue(query: QueueQuery, ctx: { actor: SessionUser; cl
 
   const [RECEIVED, CONFIRMED, REJECTED] = await counts;
   const [rules, alerts] = await Promise.all([getAllStoreRules(), loadStoreAlertSettings()]);
-  const items = page.map(({ row }) => toItem(row, now, rules, alerts));
+  const groups = groupConsecutivePatients(
+    page.map(({ row }) => ({
+      pending: row.status === "RECEIVED",
+      nameKey: row.patient_name_key,
+      dob: row.patient_dob.toISOString().slice(0, 10),
+      partnerId: row.partner_id,
+      patientReferenceId: row.patient_reference_id,
+    })),
+  );
+  const items = page.map(({ row }, i) => toItem(row, now, rules, groups[i] ?? null, alerts));
 
   if (query.q) {
     await recordAuditEvent({

@@ -72,21 +72,21 @@ async function insertTransfer(
   const response = receivedResponse(request.metadata.requestID, id);
   const { patient, prescription, sendingPharmacy, receivingPharmacy } = request;
   const hasAllergies = patient.allergyDetails.allergies.length > 0 || patient.allergyDetails.allergiesDescriptor === "KNOWN_ALLERGIES_INCLUDED";
-  const { drugSchedule, allergyAlert } = classifyTransfer(request, await getStoreRules(receivingPharmacy.npi));
+  const { drugSchedule, allergyAlert, substanceKey } = classifyTransfer(request, await getStoreRules(receivingPharmacy.npi));
   // One statement, the request passed as a single JSON parameter: no ORM walk over the 3 KB body (performance.md).
   const rows = await db().$queryRaw<{ id: string }[]>`
     INSERT INTO transfers (
       id, partner_id, request_id, content_hash, status, active_rx_key,
       patient_first_name, patient_last_name, patient_search, patient_dob,
       sending_npi, sending_name, receiving_npi, rx_number, drug_name, drug_strength,
-      has_allergies, drug_schedule, allergy_alert, received_at, request, response, response_id)
+      has_allergies, drug_schedule, allergy_alert, drug_substance_key, received_at, request, response, response_id)
     VALUES (
       ${id}, ${partnerId}, ${request.metadata.requestID}, ${contentHash}, 'RECEIVED', ${activeRxKey(request)},
       ${patient.name.firstName}, ${patient.name.lastName},
       ${`${patient.name.lastName} ${patient.name.firstName}`.toLowerCase()}, ${patient.dateOfBirth}::date,
       ${sendingPharmacy.npi}, ${sendingPharmacy.name}, ${receivingPharmacy.npi}, ${prescription.rxNumber},
       ${prescription.medicationName}, ${prescription.drugStrength},
-      ${hasAllergies}, ${drugSchedule}, ${allergyAlert}, ${new Date(response.metadata.responseTimestamp)},
+      ${hasAllergies}, ${drugSchedule}, ${allergyAlert}, ${substanceKey ?? ""}, ${new Date(response.metadata.responseTimestamp)},
       ${JSON.stringify(request)}::jsonb, ${JSON.stringify(response)}::jsonb, ${response.metadata.responseID})
     ON CONFLICT DO NOTHING
     RETURNING id`;

@@ -2,21 +2,18 @@
 // it: a pharmacist's licence number (set at creation or later, cleared, validated, audited, copied into the
 // decisions they make) and a store's drug rules (state schedules and prescription validity: validated field by
 // field, audited with old and new values, and the store's pending transfers classified again at once).
-import { execFile } from "node:child_process";
 import { randomInt, randomUUID } from "node:crypto";
-import path from "node:path";
-import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { computeNpiCheckDigit } from "@/lib/transfers/identifiers";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { createTestUser, dashboardFetch, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";
+import { runCli } from "@/tests/support/cli";
 import { connectTestEnvironment } from "@/tests/support/integration";
 import { TEST_SECRETS } from "@/tests/support/server";
 
 const { baseUrl, databaseUrl } = connectTestEnvironment();
-const ROOT = path.resolve(import.meta.dirname, "../..");
 // The socket's address: the X-Forwarded-For sent below is not believed without TRUSTED_PROXIES.
 const CLIENT_ADDRESS = "127.0.0.1";
 
@@ -34,18 +31,7 @@ function call<T = Record<string, unknown>>(method: string, urlPath: string, body
 }
 
 async function cli(...args: string[]): Promise<{ code: number; json: Record<string, unknown> }> {
-  const options = { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "silent" } };
-  let stdout: string;
-  let code = 0;
-  try {
-    ({ stdout } = await promisify(execFile)(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/cli.ts", ...args, "--json"], options));
-  } catch (err) {
-    const e = err as { code: number; stdout: string };
-    code = e.code;
-    stdout = e.stdout;
-  }
-  expect(stdout.trim().split("\n")).toHaveLength(1);
-  return { code, json: JSON.parse(stdout) as Record<string, unknown> };
+  return runCli(args, { DATABASE_URL: databaseUrl, ...TEST_SECRETS });
 }
 
 async function lastAudit(action: string) {

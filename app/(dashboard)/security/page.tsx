@@ -27,20 +27,21 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
           it is done.
         </p>
       )}
-      {status.enabled ? (
-        <p>
-          Two-factor sign-in is <strong>on</strong> since {status.enabledAt?.toISOString().slice(0, 10)}. Recovery codes left: {status.recoveryCodesLeft}. Lost your
-          phone? An admin can reset it.
-        </p>
-      ) : (
-        <>
+      {/* One client component in one place whatever the status: the action that turns two-factor on refreshes this
+          page, and the recovery codes it shows (held in that component's state, shown only once) must survive it. */}
+      <TwoFactorEnrolment continueTo={mustEnrol ? callbackUrl : null} enabled={status.enabled}>
+        {status.enabled ? (
+          <p>
+            Two-factor sign-in is <strong>on</strong> since {status.enabledAt?.toISOString().slice(0, 10)}. Recovery codes left: {status.recoveryCodesLeft}. Lost
+            your phone? An admin can reset it.
+          </p>
+        ) : (
           <p className="my-2 text-slate-700">
             After your password you will also enter a 6-digit code from an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password,
             …).{!mustEnrol && isTwoFactorRequired(session.user.role) ? " Your role requires it." : ""}
           </p>
-          <TwoFactorEnrolment continueTo={mustEnrol ? callbackUrl : null} />
-        </>
-      )}
+        )}
+      </TwoFactorEnrolment>
       {!mustEnrol && (
         <>
           <h2 className="mt-3 font-semibold">Alerts</h2>

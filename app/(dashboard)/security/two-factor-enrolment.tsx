@@ -1,7 +1,7 @@
 "use client";
 // Enrolment in three steps on one page: start (a new secret), scan and confirm one code, then the ten
 // recovery codes, shown this once. Focus moves to each step's heading so a screen reader follows.
-import { useEffect, useRef, useState, useTransition } from "react";
+import { useEffect, useRef, useState, useTransition, type ReactNode } from "react";
 import type { EnrolmentStart } from "@/lib/auth/two-factor/enrol-two-factor";
 import { confirmEnrolmentAction, startEnrolmentAction } from "./actions";
 
@@ -15,7 +15,8 @@ function useFocusOnChange<T extends HTMLElement>(key: unknown) {
   return ref;
 }
 
-export function TwoFactorEnrolment({ continueTo }: { continueTo: string | null }) {
+/** `children`: the page's words on the current status, shown above each step but the last. */
+export function TwoFactorEnrolment({ continueTo, enabled, children }: { continueTo: string | null; enabled: boolean; children: ReactNode }) {
   const [start, setStart] = useState<EnrolmentStart | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -45,9 +46,12 @@ export function TwoFactorEnrolment({ continueTo }: { continueTo: string | null }
     );
   }
 
+  if (enabled) return <>{children}</>;
+
   if (start) {
     return (
       <section aria-labelledby="scan-heading" className="space-y-2">
+        {children}
         <h3 id="scan-heading" ref={heading} tabIndex={-1} className="font-semibold">
           Scan this code with your authenticator app
         </h3>
@@ -101,6 +105,7 @@ export function TwoFactorEnrolment({ continueTo }: { continueTo: string | null }
 
   return (
     <div className="space-y-2">
+      {children}
       {error && (
         <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-red-900">
           {error}

@@ -507,7 +507,7 @@ function QueueRow({
         onSelect();
         if (!(e.target instanceof HTMLAnchorElement)) onOpen();
       }}
-      className={`cursor-pointer border-b border-slate-100 align-top hover:bg-slate-50 ${selected ? "bg-blue-50 outline outline-2 -outline-offset-2 outline-blue-500" : ""}`}
+      className={`cursor-pointer border-b border-slate-100 align-top hover:bg-slate-50 ${item.patientGroup ? "border-l-4 border-l-violet-500" : ""} ${selected ? "bg-blue-50 outline outline-2 -outline-offset-2 outline-blue-500" : ""}`}
     >
       <td className="px-2 py-1.5 whitespace-nowrap">
         {pending ? (
@@ -531,10 +531,19 @@ function QueueRow({
           prefetch={false}
           data-row-link=""
           onFocus={onSelect}
+          aria-describedby={item.patientGroup ? `group-${item.referenceID}` : undefined}
           className="font-medium text-slate-900 underline-offset-2 hover:underline"
         >
           {name}
         </Link>
+        {/* Issue 17: consecutive pending transfers of one patient (lib/transfers/queue-patient-groups.ts); read out with the link. */}
+        {item.patientGroup && (
+          <div id={`group-${item.referenceID}`} className="mt-0.5">
+            <Badge tone="violet">
+              Same patient: {item.patientGroup.position} of {item.patientGroup.size}
+            </Badge>
+          </div>
+        )}
         <div className="font-mono text-[11px] text-slate-500">{item.referenceID}</div>
       </td>
       <td className="px-2 py-1.5 whitespace-nowrap tabular-nums">

@@ -2,7 +2,7 @@
 // The live part of the review screen's header: status, age against the sender's window, who holds the
 // claim, and the decision. Opening the screen claims the transfer for a pharmacist (when nobody else
 // holds it); the claim is renewed while the screen stays open and released when the pharmacist leaves.
-// Keyboard: a approve, r reject, q back to the queue, p printable record.
+// Keyboard: a approve, r reject, q back to the queue, p printable record (n and h: next-for-patient.tsx, patient-history.tsx).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -298,6 +298,8 @@ export function ReviewActions({
         shortcuts={[
           ...(isPharmacist && pending ? [{ keys: ["a"], action: "Approve" }, { keys: ["r"], action: "Reject" }] : []),
           { keys: ["q"], action: "Back to the queue" },
+          { keys: ["n"], action: "Next for this patient" },
+          { keys: ["h"], action: "Patient history" },
           ...(activity.decision?.decision === "APPROVED" ? [{ keys: ["p"], action: "Printable record" }] : []),
         ]}
       />

@@ -4,6 +4,9 @@ import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { sortName } from "@/components/dashboard/format";
 import { ActivityPanel } from "@/components/dashboard/review/activity-panel";
+import { DuplicateTherapyWarning } from "@/components/dashboard/review/duplicate-therapy-warning";
+import { NextForPatient } from "@/components/dashboard/review/next-for-patient";
+import { PatientHistory } from "@/components/dashboard/review/patient-history";
 import { ReviewActions } from "@/components/dashboard/review/review-actions";
 import {
   AllergyBanner,
@@ -77,9 +80,14 @@ export default async function ReviewPage({ params }: Props) {
         }}
       />
 
+      {/* Issue 17: the patient's history, duplicate therapy and "Next for this patient" (loaded apart: never blocks a decision). */}
+      <NextForPatient referenceID={review.referenceID} />
+      <DuplicateTherapyWarning referenceID={review.referenceID} />
+
       {request ? (
         <>
           <AllergyBanner request={request} warnings={review.drug?.allergyWarnings ?? []} />
+          <PatientHistory referenceID={review.referenceID} />
           <div className="grid gap-3 lg:grid-cols-2 2xl:grid-cols-3">
             <PatientSection request={request} now={now} />
             <div className="lg:row-span-2">
@@ -99,6 +107,7 @@ export default async function ReviewPage({ params }: Props) {
       ) : (
         <>
           <ChecksSection checks={review.checks} />
+          <PatientHistory referenceID={review.referenceID} />
           <Section title="Timeline">
             <ActivityPanel referenceID={review.referenceID} initial={activity} />
           </Section>

@@ -1,0 +1,192 @@
+// Claiming the next attempt of a callback: the attempt row (callback_id, n) is inserted, and the callback's
+// lease moved, only by the one worker whose insert wins (see deliver-callback.ts for why an attempt can
+// never be sent twice).
+import type { Prisma } from "@/generated/prisma/client";
+import { db } from "@/lib/db/prisma";
+import { env } from "@/lib/env";
+import { scheduleDelivery } from "@/lib/callbacks/job-queue";
+
+export type Tx = Prisma.TransactionClient;
+export type Status = "PENDING" | "DELIVERED" | "FAILED" | "GONE";
+
+export type CallbackRow = {
+  id: string;
+  transfer_id: string;
+  partner_id: string;
+  payload: unknown;
+  status: Status;
+  attempt_count: number;
+  next_attempt_at: Date | null;
+  created_at: Date;
+  /** The database's clock, which graphile-worker's run_at is compared with. */
+  db_now: Date;
+};
+
+export type PartnerRow = {
+  callback_url: string;
+  webhook_secret: string;
+  previous_webhook_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  outbound_header_name: string | null;
+  outbound_header_value: string | null;
+};
+
+export type DeliveryOutcome =
+  | "missing"
+  | "not-pending"
+  | "not-due"
+  | "claimed-elsewhere"
+  | "delivered"
+  | "gone"
+  | "retry-scheduled"
+  | "failed"
+  | "manual-failed"
+  | "interrupted";
+
+/** Slack on top of the attempt's own deadline before another worker may assume the attempt died. */
+const LEASE_SLACK_MS = 5_000;
+/** A job that wakes up this little before next_attempt_at (clock skew, poll timing) just goes ahead. */
+const EARLY_TOLERANCE_MS = 500;
+
+export const attemptLeaseMs = () => env().CALLBACK_TIMEOUT_MS + LEASE_SLACK_MS;
+
+export type Claim = {
+  callback: CallbackRow;
+  partner: PartnerRow;
+  attemptNumber: number;
+  automaticAttempts: number;
+  startedAt: Date;
+};
+
+export async function lockCallback(tx: Tx, callbackId: string): Promise<CallbackRow | undefined> {
+  const rows = await tx.$queryRaw<CallbackRow[]>`
+    SELECT id, transfer_id, partner_id, payload, status::text AS status, attempt_count, next_attempt_at, created_at,
+           clock_timestamp() AS db_now
+      FROM callbacks WHERE id = ${callbackId} FOR UPDATE`;
+  return rows[0];
+}
+
+/** The callback, locked, with its partner's delivery settings (read in the same statement). */
+async function lockCallbackForAttempt(tx: Tx, callbackId: string): Promise<{ callback: CallbackRow; partner: PartnerRow } | undefined> {
+  const rows = await tx.$queryRaw<(CallbackRow & { [K in keyof PartnerRow]: PartnerRow[K] | null })[]>`
+    SELECT c.id, c.transfer_id, c.partner_id, c.payload, c.status::text AS status, c.attempt_count, c.next_attempt_at,
+           c.created_at, clock_timestamp() AS db_now,
+           p.callback_url, p.webhook_secret, p.previous_webhook_secret, p.previous_secret_expires_at,
+           p.outbound_header_name, p.outbound_header_value
+      FROM callbacks c LEFT JOIN partners p ON p.id = c.partner_id
+     WHERE c.id = ${callbackId} FOR UPDATE OF c`;
+  const row = rows[0];
+  if (!row) return undefined;
+  const { callback_url, webhook_secret, previous_webhook_secret, previous_secret_expires_at, outbound_header_name, outbound_header_value, ...callback } = row;
+  if (callback_url === null || webhook_secret === null) throw new Error(`callback ${callbackId} names a partner that does not exist`);
+  return {
+    callback,
+    partner: { callback_url, webhook_secret, previous_webhook_secret, previous_secret_expires_at, outbound_header_name, outbound_header_value },
+  };
+}
+
+type ClaimRow = CallbackRow & PartnerRow & { claimed: number | null; prior_automatic: number };
+
+/**
+ * The usual case in one statement (no transaction round trips): an automatic attempt of a PENDING callback
+ * that is due. Locks the callback, marks attempts whose worker died as interrupted, inserts the attempt row
+ * (the claim) and moves the callback's lease only if that insert was ours, and reads the partner. Returns
+ * undefined when the callback is not such a case (missing, settled, early or leased): the full path below
+ * then decides what to do, as before.
+ */
+async function claimDueAttempt(callbackId: string): Promise<Claim | "claimed-elsewhere" | undefined> {
+  const now = new Date();
+  const lease = new Date(now.getTime() + attemptLeaseMs());
+  const interruptedBefore = new Date(now.getTime() - attemptLeaseMs());
+  const rows = await db().$queryRaw<ClaimRow[]>`
+    WITH c AS (
+      SELECT c.id, c.transfer_id, c.partner_id, c.payload, c.status::text AS status, c.attempt_count, c.next_attempt_at,
+             c.created_at, clock_timestamp() AS db_now,
+             p.callback_url, p.webhook_secret, p.previous_webhook_secret, p.previous_secret_expires_at,
+             p.outbound_header_name, p.outbound_header_value
+        FROM callbacks c JOIN partners p ON p.id = c.partner_id
+       WHERE c.id = ${callbackId} AND c.status = 'PENDING'
+         AND (c.next_attempt_at IS NULL OR c.next_attempt_at <= clock_timestamp() + ${EARLY_TOLERANCE_MS}::int * interval '1 millisecond')
+         FOR UPDATE OF c),
+    interrupted AS (
+      UPDATE callback_attempts
+         SET error = 'interrupted: no answer was recorded (the worker stopped during the attempt)'
+       WHERE callback_id = ${callbackId} AND EXISTS (SELECT 1 FROM c WHERE c.attempt_count > 0)
+         AND status_code IS NULL AND error IS NULL AND started_at < ${interruptedBefore}::timestamptz),
+    attempt AS (
+      INSERT INTO callback_attempts (callback_id, attempt_number, started_at, manual)
+      SELECT c.id, c.attempt_count + 1, ${now}::timestamptz, false FROM c
+      ON CONFLICT (callback_id, attempt_number) DO NOTHING
+      RETURNING attempt_number),
+    claimed AS (
+      UPDATE callbacks SET attempt_count = attempt.attempt_number, next_attempt_at = ${lease}::timestamptz
+        FROM attempt WHERE callbacks.id = ${callbackId}
+      RETURNING callbacks.attempt_count)
+    SELECT c.*, (SELECT attempt_count FROM claimed) AS claimed,
+           (SELECT count(*)::int FROM callback_attempts a WHERE a.callback_id = c.id AND NOT a.manual) AS prior_automatic
+      FROM c`;
+  const row = rows[0];
+  if (!row) return undefined;
+  if (row.claimed === null) return "claimed-elsewhere";
+  const { claimed, prior_automatic, callback_url, webhook_secret, previous_webhook_secret, previous_secret_expires_at, outbound_header_name, outbound_header_value, ...callback } = row;
+  return {
+    callback,
+    partner: { callback_url, webhook_secret, previous_webhook_secret, previous_secret_expires_at, outbound_header_name, outbound_header_value },
+    attemptNumber: claimed,
+    // The statement's snapshot does not see its own insert: this attempt is one more.
+    automaticAttempts: prior_automatic + 1,
+    startedAt: now,
+  };
+}
+
+// Statements are few on purpose: a delivery's bookkeeping, not the POST, is what limits callbacks per second.
+export async function claimAttempt(callbackId: string, manual: boolean): Promise<Claim | DeliveryOutcome> {
+  if (!manual) {
+    const fast = await claimDueAttempt(callbackId);
+    if (fast !== undefined) return fast;
+  }
+  return db().$transaction(async (tx) => {
+    const locked = await lockCallbackForAttempt(tx, callbackId);
+    if (!locked) return "missing";
+    const { callback, partner } = locked;
+    const now = new Date();
+    const firstAttempt = callback.attempt_count === 0;
+    if (!manual) {
+      if (callback.status !== "PENDING") return "not-pending";
+      const due = callback.next_attempt_at;
+      if (due && due.getTime() - callback.db_now.getTime() > EARLY_TOLERANCE_MS) {
+        // Early, or another worker holds the lease of an attempt in flight: sleep until then.
+        await scheduleDelivery(tx, callbackId, due);
+        return "not-due";
+      }
+      // Attempts whose worker died before recording anything: say so on the timeline.
+      if (!firstAttempt) {
+        await tx.$executeRaw`
+          UPDATE callback_attempts
+             SET error = 'interrupted: no answer was recorded (the worker stopped during the attempt)'
+           WHERE callback_id = ${callbackId} AND status_code IS NULL AND error IS NULL
+             AND started_at < ${new Date(now.getTime() - attemptLeaseMs())}::timestamptz`;
+      }
+    }
+    const attemptNumber = callback.attempt_count + 1;
+    const lease = manual ? callback.next_attempt_at : new Date(now.getTime() + attemptLeaseMs());
+    // The attempt row is the claim; the callback row moves on only if the claim was ours.
+    const claimed = await tx.$queryRaw<{ attempt_count: number }[]>`
+      WITH attempt AS (
+        INSERT INTO callback_attempts (callback_id, attempt_number, started_at, manual)
+        VALUES (${callbackId}, ${attemptNumber}, ${now}::timestamptz, ${manual})
+        ON CONFLICT (callback_id, attempt_number) DO NOTHING
+        RETURNING attempt_number)
+      UPDATE callbacks SET attempt_count = ${attemptNumber}, next_attempt_at = ${lease}::timestamptz
+       WHERE id = ${callbackId} AND EXISTS (SELECT 1 FROM attempt)
+      RETURNING attempt_count`;
+    if (claimed.length === 0) return "claimed-elsewhere";
+    const automaticAttempts = firstAttempt
+      ? manual ? 0 : 1
+      : ((
+          await tx.$queryRaw<{ n: number }[]>`
+            SELECT count(*)::int AS n FROM callback_attempts WHERE callback_id = ${callbackId} AND NOT manual`
+        )[0]?.n ?? attemptNumber);
+    return { callback, partner, attemptNumber, automaticAttempts, startedAt: now };
+  });
+}

@@ -119,6 +119,30 @@ const EnvSchema = z.object({
   METRICS_ENABLED: booleanFromString.default(true),
   /** On SIGTERM, answer /readyz 503 (and keep serving) this long before closing, so a load balancer drains us. */
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(120).default(0),
+  // --- Alerts before the sender's 4-hour window closes (issue 17, part 2) ---
+  /** Mail server for alert emails (`smtp://user:pass@host:587`, `smtps://…`); unset, no email is sent. */
+  SMTP_URL: z
+    .string()
+    .refine((v) => /^smtps?:\/\/[^\s]+$/.test(v), "must be an smtp:// or smtps:// URL")
+    .optional(),
+  /** Who gets alert emails, comma-separated. */
+  ALERT_EMAILS: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((e) => e.trim()).filter(Boolean))
+    .refine((list) => list.every((e) => z.email().safeParse(e).success), "must be email addresses separated by commas"),
+  /** The From of alert emails. */
+  ALERT_EMAIL_FROM: z.string().min(3).max(200).default("Rx Transfer <rx-transfer@localhost>"),
+  /** The dashboard's address as pharmacists open it: alert emails link to the transfer there. */
+  DASHBOARD_URL: z
+    .string()
+    .refine((v) => /^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(v), "must be an http(s):// URL")
+    .transform((v) => v.replace(/\/+$/, ""))
+    .default("http://localhost:3000"),
+  /** How often each worker looks for transfers that crossed an alert threshold (fractions allowed for tests). */
+  /** How often each dashboard screen asks for the alert banner's count (fractions allowed for tests). */
+  ALERT_POLL_SECONDS: z.coerce.number().min(0.5, "must be at least 0.5").max(600, "must be at most 600").default(30),
+  ALERT_SCAN_SECONDS: z.coerce.number().min(0.2, "must be at least 0.2").max(3600, "must be at most 3600").default(60),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

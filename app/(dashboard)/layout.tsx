@@ -1,6 +1,7 @@
 // The dashboard's frame: header (pharmacy, navigation, who is signed in, sign out), TanStack Query, and
 // the automatic logoff. Each page checks its own access as well (layouts and pages render in parallel).
 import Link from "next/link";
+import { AlertBanner } from "@/components/dashboard/alerts/alert-banner";
 import { IdleLogoff } from "@/components/dashboard/idle-logoff";
 import { QueryProvider } from "@/components/dashboard/query-provider";
 import { SignOutAllButton } from "@/components/dashboard/sign-out-all-button";
@@ -53,6 +54,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           </div>
         </div>
       </header>
+      <AlertBanner userId={user.id} pollMs={env().ALERT_POLL_SECONDS * 1000} />
       <main id="main" className="mx-auto max-w-screen-2xl px-4 py-3">
         {children}
       </main>

@@ -183,6 +183,15 @@ export default function DocsPage() {
           </li>
         </ul>
 
+        <H2 id="timing">How long review takes, and the 4-hour window</H2>
+        <p className="mt-2">
+          Treat a transfer as failed if no decision has reached you 4 hours after you sent it, as the interface says. Our
+          pharmacists are alerted when a transfer has waited 2 and 3 hours (each store sets its own times). A transfer that
+          arrives while the receiving store is closed is marked &quot;arrived after hours&quot; and alerts when the store opens:
+          your 4-hour clock does not stop meanwhile, so a transfer sent at night may well time out before a pharmacist sees it.
+          Send it again during opening hours under a new requestID if it was not decided.
+        </p>
+
         <H2 id="review">Controlled substances and what review refuses</H2>
         <p className="mt-2">
           The interface carries no drug schedule, and a prescriber&apos;s DEA number says nothing about the drug. Our

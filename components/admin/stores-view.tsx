@@ -10,6 +10,7 @@ import * as z from "zod";
 import { apiFetch, messageOf, submitShowingErrors } from "@/components/admin/api";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
 import { Field } from "@/components/ui/field";
+import { formatOpeningHours, StoreAlertDialog } from "@/components/admin/store-alert-dialog";
 import { ErrorMessage, StatusMessage } from "@/components/admin/notices";
 import { SortHeader, useSort } from "@/components/admin/sortable";
 import { TABLE_CLASS, TD_CLASS, TH_CLASS, THEAD_CLASS, TR_CLASS } from "@/components/ui/table";
@@ -18,6 +19,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { StoreInputSchema } from "@/lib/admin/admin-inputs";
 import { formatExtraSchedules, parseExtraSchedulesText, StoreRulesSchema, type StoreRules } from "@/lib/stores/store-rules";
+import type { StoreAlertSettings } from "@/lib/alerts/alert-settings";
 
 type StoreAddress = {
   addressLine1: string;
@@ -34,7 +36,8 @@ export type StoreRow = {
   dea: string | null;
   address: unknown;
   configured: boolean;
-} & StoreRules;
+} & StoreRules &
+  StoreAlertSettings;
 
 /** The rules as the dialog takes them: the state schedules as one line of text, "gabapentin:V, …". */
 const RulesFormSchema = z.object({
@@ -194,6 +197,7 @@ export function StoresView({ initial }: { initial: StoreRow[] }) {
   const [status, setStatus] = useState("");
   const [removing, setRemoving] = useState<StoreRow | null>(null);
   const [rulesFor, setRulesFor] = useState<StoreRow | null>(null);
+  const [alertsFor, setAlertsFor] = useState<StoreRow | null>(null);
   const remove = useMutation({
     mutationFn: (store: StoreRow) => apiFetch(`/api/admin/stores/${store.storeId}`, { method: "DELETE" }),
     onSuccess: async (_data, store) => {
@@ -231,6 +235,9 @@ export function StoresView({ initial }: { initial: StoreRow[] }) {
                 Non-controlled Rx valid
               </th>
               <th scope="col" className={TH_CLASS}>
+                Alerts
+              </th>
+              <th scope="col" className={TH_CLASS}>
                 <span className="sr-only">Actions</span>
               </th>
             </tr>
@@ -257,9 +264,16 @@ export function StoresView({ initial }: { initial: StoreRow[] }) {
                   )}
                 </td>
                 <td className={TD_CLASS}>{s.rxExpiryMonths} months</td>
+                <td className={TD_CLASS}>
+                  at {s.alertThresholdsMinutes.join(", ")} min; {formatOpeningHours(s.openingHours)}
+                  {s.openingHours && ` (${s.timeZone})`}
+                </td>
                 <td className={`${TD_CLASS} whitespace-nowrap text-right`}>
                   <Button className="mr-1" onClick={() => setRulesFor(s)}>
                     Drug rules<span className="sr-only"> of {s.name}</span>
+                  </Button>
+                  <Button className="mr-1" onClick={() => setAlertsFor(s)}>
+                    Alerts<span className="sr-only"> of {s.name}</span>
                   </Button>
                   {s.configured ? (
                     <span className="text-xs text-slate-500">NPI set in the environment</span>
@@ -286,6 +300,14 @@ export function StoresView({ initial }: { initial: StoreRow[] }) {
         onCancel={() => setRulesFor(null)}
         onDone={(message) => {
           setRulesFor(null);
+          setStatus(message);
+        }}
+      />
+      <StoreAlertDialog
+        store={alertsFor}
+        onCancel={() => setAlertsFor(null)}
+        onDone={(message) => {
+          setAlertsFor(null);
           setStatus(message);
         }}
       />

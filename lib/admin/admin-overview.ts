@@ -1,5 +1,6 @@
 // The admin overview: what needs attention (partners whose callbacks are failing, keys about to expire,
 // locked accounts) and how much there is of everything, read in a handful of small queries.
+import { getAlertEmailHealth, type AlertEmailHealth } from "@/lib/alerts/alert-email-health";
 import { partnerCallbackHealth } from "@/lib/callbacks/callback-health";
 import { db } from "@/lib/db/prisma";
 
@@ -14,6 +15,7 @@ export type AdminOverview = {
   stores: number;
   transfersLast24h: number;
   audit: { lastId: string | null; lastAt: string | null };
+  alertEmails: AlertEmailHealth;
 };
 
 export async function getAdminOverview(): Promise<AdminOverview> {
@@ -32,13 +34,14 @@ export async function getAdminOverview(): Promise<AdminOverview> {
       since: health.since?.toISOString() ?? null,
     }));
   const activeKeyWhere = { revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] };
-  const [activeKeys, expiring, users, stores, transfersLast24h, last] = await Promise.all([
+  const [activeKeys, expiring, users, stores, transfersLast24h, last, alertEmails] = await Promise.all([
     db().apiKey.count({ where: activeKeyWhere }),
     db().apiKey.count({ where: { revokedAt: null, expiresAt: { gt: now, lte: in7d } } }),
     db().user.findMany({ select: { role: true, disabledAt: true, lockedUntil: true } }),
     db().store.count(),
     db().transfer.count({ where: { receivedAt: { gt: new Date(now.getTime() - 86_400_000) } } }),
     db().auditEvent.findFirst({ orderBy: { id: "desc" }, select: { id: true, at: true } }),
+    getAlertEmailHealth(),
   ]);
   return {
     partners: { total: partners.length, suspended: partners.filter((p) => p.suspendedAt).length, flagged },
@@ -52,5 +55,6 @@ export async function getAdminOverview(): Promise<AdminOverview> {
     stores,
     transfersLast24h,
     audit: { lastId: last?.id.toString() ?? null, lastAt: last?.at.toISOString() ?? null },
+    alertEmails,
   };
 }

@@ -5,6 +5,7 @@
 import { run, type Runner, type Task, type TaskList } from "graphile-worker";
 import pg from "pg";
 import { z } from "zod";
+import { ALERT_TASKS, startAlertScanner } from "@/lib/alerts/alert-tasks";
 import { closeCallbackConnections } from "@/lib/callbacks/callback-connections";
 import { deliverCallback } from "@/lib/callbacks/deliver-callback";
 import { DELIVER_TASK, RECONCILE_TASK, reconcileCallbackJobs } from "@/lib/callbacks/job-queue";
@@ -61,7 +62,8 @@ export async function startCallbackWorker(opts: { connectionString: string }): P
       pollInterval: settings.WORKER_POLL_INTERVAL_MS,
       // The host process decides when to stop (and stops the worker first); see stop().
       noHandleSignals: true,
-      taskList: CALLBACK_TASKS,
+      // The alert emails share the queue (issue 17): lib/alerts/alert-tasks.ts.
+      taskList: { ...CALLBACK_TASKS, ...ALERT_TASKS },
       crontab: CRONTAB,
       logger: jobQueueLogger,
       preset: {
@@ -98,6 +100,7 @@ export async function startCallbackWorker(opts: { connectionString: string }): P
   beat();
   const heartbeat = setInterval(beat, HEARTBEAT_MS);
   heartbeat.unref();
+  const alertScanner = startAlertScanner();
   let stopping: Promise<void> | null = null;
   return {
     done: runner.promise,
@@ -105,6 +108,7 @@ export async function startCallbackWorker(opts: { connectionString: string }): P
     // timeout (5 s) and handed back to the queue for the next worker.
     stop: () => {
       clearInterval(heartbeat);
+      alertScanner.stop();
       return (stopping ??= runner
         .stop()
         .catch((err: unknown) => log("error", "callback worker did not stop cleanly", errorFields(err)))

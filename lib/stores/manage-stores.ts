@@ -7,6 +7,7 @@ import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { forgetStoreDirectory } from "@/lib/stores/store-npis";
+import { parseStoreAlertSettings } from "@/lib/alerts/alert-settings";
 import { parseStoreRules, StoreRulesSchema, type StoreRules } from "@/lib/stores/store-rules";
 import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
 import { AddressSchema } from "@/lib/transfers/wire";
@@ -129,5 +130,6 @@ export async function listStores() {
     address: s.address,
     configured: s.npi === env().PHARMACY_NPI,
     ...parseStoreRules(s),
+    ...parseStoreAlertSettings(s),
   }));
 }

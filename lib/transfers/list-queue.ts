@@ -12,6 +12,9 @@
 //     was most of a page load over a million transfers: bench/README.md);
 //   - the counts run alongside the page read, not after it.
 // A search is recorded in the audit log with the ids it returned (never the search text: it is patient data).
+import { DEFAULT_ALERT_SETTINGS, type StoreAlertSettings } from "@/lib/alerts/alert-settings";
+import { loadStoreAlertSettings } from "@/lib/alerts/find-alerting-transfers";
+import { arrivedAfterHours } from "@/lib/alerts/opening-hours";
 import * as z from "zod";
 import { Prisma } from "@/generated/prisma/client";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
@@ -76,6 +79,8 @@ export type QueueItem = {
   drug: { name: string; strength: string };
   sender: { partnerId: string; name: string; npi: string };
   receivedAt: string;
+  /** Arrived while its store was closed (issue 17, quiet hours): it alerts from the store's opening. */
+  arrivedAfterHours: boolean;
   decidedAt: string | null;
   /** Who decided it (the pharmacist's name on the decision), for decided rows. */
   decidedBy: string | null;
@@ -255,7 +260,14 @@ function requestFlags(request: unknown, now: Date, rules: StoreRules): Omit<Queu
   }
 }
 
-function toItem(row: Row, now: Date, rules: ReadonlyMap<string, StoreRules>, patientGroup: PatientGroup | null): QueueItem {
+function toItem(
+  row: Row,
+  now: Date,
+  rules: ReadonlyMap<string, StoreRules>,
+  patientGroup: PatientGroup | null,
+  alerts: ReadonlyMap<string, StoreAlertSettings>,
+): QueueItem {
+  const alertSettings = alerts.get(row.receiving_npi) ?? DEFAULT_ALERT_SETTINGS;
   const { allergyDetails, ...drugFlags } = requestFlags(row.request, now, rules.get(row.receiving_npi) ?? DEFAULT_STORE_RULES);
   return {
     referenceID: row.id,
@@ -264,6 +276,7 @@ function toItem(row: Row, now: Date, rules: ReadonlyMap<string, StoreRules>, pat
     drug: { name: row.drug_name, strength: row.drug_strength },
     sender: { partnerId: row.partner_id, name: row.partner_name, npi: row.sending_npi },
     receivedAt: row.received_at.toISOString(),
+    arrivedAfterHours: arrivedAfterHours(row.received_at, alertSettings.openingHours, alertSettings.timeZone),
     decidedAt: row.decided_at?.toISOString() ?? null,
     decidedBy: row.decided_by,
     flags: {
@@ -310,7 +323,7 @@ export async function listQueue(query: QueueQuery, ctx: { actor: SessionUser; cl
   const nextCursor = hasMore && last ? encodeCursor({ p: last.phase, t: last.row.received_at.toISOString(), i: last.row.id }) : null;
 
   const [RECEIVED, CONFIRMED, REJECTED] = await counts;
-  const rules = await getAllStoreRules();
+  const [rules, alerts] = await Promise.all([getAllStoreRules(), loadStoreAlertSettings()]);
   const groups = groupConsecutivePatients(
     page.map(({ row }) => ({
       pending: row.status === "RECEIVED",
@@ -320,7 +333,7 @@ export async function listQueue(query: QueueQuery, ctx: { actor: SessionUser; cl
       patientReferenceId: row.patient_reference_id,
     })),
   );
-  const items = page.map(({ row }, i) => toItem(row, now, rules, groups[i] ?? null));
+  const items = page.map(({ row }, i) => toItem(row, now, rules, groups[i] ?? null, alerts));
 
   if (query.q) {
     await recordAuditEvent({

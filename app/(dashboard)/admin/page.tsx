@@ -53,6 +53,18 @@ export default async function AdminOverviewPage() {
           </ul>
         </div>
       )}
+      {o.alertEmails.failing > 0 && (
+        <div role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-red-900">
+          <p className="font-medium">
+            Alert emails are not getting through: {plural(o.alertEmails.failing, "alert")} waiting to be retried.
+          </p>
+          {o.alertEmails.lastError && (
+            <p>
+              Last error{o.alertEmails.lastAttemptAt && <> at <LocalTime iso={o.alertEmails.lastAttemptAt} /></>}: {o.alertEmails.lastError}
+            </p>
+          )}
+        </div>
+      )}
       <div className="grid gap-3 md:grid-cols-2 xl:grid-cols-4">
         <Card title="Partners" href="/admin/partners">
           <p>
@@ -83,6 +95,9 @@ export default async function AdminOverviewPage() {
         </Card>
         <Card title="Stores" href="/admin/stores">
           <p>{plural(o.stores, "store")} that transfers may name as the receiving pharmacy</p>
+          <p>
+            Alert emails: {o.alertEmails.configured ? `${o.alertEmails.sentLast24h.toLocaleString()} sent in the last 24 h` : "not configured (SMTP_URL, ALERT_EMAILS)"}
+          </p>
         </Card>
         <Card title="Audit log" href="/admin/audit">
           {o.audit.lastId ? (

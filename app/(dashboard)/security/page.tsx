@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { AlertNotificationSetting } from "@/components/dashboard/alerts/alert-banner";
 import { redirect } from "next/navigation";
 import { loginUrl, requireSessionAllowingSecondFactor, secondFactorPage } from "@/lib/auth/require-user";
 import { safeCallbackPath } from "@/lib/auth/safe-callback";
@@ -41,6 +42,13 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
           </p>
         )}
       </TwoFactorEnrolment>
+      {!mustEnrol && (
+        <>
+          <h2 className="mt-3 font-semibold">Alerts</h2>
+          <p className="text-slate-700">A notification from this browser when transfers start waiting past an alert threshold (off by default).</p>
+          <AlertNotificationSetting userId={session.user.id} />
+        </>
+      )}
     </div>
   );
 }

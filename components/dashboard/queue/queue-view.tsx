@@ -558,6 +558,7 @@ function QueueRow({
       </td>
       <td className="px-2 py-1.5 whitespace-nowrap tabular-nums">
         <LocalTime iso={item.receivedAt} />
+        {item.arrivedAfterHours && <div className="text-[11px] text-slate-600">arrived after hours</div>}
       </td>
       <td className="px-2 py-1.5">
         <div className="flex flex-wrap gap-1">

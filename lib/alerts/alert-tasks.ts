@@ -1,0 +1,47 @@
+// The alert jobs of the worker (lib/callbacks/worker.ts runs them beside the callback deliveries): the send
+// task, and a scan every ALERT_SCAN_SECONDS in every worker process. Running the scan in every worker is
+// safe: claimDueAlerts dedupes through the database.
+import type { Task, TaskList } from "graphile-worker";
+import { z } from "zod";
+import { claimDueAlerts, SEND_ALERT_TASK } from "@/lib/alerts/claim-due-alerts";
+import { sendAlertEmail } from "@/lib/alerts/send-alert-email";
+import { env } from "@/lib/env";
+import { errorFields, log } from "@/lib/log";
+
+const SendPayload = z.object({ transferId: z.string().min(1).max(64), thresholdMinutes: z.number().int().min(1).max(1440) });
+
+const sendTask: Task = async (payload, helpers) => {
+  const parsed = SendPayload.safeParse(payload);
+  if (!parsed.success) {
+    log("error", "alert job with an unreadable payload dropped", { jobId: helpers.job.id });
+    return;
+  }
+  try {
+    const result = await sendAlertEmail(parsed.data);
+    log("info", "alert email", { transferId: parsed.data.transferId, thresholdMinutes: parsed.data.thresholdMinutes, result });
+  } catch (err) {
+    log("warn", "alert email failed; it will be retried", { transferId: parsed.data.transferId, attempt: helpers.job.attempts, ...errorFields(err) });
+    throw err;
+  }
+};
+
+export const ALERT_TASKS: TaskList = { [SEND_ALERT_TASK]: sendTask };
+
+/** Scans now and every ALERT_SCAN_SECONDS; only where email is configured (the banner needs no worker). */
+export function startAlertScanner(): { stop(): void } {
+  const settings = env();
+  if (!settings.SMTP_URL || settings.ALERT_EMAILS.length === 0) return { stop: () => {} };
+  let running = false;
+  const scan = () => {
+    if (running) return;
+    running = true;
+    claimDueAlerts()
+      .then((queued) => queued > 0 && log("info", "alert emails queued", { queued }))
+      .catch((err: unknown) => log("warn", "alert scan failed", errorFields(err)))
+      .finally(() => (running = false));
+  };
+  scan();
+  const timer = setInterval(scan, settings.ALERT_SCAN_SECONDS * 1000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

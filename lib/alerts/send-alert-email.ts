@@ -1,0 +1,59 @@
+// Sends one claimed alert by email (nodemailer over SMTP_URL). A failure is recorded on the alert row (the
+// admin overview shows it) and thrown, so that graphile-worker retries the job with its exponential backoff.
+// The decision on a transfer never waits on this: it runs in the worker, after the fact.
+import nodemailer, { type Transporter } from "nodemailer";
+import { alertEmail } from "@/lib/alerts/alert-email";
+import { db } from "@/lib/db/prisma";
+import { env } from "@/lib/env";
+
+let transport: { url: string; transporter: Transporter } | undefined;
+
+function mailer(url: string): Transporter {
+  if (transport?.url !== url) {
+    transport = { url, transporter: nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }) };
+  }
+  return transport.transporter;
+}
+
+export type SendAlertEmailOptions = { transferId: string; thresholdMinutes: number; now?: Date };
+
+export type SendAlertEmailResult = "sent" | "not-pending" | "decided" | "not-configured";
+
+export async function sendAlertEmail(opts: SendAlertEmailOptions): Promise<SendAlertEmailResult> {
+  const settings = env();
+  const key = { transferId_thresholdMinutes: { transferId: opts.transferId, thresholdMinutes: opts.thresholdMinutes } };
+  const alert = await db().transferAlert.findUnique({ where: key });
+  if (!alert || alert.emailStatus !== "PENDING") return "not-pending";
+  const transfer = await db().transfer.findUnique({ where: { id: opts.transferId }, select: { status: true, receivedAt: true } });
+  if (!transfer || transfer.status !== "RECEIVED") {
+    // Decided before the email went out: nothing to page about.
+    await db().transferAlert.update({ where: key, data: { emailStatus: "SKIPPED" } });
+    return "decided";
+  }
+  if (!settings.SMTP_URL || settings.ALERT_EMAILS.length === 0) return "not-configured";
+  const now = opts.now ?? new Date();
+  const count = await db().transfer.count({
+    where: { status: "RECEIVED", receivedAt: { lte: new Date(now.getTime() - opts.thresholdMinutes * 60_000) } },
+  });
+  const { subject, text } = alertEmail({
+    count: Math.max(count, 1),
+    thresholdMinutes: opts.thresholdMinutes,
+    ageMinutes: Math.floor((now.getTime() - transfer.receivedAt.getTime()) / 60_000),
+    link: `${settings.DASHBOARD_URL}/transfers/${encodeURIComponent(opts.transferId)}`,
+  });
+  try {
+    await mailer(settings.SMTP_URL).sendMail({ from: settings.ALERT_EMAIL_FROM, to: settings.ALERT_EMAILS, subject, text });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    await db().transferAlert.update({
+      where: key,
+      data: { emailAttempts: { increment: 1 }, lastError: message.slice(0, 500), lastAttemptAt: new Date() },
+    });
+    throw err;
+  }
+  await db().transferAlert.update({
+    where: key,
+    data: { emailStatus: "SENT", emailAttempts: { increment: 1 }, lastError: null, lastAttemptAt: new Date(), sentAt: new Date() },
+  });
+  return "sent";
+}

@@ -4,6 +4,7 @@ import { loginUrl, requireSessionAllowingSecondFactor, secondFactorPage } from "
 import { safeCallbackPath } from "@/lib/auth/safe-callback";
 import { twoFactorStatus } from "@/lib/auth/two-factor/enrol-two-factor";
 import { isTwoFactorRequired } from "@/lib/auth/two-factor/policy";
+import { OwnTwoFactor } from "./own-two-factor";
 import { TwoFactorEnrolment } from "./two-factor-enrolment";
 
 export const metadata: Metadata = { title: "Security" };
@@ -27,10 +28,13 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
         </p>
       )}
       {status.enabled ? (
-        <p>
-          Two-factor sign-in is <strong>on</strong> since {status.enabledAt?.toISOString().slice(0, 10)}. Recovery codes left: {status.recoveryCodesLeft}. Lost your
-          phone? An admin can reset it.
-        </p>
+        <>
+          <p>
+            Two-factor sign-in is <strong>on</strong> since {status.enabledAt?.toISOString().slice(0, 10)}. Recovery codes left: {status.recoveryCodesLeft}. Lost
+            your phone? An admin can reset it.
+          </p>
+          <OwnTwoFactor mayDisable={!isTwoFactorRequired(session.user.role)} />
+        </>
       ) : (
         <>
           <p className="my-2 text-slate-700">

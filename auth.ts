@@ -5,7 +5,7 @@
 // Single sign-on: next-auth's own OpenID Connect support (discovery, PKCE, state, nonce, ID token checks);
 // lib/auth/sso links the verified identity to a user and opens the session (README "Single sign-on").
 // Configured lazily (a function), so that nothing reads the environment at build time.
-import NextAuth, { CredentialsSignin, type User } from "next-auth";
+import NextAuth, { AuthError, CredentialsSignin, type User } from "next-auth";
 import type { OIDCConfig } from "next-auth/providers";
 import Credentials from "next-auth/providers/credentials";
 import * as z from "zod";
@@ -155,16 +155,11 @@ export const { handlers, auth, signIn, signOut } = NextAuth((request) => {
         // A refused sign-in is an expected answer (and is in the audit log), not a server error.
         if (error instanceof CredentialsSignin) return;
         // A single sign-on answer that failed its checks (state, nonce, PKCE, signature) is refused, not a fault.
-        if (
-          error.name === "CallbackRouteError" ||
-          error.name === "OAuthCallbackError" ||
-          error.name === "InvalidCheck"
-        ) {
-          log("warn", "sso sign-in refused", {
-            errorName: error.name,
-            error: error.message,
-            cause: error.cause instanceof Error ? error.cause.message : null,
-          });
+        // (By next-auth's `type`: class names do not survive the production build's minifier.)
+        const type = error instanceof AuthError ? error.type : null;
+        if (type === "CallbackRouteError" || type === "OAuthCallbackError" || type === "InvalidCheck") {
+          const cause = error.cause && typeof error.cause === "object" && "err" in error.cause ? error.cause.err : error.cause;
+          log("warn", "sso sign-in refused", { errorType: type, cause: cause instanceof Error ? cause.message : null });
           return;
         }
         log("error", "auth error", { error: error.message, errorName: error.name });

@@ -12,6 +12,12 @@ import { freePort, startTestServer, type TestServer } from "../tests/support/ser
 const IDP = "Test IdP";
 let server: TestServer;
 let provider: RunningOidcProvider;
+/**
+ * The server as the browser addresses it. `localhost`, not 127.0.0.1: Next names loopback addresses
+ * `localhost` in the URLs its route handlers see, and next-auth builds the callback URL from that, so the
+ * redirect URI of the authorization request (made from the Host header) must say the same.
+ */
+let base: string;
 
 test.beforeAll(async () => {
   test.setTimeout(150_000);
@@ -22,7 +28,8 @@ test.beforeAll(async () => {
     databaseUrl,
     env: { ...reservation.env, OIDC_NAME: IDP, OIDC_ROLE_CLAIM: OIDC_TEST_ROLE_CLAIM, RUN_WORKER: "false", SESSION_IDLE_MINUTES: "15" },
   });
-  provider = await startOidcProvider({ ...reservation, redirectUri: `${server.baseUrl}/api/auth/callback/oidc` });
+  base = server.baseUrl.replace("//127.0.0.1:", "//localhost:");
+  provider = await startOidcProvider({ ...reservation, redirectUri: `${base}/api/auth/callback/oidc` });
 });
 
 test.afterAll(async () => {
@@ -39,7 +46,7 @@ function account(user: Pharmacist, claims: { email_verified?: boolean; role?: un
 
 /** From our sign-in page through the provider's login and consent pages, back to us. */
 async function signInThroughProvider(page: Page, login: string, path = "/transfers") {
-  await page.goto(`${server.baseUrl}${path}`);
+  await page.goto(`${base}${path}`);
   await expect(page).toHaveURL(/\/login\?/);
   await page.getByRole("button", { name: `Sign in with ${IDP}` }).click();
   await expect(page).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`));
@@ -52,7 +59,7 @@ async function signInThroughProvider(page: Page, login: string, path = "/transfe
 test("a first sign-in links the user by verified email and opens a session like a password sign-in", async ({ page }) => {
   const user = await createPharmacist("Olive Oidc");
   await signInThroughProvider(page, account(user), "/transfers/log");
-  await expect(page).toHaveURL(`${server.baseUrl}/transfers/log`);
+  await expect(page).toHaveURL(`${base}/transfers/log`);
   await expect(page.getByRole("navigation", { name: "Dashboard" })).toBeVisible();
   const row = await db().user.findUniqueOrThrow({ where: { email: user.email } });
   const event = await db().auditEvent.findFirstOrThrow({ where: { userId: row.id, action: "auth.signed_in" }, orderBy: { id: "desc" } });
@@ -66,13 +73,13 @@ test("a first sign-in links the user by verified email and opens a session like 
 test("sign-out ends the SSO session on the server", async ({ page }) => {
   const user = await createPharmacist("Simon Signout");
   await signInThroughProvider(page, account(user));
-  await expect(page).toHaveURL(`${server.baseUrl}/transfers`);
+  await expect(page).toHaveURL(`${base}/transfers`);
   const row = await db().user.findUniqueOrThrow({ where: { email: user.email } });
   expect(await db().userSession.count({ where: { userId: row.id } })).toBe(1);
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login\?reason=signed_out/);
   expect(await db().userSession.count({ where: { userId: row.id } })).toBe(0);
-  await page.goto(`${server.baseUrl}/transfers`);
+  await page.goto(`${base}/transfers`);
   await expect(page).toHaveURL(/\/login\?/);
 });
 
@@ -106,7 +113,7 @@ test("a disabled user is refused whatever the provider says", async ({ page }) =
 test("the role claim is mapped (admin), and an unknown claim value is refused, not defaulted", async ({ page }) => {
   const user = await createPharmacist("Rolf Roleclaim");
   await signInThroughProvider(page, account(user, { role: ["staff", "admin"] }), "/admin/users");
-  await expect(page).toHaveURL(`${server.baseUrl}/admin/users`);
+  await expect(page).toHaveURL(`${base}/admin/users`);
   const row = await db().user.findUniqueOrThrow({ where: { email: user.email } });
   expect(row.role).toBe("admin");
   expect(await db().auditEvent.count({ where: { action: "user.role_changed", actor: "oidc", details: { path: ["userId"], equals: row.id } } })).toBe(1);
@@ -121,7 +128,7 @@ test("the role claim is mapped (admin), and an unknown claim value is refused, n
 
 test("a tampered state is refused", async ({ page }) => {
   const user = await createPharmacist("Tamara State");
-  await page.route(`${server.baseUrl}/api/auth/callback/oidc**`, async (route) => {
+  await page.route(`${base}/api/auth/callback/oidc**`, async (route) => {
     const url = new URL(route.request().url());
     url.searchParams.set("state", `${url.searchParams.get("state")}x`);
     await route.continue({ url: url.toString() });

@@ -59,6 +59,9 @@ function oidcProvider(sso: OidcSettings): OIDCConfig<Record<string, unknown>> {
   };
 }
 
+/** Where the signIn callback sends a refused SSO sign-in: `/login?sso=<reason>`. */
+const SSO_REFUSAL_PATH = /^\/login\?sso=[a-z_]{1,40}$/;
+
 const SignedInUserSchema = z.object({
   id: z.string(),
   email: z.string(),
@@ -114,6 +117,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth((request) => {
       // Every callbackUrl next-auth is given (the sign-in form's field, its cookie, signOut's redirectTo):
       // a path of this very origin, or the queue. next-auth's default lets `/\t/evil.example` through.
       redirect({ url, baseUrl }) {
+        // A refused single sign-on goes back to the sign-in page with its reason (never a callbackUrl target).
+        if (SSO_REFUSAL_PATH.test(url)) return `${baseUrl}${url}`;
         return `${baseUrl}${sameOriginPath(url, baseUrl)}`;
       },
       jwt({ token, user, trigger }) {

@@ -56,10 +56,20 @@ async function signInThroughProvider(page: Page, login: string, path = "/transfe
   await page.getByRole("button", { name: "Continue" }).click();
 }
 
+/**
+ * The provider's redirect lands here from another site, so the app's rule for pages opened from another
+ * site applies (require-user.ts): the person confirms once on /continue.
+ */
+async function continueTo(page: Page, path: string) {
+  await expect(page).toHaveURL(`${base}/continue?${new URLSearchParams({ to: path })}`);
+  await page.getByRole("link", { name: `Continue to ${path}` }).click();
+  await expect(page).toHaveURL(`${base}${path}`);
+}
+
 test("a first sign-in links the user by verified email and opens a session like a password sign-in", async ({ page }) => {
   const user = await createPharmacist("Olive Oidc");
   await signInThroughProvider(page, account(user), "/transfers/log");
-  await expect(page).toHaveURL(`${base}/transfers/log`);
+  await continueTo(page, "/transfers/log");
   await expect(page.getByRole("navigation", { name: "Dashboard" })).toBeVisible();
   const row = await db().user.findUniqueOrThrow({ where: { email: user.email } });
   const event = await db().auditEvent.findFirstOrThrow({ where: { userId: row.id, action: "auth.signed_in" }, orderBy: { id: "desc" } });
@@ -73,7 +83,7 @@ test("a first sign-in links the user by verified email and opens a session like 
 test("sign-out ends the SSO session on the server", async ({ page }) => {
   const user = await createPharmacist("Simon Signout");
   await signInThroughProvider(page, account(user));
-  await expect(page).toHaveURL(`${base}/transfers`);
+  await continueTo(page, "/transfers");
   const row = await db().user.findUniqueOrThrow({ where: { email: user.email } });
   expect(await db().userSession.count({ where: { userId: row.id } })).toBe(1);
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
@@ -113,7 +123,7 @@ test("a disabled user is refused whatever the provider says", async ({ page }) =
 test("the role claim is mapped (admin), and an unknown claim value is refused, not defaulted", async ({ page }) => {
   const user = await createPharmacist("Rolf Roleclaim");
   await signInThroughProvider(page, account(user, { role: ["staff", "admin"] }), "/admin/users");
-  await expect(page).toHaveURL(`${base}/admin/users`);
+  await continueTo(page, "/admin/users");
   const row = await db().user.findUniqueOrThrow({ where: { email: user.email } });
   expect(row.role).toBe("admin");
   expect(await db().auditEvent.count({ where: { action: "user.role_changed", actor: "oidc", details: { path: ["userId"], equals: row.id } } })).toBe(1);
@@ -128,12 +138,18 @@ test("the role claim is mapped (admin), and an unknown claim value is refused, n
 
 test("a tampered state is refused", async ({ page }) => {
   const user = await createPharmacist("Tamara State");
+  // The provider's answer is held back, then delivered with its state changed.
+  let answer: URL | null = null;
   await page.route(`${base}/api/auth/callback/oidc**`, async (route) => {
-    const url = new URL(route.request().url());
-    url.searchParams.set("state", `${url.searchParams.get("state")}x`);
-    await route.continue({ url: url.toString() });
+    answer = new URL(route.request().url());
+    await route.fulfill({ status: 204 });
   });
   await signInThroughProvider(page, account(user));
+  await expect.poll(() => answer).not.toBeNull();
+  await page.unroute(`${base}/api/auth/callback/oidc**`);
+  const tampered = new URL(answer!);
+  tampered.searchParams.set("state", `${tampered.searchParams.get("state")}x`);
+  await page.goto(tampered.toString());
   await expect(page).toHaveURL(/\/login\?.*error=/);
   await expect(page.getByRole("alert")).toContainText(`Single sign-on with ${IDP} did not complete`);
   const row = await db().user.findUniqueOrThrow({ where: { email: user.email } });

@@ -107,7 +107,8 @@ export async function proxy(request: NextRequest) {
   }
   // A fresh nonce per request: Next puts it on its own scripts when it sees it in the request's CSP.
   const nonce = btoa(crypto.randomUUID());
-  const csp = pageContentSecurityPolicy(nonce, env().NODE_ENV === "development");
+  const issuer = env().OIDC_ISSUER;
+  const csp = pageContentSecurityPolicy(nonce, env().NODE_ENV === "development", issuer ? [new URL(issuer).origin] : []);
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", csp);

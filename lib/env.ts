@@ -82,6 +82,25 @@ const EnvSchema = z.object({
   MFA_REQUIRED: z.enum(["admins", "all", "none"]).default("admins"),
   /** How long a pharmacist's claim on a transfer lasts without renewal. */
   CLAIM_MINUTES: z.coerce.number().min(0.1, "must be at least 0.1").max(240, "must be at most 240").default(10),
+  // --- Single sign-on (README "Single sign-on") ---
+  /** The OpenID Connect provider's issuer URL; discovery reads `<issuer>/.well-known/openid-configuration`. Unset: no SSO. */
+  OIDC_ISSUER: z.url({ protocol: /^https?$/, error: "must be an http(s):// URL" }).optional(),
+  OIDC_CLIENT_ID: z.string().min(1).max(512).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).max(2048).optional(),
+  /** The button's "Sign in with <name>"; default: the issuer's host name. */
+  OIDC_NAME: z.string().min(1).max(60).optional(),
+  /** An ID token / userinfo claim (string or list) whose value `admin` or `pharmacist` sets the user's role. */
+  OIDC_ROLE_CLAIM: z.string().regex(/^[A-Za-z0-9_.:/-]{1,100}$/, "must be a claim name (letters, digits, _ . : / -)").optional(),
+  /** `pharmacist`: a verified email that names no user creates one; `none` (default): such sign-ins are refused. */
+  OIDC_AUTO_CREATE: z.enum(["none", "pharmacist"]).default("none"),
+  /** Hide and refuse password sign-in for everyone but the break-glass admins below. */
+  SSO_ONLY: booleanFromString.default(false),
+  /** Admins who may still sign in with a password when SSO_ONLY=true (emails, comma separated). */
+  SSO_BREAK_GLASS_EMAILS: z
+    .string()
+    .transform((v) => v.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean))
+    .refine((emails) => emails.every((e) => /^[^\s@,]+@[^\s@,]+$/.test(e)), "must be email addresses separated by commas")
+    .default([]),
   // --- Edge hardening (issue 13, part B) ---
   /** Refuse /v1 transfers from partners registered without sending NPIs (otherwise they may send from any NPI). */
   REQUIRE_PARTNER_NPIS: booleanFromString.default(false),
@@ -154,7 +173,14 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const cleaned = Object.fromEntries(
     Object.entries(source).filter(([, v]) => v !== undefined && v !== ""),
   );
-  const result = EnvSchema.safeParse(cleaned);
+  const result = EnvSchema.superRefine((e, ctx) => {
+    // An issuer without its client (or the reverse) is a half-done configuration, not "no SSO".
+    const oidc = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET];
+    if (oidc.some(Boolean) && !oidc.every(Boolean)) {
+      ctx.addIssue({ code: "custom", path: ["OIDC_ISSUER"], message: "OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together" });
+    }
+    if (e.SSO_ONLY && !e.OIDC_ISSUER) ctx.addIssue({ code: "custom", path: ["SSO_ONLY"], message: "needs OIDC_ISSUER (and its client) to be set" });
+  }).safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);

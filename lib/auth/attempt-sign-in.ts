@@ -124,7 +124,7 @@ export async function attemptSignIn(input: { email: unknown; password: unknown; 
       });
       const id = await createUserSession(tx, user.id, address, now, due);
       await recordAuditEvent(
-        { userId: user.id, actor: user.email, action: due ? "auth.password_verified" : "auth.signed_in", clientAddress: address, details: due ? { sessionId: id, secondFactor: due } : { sessionId: id } },
+        { userId: user.id, actor: user.email, action: due ? "auth.password_verified" : "auth.signed_in", clientAddress: address, details: due ? { sessionId: id, secondFactor: due, method: "password" } : { sessionId: id, method: "password" } },
         tx,
       );
       if (upgraded) {

@@ -1,8 +1,12 @@
 // Security headers. Pages get a per-request nonce CSP from proxy.ts (Next puts the nonce on its own
 // scripts, so no inline script runs without it); next.config.ts sends the rest on every response.
 
-/** The CSP of a page: scripts only with this request's nonce (and what they load), nothing framed. */
-export function pageContentSecurityPolicy(nonce: string, isDev: boolean): string {
+/**
+ * The CSP of a page: scripts only with this request's nonce (and what they load), nothing framed.
+ * `formTargets`: other origins a form may lead to (the SSO provider, where the sign-in form's answer
+ * redirects: form-action also covers redirects).
+ */
+export function pageContentSecurityPolicy(nonce: string, isDev: boolean, formTargets: string[] = []): string {
   return [
     "default-src 'self'",
     // 'strict-dynamic': chunks loaded by the nonced bootstrap are trusted; dev needs eval for fast refresh.
@@ -14,7 +18,7 @@ export function pageContentSecurityPolicy(nonce: string, isDev: boolean): string
     `connect-src 'self'${isDev ? " ws: wss:" : ""}`,
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    `form-action 'self'${formTargets.map((origin) => ` ${origin}`).join("")}`,
     "frame-ancestors 'none'",
   ].join("; ");
 }

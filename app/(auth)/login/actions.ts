@@ -2,8 +2,10 @@
 // The sign-in form's server action: next-auth's signIn with the Credentials provider. Success redirects
 // (signIn throws Next's redirect, which must propagate); a refusal comes back as a message.
 import { CredentialsSignin } from "next-auth";
-import { signIn, SignInLocked } from "@/auth";
+import { signIn, SignInLocked, SignInSsoOnly } from "@/auth";
+import { oidcSettings } from "@/lib/auth/sso/oidc-settings";
 import { safeCallbackPath } from "@/lib/auth/safe-callback";
+import { SSO_ONLY_MESSAGE } from "./sso-messages";
 
 export type SignInState = { error?: string; retryAt?: string; email?: string };
 
@@ -17,6 +19,8 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
     if (err instanceof SignInLocked) {
       return { error: "Too many failed sign-ins.", retryAt: err.retryAt.toISOString(), email };
     }
+    if (err instanceof SignInSsoOnly)
+      return { error: SSO_ONLY_MESSAGE(oidcSettings()?.name ?? "single sign-on"), email };
     if (err instanceof CredentialsSignin) return { error: "Email or password is incorrect.", email };
     throw err;
   }

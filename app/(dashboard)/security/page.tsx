@@ -5,6 +5,7 @@ import { loginUrl, requireSessionAllowingSecondFactor, secondFactorPage } from "
 import { safeCallbackPath } from "@/lib/auth/safe-callback";
 import { twoFactorStatus } from "@/lib/auth/two-factor/enrol-two-factor";
 import { isTwoFactorRequired } from "@/lib/auth/two-factor/policy";
+import { OwnTwoFactor } from "./own-two-factor";
 import { TwoFactorEnrolment } from "./two-factor-enrolment";
 
 export const metadata: Metadata = { title: "Security" };
@@ -31,10 +32,13 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
           page, and the recovery codes it shows (held in that component's state, shown only once) must survive it. */}
       <TwoFactorEnrolment continueTo={mustEnrol ? callbackUrl : null} enabled={status.enabled}>
         {status.enabled ? (
-          <p>
-            Two-factor sign-in is <strong>on</strong> since {status.enabledAt?.toISOString().slice(0, 10)}. Recovery codes left: {status.recoveryCodesLeft}. Lost
-            your phone? An admin can reset it.
-          </p>
+          <>
+            <p>
+              Two-factor sign-in is <strong>on</strong> since {status.enabledAt?.toISOString().slice(0, 10)}. Recovery codes left: {status.recoveryCodesLeft}.
+              Lost your phone? An admin can reset it.
+            </p>
+            <OwnTwoFactor mayDisable={!isTwoFactorRequired(session.user.role)} />
+          </>
         ) : (
           <p className="my-2 text-slate-700">
             After your password you will also enter a 6-digit code from an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password,

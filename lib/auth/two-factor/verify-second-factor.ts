@@ -91,5 +91,5 @@ type Tx = Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0];
 export async function completeSignIn(tx: Tx, userId: string, sessionId: string, sessionCreatedAt: Date, method: string, address: string | null, email: string): Promise<void> {
   await tx.user.update({ where: { id: userId }, data: { failedLogins: 0, lockedUntil: null, lastLoginAt: new Date() } });
   await tx.userSession.update({ where: { id: sessionId }, data: { secondFactor: null, expiresAt: new Date(sessionCreatedAt.getTime() + sessionMaxMs()) } });
-  await recordAuditEvent({ userId, actor: email, action: "auth.signed_in", clientAddress: address, details: { sessionId, secondFactor: method } }, tx);
+  await recordAuditEvent({ userId, actor: email, action: "auth.signed_in", clientAddress: address, details: { sessionId, method: "password", secondFactor: method } }, tx);
 }

@@ -26,8 +26,11 @@ test("a signed-in user makes new recovery codes and turns two-factor off, each a
   const usedAt = Date.now();
   await regenerateCode.fill(totpCodeAt(secret, usedAt));
   await page.getByRole("button", { name: "Make new recovery codes" }).click();
-  const codes = await page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem").allInnerTexts();
-  expect(codes).toHaveLength(10);
+  // allInnerTexts does not wait: wait for the ten new codes before reading them.
+  const newCodes = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
+  await expect(newCodes).toHaveCount(10);
+  const codes = await newCodes.allInnerTexts();
+  expect(new Set(codes).size).toBe(10);
   const newHashes = (await db().user.findUniqueOrThrow({ where: { id: row.id } })).twoFactorRecoveryHashes;
   expect(newHashes).toHaveLength(10);
   expect(newHashes.some((h) => oldHashes.includes(h))).toBe(false);

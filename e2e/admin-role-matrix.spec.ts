@@ -82,6 +82,9 @@ test("every page lands where the access policy says, for the anonymous, a pharma
   await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Admin" })).toHaveCount(0);
   expect(await visitAll(page, "pharmacist", samples)).toEqual([]);
 
+  // Leave the dashboard first: its pollers (alerts, session) answer a vanished session by navigating to the
+  // sign-in page, which would cut off signIn's own navigation (net::ERR_ABORTED).
+  await page.goto("about:blank");
   await context.clearCookies();
   const admin = await createPharmacist("Matrix Admin", "admin");
   await signIn(page, admin);

@@ -5,7 +5,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { createPharmacist, createSender, sendTransfer, signIn, transferRequest } from "./dashboard-helpers";
+import { createPharmacist, createSender, forgetSession, sendTransfer, signIn, transferRequest } from "./dashboard-helpers";
 import { accessRuleFor, isAllowed, type Role } from "../lib/auth/access-policy";
 
 const APP_DIR = path.resolve(import.meta.dirname, "../app");
@@ -62,7 +62,6 @@ async function visitAll(page: Page, role: Role | "anonymous", samples: Record<st
 
 test("every page lands where the access policy says, for the anonymous, a pharmacist and an admin", async ({
   page,
-  context,
   request,
 }) => {
   test.setTimeout(120_000);
@@ -82,10 +81,7 @@ test("every page lands where the access policy says, for the anonymous, a pharma
   await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Admin" })).toHaveCount(0);
   expect(await visitAll(page, "pharmacist", samples)).toEqual([]);
 
-  // Leave the dashboard first: its pollers (alerts, session) answer a vanished session by navigating to the
-  // sign-in page, which would cut off signIn's own navigation (net::ERR_ABORTED).
-  await page.goto("about:blank");
-  await context.clearCookies();
+  await forgetSession(page);
   const admin = await createPharmacist("Matrix Admin", "admin");
   await signIn(page, admin);
   await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Admin" })).toBeVisible();

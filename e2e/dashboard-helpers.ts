@@ -80,6 +80,16 @@ export function queueName(request: TransferRequest): string {
   return `${request.patient.name.lastName}, ${request.patient.name.firstName}`;
 }
 
+/**
+ * Drops the browser's session. The dashboard is left first: its pollers (alerts, session) answer a vanished
+ * session by navigating to the sign-in page, which would cut off the caller's next navigation
+ * (net::ERR_ABORTED; seen in CI after clearCookies on a dashboard page).
+ */
+export async function forgetSession(page: Page): Promise<void> {
+  await page.goto("about:blank");
+  await page.context().clearCookies();
+}
+
 export async function signIn(page: Page, user: Pharmacist, path = "/transfers"): Promise<void> {
   await page.goto(path);
   await expect(page).toHaveURL(/\/login\?/);

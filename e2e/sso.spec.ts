@@ -4,7 +4,7 @@
 // tampered state or nonce; then a provider that cannot be reached (server of its own).
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { createPharmacist, type Pharmacist } from "./dashboard-helpers";
+import { createPharmacist, forgetSession, type Pharmacist } from "./dashboard-helpers";
 import { db } from "../lib/db/prisma";
 import { OIDC_TEST_ROLE_CLAIM, reserveOidcIssuer, startOidcProvider, type RunningOidcProvider } from "../tests/support/oidc-provider";
 import { freePort, startTestServer, type TestServer } from "../tests/support/server";
@@ -130,7 +130,7 @@ test("the role claim is mapped (admin), and an unknown claim value is refused, n
   expect(await db().auditEvent.count({ where: { action: "user.role_changed", actor: "oidc", details: { path: ["userId"], equals: row.id } } })).toBe(1);
 
   const other = await createPharmacist("Ugo Unknownrole");
-  await page.context().clearCookies();
+  await forgetSession(page);
   await signInThroughProvider(page, account(other, { role: "superuser" }));
   await expect(page).toHaveURL(/\/login\?.*sso=role_claim/);
   await expect(page.getByRole("alert").filter({ hasText: "no role this service knows" })).toBeVisible();

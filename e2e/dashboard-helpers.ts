@@ -58,6 +58,7 @@ export function transferRequest(change?: (r: TransferRequest) => void): Transfer
   request.prescription.rxNumber = `RX${Math.floor(Math.random() * 1e10)}`;
   request.sendingPharmacy.npi = DEMO_SENDING_NPI;
   request.patient.name.lastName = `Tester${tag}`;
+  request.metadata.patientReferenceID = `pat_${tag}`;
   change?.(request);
   return request;
 }

@@ -35,8 +35,9 @@ async function enrolOnSecurityPage(page: Page): Promise<{ secret: string; codes:
   await page.getByLabel("Code from the app").fill(totpCodeAt(secret, Date.now()));
   await page.getByRole("button", { name: "Turn on two-factor" }).click();
   await expect(page.getByRole("heading", { name: /Your recovery codes/ })).toBeFocused();
-  const codes = await page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem").allInnerTexts();
-  expect(codes).toHaveLength(10);
+  const items = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
+  await expect(items).toHaveCount(10);
+  const codes = await items.allInnerTexts();
   return { secret, codes };
 }
 

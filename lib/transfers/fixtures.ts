@@ -43,7 +43,7 @@ export function buildTransferRequest(
   const base: TransferRequest = {
     metadata: {
       requestID: "req_fixture_000001",
-      patientReferenceID: "pat_000451",
+      patientReferenceID: "", // set from the patient below
       requestTimestamp: formatDateTime(now, 0),
       retryCount: 0,
     },
@@ -122,7 +122,19 @@ export function buildTransferRequest(
   if (isPlainObject(overrides.primaryInsurance) && base.primaryInsurance === null) {
     base.primaryInsurance = defaultSecondaryInsurance();
   }
-  return deepMerge(base, overrides) as TransferRequest;
+  const request = deepMerge(base, overrides) as TransferRequest;
+  // The sender's patient id follows the patient, unless given: two tests that name different patients must
+  // not share one id, or the patient history (which matches by that id) would join them into one person.
+  if (overrides.metadata?.patientReferenceID === undefined) request.metadata.patientReferenceID = patientIdOf(request.patient);
+  return request;
+}
+
+/** A stable sender's patient id for a patient: the same name and date of birth give the same id. */
+function patientIdOf(patient: TransferRequest["patient"]): string {
+  const key = `${patient.name.lastName}|${patient.name.firstName}|${patient.dateOfBirth}`.toLowerCase();
+  let hash = 2166136261;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 16777619) >>> 0;
+  return `pat_${hash.toString(36).padStart(7, "0")}`;
 }
 
 function defaultSecondaryInsurance(): Insurance {

@@ -137,29 +137,38 @@ test("the role claim is mapped (admin), and an unknown claim value is refused, n
   expect((await db().user.findUniqueOrThrow({ where: { email: other.email } })).role).toBe("pharmacist");
 });
 
-// FIXME: Playwright's page.route does not see the redirect hops of the provider's answer, so the answer
-// is never held back; the state needs tampering another way (e.g. a proxy in front of the provider).
-test.fixme("a tampered state is refused", async ({ page }) => {
+test("a tampered state is refused", async ({ page, browser }) => {
   const user = await createPharmacist("Tamara State");
-  // The provider's answer (its redirect to our callback) is held back, then delivered with its state changed.
-  let answer: URL | null = null;
-  await page.route(`${provider.issuer}/auth/**`, async (route) => {
-    const response = await route.fetch({ maxRedirects: 0 });
-    const location = response.headers().location;
-    if (location?.includes("/api/auth/callback/oidc")) {
-      answer = new URL(location);
-      await route.fulfill({ status: 204 });
-    } else await route.fulfill({ response });
-  });
-  await signInThroughProvider(page, account(user));
-  await expect.poll(() => answer).not.toBeNull();
-  const tampered = new URL(answer!);
-  tampered.searchParams.set("state", `${tampered.searchParams.get("state")}x`);
-  await page.goto(tampered.toString());
-  await expect(page).toHaveURL(/\/login\?.*error=/);
-  await expect(page.getByRole("alert").filter({ hasText: `Single sign-on with ${IDP} did not complete` })).toBeVisible();
-  const row = await db().user.findUniqueOrThrow({ where: { email: user.email } });
-  expect(await db().userSession.count({ where: { userId: row.id } })).toBe(0);
+  // Login CSRF: the provider's answer arrives in a browser whose state cookie belongs to another sign-in
+  // (an attacker's flow started elsewhere). The state in the answer no longer matches, so no session.
+  const elsewhere = await browser.newContext();
+  try {
+    const other = await elsewhere.newPage();
+    await other.goto(`${base}/login`);
+    await other.getByRole("button", { name: `Sign in with ${IDP}` }).click();
+    await expect(other).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`));
+    const foreign = (await elsewhere.cookies(base)).filter((c) => c.name.endsWith("authjs.state"));
+    expect(foreign).toHaveLength(1);
+
+    await page.goto(`${base}/transfers`);
+    await page.getByRole("button", { name: `Sign in with ${IDP}` }).click();
+    await expect(page).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`));
+    const own = (await page.context().cookies(base)).find((c) => c.name === foreign[0]!.name);
+    expect(own?.value).toBeTruthy();
+    expect(own!.value).not.toBe(foreign[0]!.value);
+    await page.context().addCookies(foreign);
+
+    await page.getByPlaceholder("Enter any login").fill(account(user));
+    await page.getByPlaceholder("and password").fill("any password");
+    await page.getByRole("button", { name: "Sign-in" }).click();
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page).toHaveURL(/\/login\?.*error=/);
+    await expect(page.getByRole("alert").filter({ hasText: `Single sign-on with ${IDP} did not complete` })).toBeVisible();
+    const row = await db().user.findUniqueOrThrow({ where: { email: user.email } });
+    expect(await db().userSession.count({ where: { userId: row.id } })).toBe(0);
+  } finally {
+    await elsewhere.close();
+  }
 });
 
 test("a tampered nonce is refused", async ({ page }) => {

@@ -15,6 +15,7 @@ const total: Tally = { passed: 0, failed: 0, skipped: 0 };
 const lines: string[] = [];
 // The failed tests by name, printed again beside the total: CI logs are often read from their tail.
 const failures: string[] = [];
+const flaky: string[] = [];
 
 function run(cmd: string, args: string[], extraEnv: Record<string, string> = {}): boolean {
   const started = Date.now();
@@ -58,15 +59,16 @@ function firstLine(text: string | undefined): string {
 type PwSuite = { title?: string; file?: string; suites?: PwSuite[]; specs?: PwSpec[] };
 type PwSpec = { title?: string; line?: number; tests?: { status?: string; results?: { error?: { message?: string } }[] }[] };
 
-function playwrightFailures(report: Record<string, unknown> | null): string[] {
-  const out: string[] = [];
+/** The browser tests that failed, and those that failed once and passed on CI's one retry (named, not hidden). */
+function playwrightOutcomes(report: Record<string, unknown> | null): { failed: string[]; flaky: string[] } {
+  const out = { failed: [] as string[], flaky: [] as string[] };
   const walk = (suite: PwSuite, file: string) => {
     const here = suite.file ?? file;
     for (const spec of suite.specs ?? []) {
       for (const t of spec.tests ?? []) {
-        if (t.status !== "unexpected") continue;
+        if (t.status !== "unexpected" && t.status !== "flaky") continue;
         const message = t.results?.map((r) => r.error?.message).find(Boolean);
-        out.push(`playwright ${here}:${spec.line ?? "?"} › ${spec.title}: ${firstLine(message)}`);
+        (t.status === "flaky" ? out.flaky : out.failed).push(`playwright ${here}:${spec.line ?? "?"} › ${spec.title}: ${firstLine(message)}`);
       }
     }
     for (const child of suite.suites ?? []) walk(child, here);
@@ -114,7 +116,9 @@ if (built) {
   const pwOk = run("npx", ["playwright", "test"], { CI: "true" });
   const p = existsSync(pwFile) ? readJson(pwFile) : null;
   const stats = (p?.stats ?? {}) as Record<string, unknown>;
-  failures.push(...playwrightFailures(p));
+  const outcomes = playwrightOutcomes(p);
+  failures.push(...outcomes.failed);
+  flaky.push(...outcomes.flaky);
   add("browser end-to-end (playwright)", {
     passed: num(stats.expected) + num(stats.flaky),
     failed: num(stats.unexpected),
@@ -136,6 +140,7 @@ if (built) {
   total.failed++;
 }
 
+if (flaky.length) process.stdout.write(`\nflaky (failed, then passed on the retry; counted as passed):\n${flaky.map((f) => `  ${f}`).join("\n")}\n`);
 if (failures.length) process.stdout.write(`\nfailed:\n${failures.map((f) => `  ${f}`).join("\n")}\n`);
 process.stdout.write(`\n${lines.join("\n")}\n`);
 process.stdout.write(`total: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`);

@@ -15,6 +15,9 @@ function sparseTransfer() {
   });
 }
 
+// axe walks the whole page on every check, which takes seconds per screen on a busy 2-core machine.
+test.describe.configure({ timeout: 180_000 });
+
 test("sign-in and the API docs", async ({ page }) => {
   await page.goto("/login");
   await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();

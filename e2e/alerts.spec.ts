@@ -73,8 +73,14 @@ test("the banner and the tab title count pending transfers past an alert thresho
     await setting.check();
     await page.reload();
     await expect(setting).toBeChecked();
+    // The screen notifies when the count grows, not for what it finds on its first poll: that first poll
+    // (no alerts yet) must be answered before the transfers grow old.
+    const firstPoll = page.waitForResponse(
+      (r) => new URL(r.url()).pathname === "/api/transfers/alerts" && r.ok() && new URL(r.frame().url()).pathname === "/transfers",
+    );
     await page.goto(`${server.baseUrl}/transfers`);
     await expect(page.getByRole("heading", { name: "Transfer queue" })).toBeVisible();
+    await firstPoll;
 
     // Two transfers grow old while the pharmacist looks at the queue: no reload.
     await age(ids[0]!, 130);

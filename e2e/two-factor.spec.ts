@@ -42,6 +42,7 @@ async function enrolOnSecurityPage(page: Page): Promise<{ secret: string; codes:
 }
 
 test("a pharmacist enrols, then signs in with a code (wrong and replayed codes say so) and with a recovery code", async ({ page }) => {
+  test.setTimeout(120_000); // three sign-ins and an enrolment
   const user = await createPharmacist("Tess Totp");
   await signIn(page, user, "/transfers");
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Security" }).click();
@@ -116,6 +117,7 @@ test("an admin resets a user's two-factor: the user's session ends and they sign
 test("with MFA_REQUIRED=admins an admin without two-factor must enrol before anything else opens", async ({ page }) => {
   const databaseUrl = process.env.E2E_DATABASE_URL;
   if (!databaseUrl) throw new Error("E2E_DATABASE_URL is set by e2e/global-setup.ts");
+  test.setTimeout(150_000); // a server of its own starts first
   const server = await startTestServer({ databaseUrl, env: { MFA_REQUIRED: "admins", RUN_WORKER: "false" } });
   try {
     const admin = await createPharmacist("Arlo Mustenrol", "admin");

@@ -1,8 +1,15 @@
 // Callbacks: how many a worker delivers per second to a local receiver, and the time from an approval's
 // commit to the callback's arrival. Baseline: the same signed POSTs sent straight from this process at
 // the worker's concurrency, with no queue, no database and no retry bookkeeping.
+//
+// The drained backlog is measured in rounds that alternate the worker's CALLBACK_BATCH_SIZE between 1 (one
+// job per callback: the delivery path before batching) and the default, in one run; each round also reports
+// the worker's CPU per callback (its process tree, from /proc) and the database's write transactions per
+// callback (transaction ids used), which move much less than callbacks/s on a shared machine.
 import { randomBytes } from "node:crypto";
+import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
 import { webhookHeaders } from "@/lib/callbacks/signature";
 import type { SessionUser } from "@/lib/auth/require-user";
@@ -12,14 +19,24 @@ import { approveTransfer } from "@/lib/transfers/approve-transfer";
 import { receiveTransfer } from "@/lib/transfers/receive-transfer";
 import { startCallbackReceiver, type CallbackReceiver } from "@/tests/support/callback-receiver";
 import { TEST_SECRETS } from "@/tests/support/server";
-import { percentile, progress, ROOT, startProcess, stopProcess } from "./support";
+import { median, percentile, processTreeCpuMs, progress, ROOT, startProcess, stopProcess } from "./support";
+
+export type DrainRound = { batchSize: number; perSecond: number; workerCpuMsPerCallback: number; writeTransactionsPerCallback: number; loadAverage: number };
 
 export type CallbacksResult = {
   count: number;
   concurrency: number;
-  /** callbacksPerSecond: a backlog of approved transfers drained by a worker started after them (delivery alone). */
+  /** The worker's CALLBACK_BATCH_SIZE (its default) for every figure but the drain rounds with batch size 1. */
+  batchSize: number;
+  /** callbacksPerSecond: a backlog of approved transfers drained by a worker started after them (delivery alone), median of the rounds at `batchSize`. */
   ours: { callbacksPerSecond: number; approveAndDeliverPerSecond: number; latencyP50: number; latencyP99: number };
+  /** The same backlogs drained with one job per callback (CALLBACK_BATCH_SIZE=1), alternating with the above. */
+  oneJobPerCallback: { callbacksPerSecond: number; workerCpuMsPerCallback: number; writeTransactionsPerCallback: number };
+  batched: { workerCpuMsPerCallback: number; writeTransactionsPerCallback: number };
+  drainRounds: DrainRound[];
   baseline: { callbacksPerSecond: number; latencyP50: number; latencyP99: number };
+  /** The baseline again with as many POSTs in flight as a batching worker can have (concurrency × batch size). */
+  baselineAtBatchInFlight: { concurrency: number; callbacksPerSecond: number };
   ratio: number;
 };
 
@@ -48,6 +65,30 @@ function arrivalOf(receiver: CallbackReceiver, cbPath: string, referenceID: stri
   return receiver.requests(cbPath).find((r) => (JSON.parse(r.body) as { metadata: { referenceID: string } }).metadata.referenceID === referenceID)?.at;
 }
 
+/** The next transaction id the database will hand out: write transactions used between two readings. */
+async function nextTransactionId(client: pg.Client): Promise<number> {
+  const { rows } = await client.query<{ next: string }>("SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next");
+  return Number(rows[0]!.next);
+}
+
+async function directPosts(bodies: string[], concurrency: number, url: string, secret: string): Promise<{ perSecond: number; latencies: number[] }> {
+  const latencies: number[] = [];
+  const started = Date.now();
+  await pool(bodies, concurrency, async (body) => {
+    const t = Date.now();
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...webhookHeaders({ id: `msg_${randomBytes(8).toString("hex")}`, timestamp: Math.floor(t / 1000), body, secrets: [secret] }) },
+      body,
+    });
+    await res.arrayBuffer();
+    latencies.push(Date.now() - t);
+  });
+  return { perSecond: bodies.length / ((Date.now() - started) / 1000), latencies };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
 export async function benchCallbacks(opts: {
   databaseUrl: string;
   authSecret: string;
@@ -55,12 +96,15 @@ export async function benchCallbacks(opts: {
   actor: SessionUser;
   count: number;
   latencySamples: number;
+  /** Drain rounds per batch size, alternating. */
+  drainRounds: number;
+  batchSize: number;
 }): Promise<CallbacksResult> {
   const concurrency = 4; // WORKER_CONCURRENCY's default: the baseline gets the same
   const receiver = await startCallbackReceiver();
   await installJobQueue(opts.databaseUrl);
   const partner = await createPartner({ name: "Bench Callback Receiver", callbackUrl: `${receiver.baseUrl}/ours`, npis: [] });
-  const startWorker = () =>
+  const startWorker = (batchSize: number) =>
     startProcess(0, process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/worker.ts"], {
       DATABASE_URL: opts.databaseUrl,
       ...TEST_SECRETS,
@@ -68,9 +112,12 @@ export async function benchCallbacks(opts: {
       CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
       CALLBACK_ALLOW_INSECURE_HTTP: "true",
       WORKER_CONCURRENCY: String(concurrency),
+      CALLBACK_BATCH_SIZE: String(batchSize),
       LOG_LEVEL: "warn",
     });
-  let worker = startWorker();
+  let worker = startWorker(opts.batchSize);
+  const stats = new pg.Client({ connectionString: opts.databaseUrl });
+  await stats.connect();
   const approve = (id: string) => approveTransfer({ transferId: id, actor: opts.actor, clientAddress: "127.0.0.1", approval: { oneTimeTransferConfirmed: true } });
   try {
     // Warm-up, which also waits for the worker to be up.
@@ -90,53 +137,74 @@ export async function benchCallbacks(opts: {
     done();
 
     done = progress(`callbacks: ${opts.count} approvals at ${concurrency} at once, delivered as they come`, 1);
-    let ids = await pendingTransfers(partner.partnerId, opts.pharmacyNpi, opts.count);
-    let already = receiver.requests("/ours").length;
+    const ids = await pendingTransfers(partner.partnerId, opts.pharmacyNpi, opts.count);
+    const already = receiver.requests("/ours").length;
     const started = Date.now();
     await pool(ids, concurrency, async (id) => void (await approve(id)));
-    let arrived = await receiver.waitFor("/ours", already + opts.count, 120_000);
+    const arrived = await receiver.waitFor("/ours", already + opts.count, 120_000);
     const endToEndRate = opts.count / ((Math.max(...arrived.slice(already).map((r) => r.at)) - started) / 1000);
     done();
+    await stopProcess(worker);
 
     // Delivery alone: the approvals are made while no worker runs, then a worker drains the backlog; timed
     // from the first arrival to the last, so neither the approvals nor the worker's start count.
-    done = progress(`callbacks: a backlog of ${opts.count} drained by a worker`, 1);
-    await stopProcess(worker);
-    ids = await pendingTransfers(partner.partnerId, opts.pharmacyNpi, opts.count);
-    await pool(ids, concurrency, async (id) => void (await approve(id)));
-    already = receiver.requests("/ours").length;
-    worker = startWorker();
-    arrived = (await receiver.waitFor("/ours", already + opts.count, 180_000)).slice(already);
-    const times = arrived.map((r) => r.at);
-    const oursRate = (opts.count - 1) / ((Math.max(...times) - Math.min(...times)) / 1000);
-    done();
+    const rounds: DrainRound[] = [];
+    let bodies: string[] = [];
+    for (let round = 0; round < opts.drainRounds; round++) {
+      for (const batchSize of [1, opts.batchSize]) {
+        done = progress(`callbacks: a backlog of ${opts.count} drained by a worker, batch size ${batchSize} (round ${round + 1})`, 1);
+        const backlog = await pendingTransfers(partner.partnerId, opts.pharmacyNpi, opts.count);
+        await pool(backlog, concurrency, async (id) => void (await approve(id)));
+        const before = receiver.requests("/ours").length;
+        worker = startWorker(batchSize);
+        await receiver.waitFor("/ours", before + 1, 180_000);
+        const [cpuFirst, xidFirst] = [processTreeCpuMs(worker.pid!), await nextTransactionId(stats)];
+        const drained = (await receiver.waitFor("/ours", before + opts.count, 180_000)).slice(before);
+        const [cpuLast, xidLast] = [processTreeCpuMs(worker.pid!), await nextTransactionId(stats)];
+        await stopProcess(worker);
+        const times = drained.map((r) => r.at);
+        rounds.push({
+          batchSize,
+          perSecond: Math.round((opts.count - 1) / ((Math.max(...times) - Math.min(...times)) / 1000)),
+          workerCpuMsPerCallback: round2((cpuLast - cpuFirst) / (opts.count - 1)),
+          // Less the two readings' own.
+          writeTransactionsPerCallback: round2((xidLast - xidFirst - 1) / (opts.count - 1)),
+          loadAverage: round2(os.loadavg()[0]!),
+        });
+        bodies = drained.map((r) => r.body);
+        done();
+      }
+    }
+    const summary = (batchSize: number) => {
+      const mine = rounds.filter((r) => r.batchSize === batchSize);
+      return {
+        callbacksPerSecond: median(mine.map((r) => r.perSecond)),
+        workerCpuMsPerCallback: median(mine.map((r) => r.workerCpuMsPerCallback)),
+        writeTransactionsPerCallback: median(mine.map((r) => r.writeTransactionsPerCallback)),
+      };
+    };
 
     done = progress(`callbacks baseline: ${opts.count} signed POSTs sent directly`, 1);
-    const payloads = arrived.map((r) => r.body);
-    const baseLatencies: number[] = [];
-    const baseStarted = Date.now();
-    await pool(payloads, concurrency, async (body) => {
-      const t = Date.now();
-      const res = await fetch(`${receiver.baseUrl}/baseline`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...webhookHeaders({ id: `msg_${randomBytes(8).toString("hex")}`, timestamp: Math.floor(t / 1000), body, secrets: [partner.webhookSecret] }) },
-        body,
-      });
-      await res.arrayBuffer();
-      baseLatencies.push(Date.now() - t);
-    });
-    const baseRate = opts.count / ((Date.now() - baseStarted) / 1000);
+    const base = await directPosts(bodies, concurrency, `${receiver.baseUrl}/baseline`, partner.webhookSecret);
+    const wide = await directPosts(bodies, concurrency * opts.batchSize, `${receiver.baseUrl}/baseline`, partner.webhookSecret);
     done();
 
+    const batched = summary(opts.batchSize);
     return {
       count: opts.count,
       concurrency,
-      ours: { callbacksPerSecond: Math.round(oursRate), approveAndDeliverPerSecond: Math.round(endToEndRate), latencyP50: percentile(latencies, 50), latencyP99: percentile(latencies, 99) },
-      baseline: { callbacksPerSecond: Math.round(baseRate), latencyP50: percentile(baseLatencies, 50), latencyP99: percentile(baseLatencies, 99) },
-      ratio: Math.round((oursRate / baseRate) * 100) / 100,
+      batchSize: opts.batchSize,
+      ours: { callbacksPerSecond: batched.callbacksPerSecond, approveAndDeliverPerSecond: Math.round(endToEndRate), latencyP50: percentile(latencies, 50), latencyP99: percentile(latencies, 99) },
+      oneJobPerCallback: summary(1),
+      batched: { workerCpuMsPerCallback: batched.workerCpuMsPerCallback, writeTransactionsPerCallback: batched.writeTransactionsPerCallback },
+      drainRounds: rounds,
+      baseline: { callbacksPerSecond: Math.round(base.perSecond), latencyP50: percentile(base.latencies, 50), latencyP99: percentile(base.latencies, 99) },
+      baselineAtBatchInFlight: { concurrency: concurrency * opts.batchSize, callbacksPerSecond: Math.round(wide.perSecond) },
+      ratio: round2(batched.callbacksPerSecond / base.perSecond),
     };
   } finally {
     await stopProcess(worker);
+    await stats.end();
     await receiver.close();
   }
 }

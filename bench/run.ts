@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { enableQueryEvents } from "@/lib/db/prisma";
-import { setEnv } from "@/lib/env";
+import { env, setEnv } from "@/lib/env";
 import { createUser } from "@/lib/users/create-user";
 import { createPartner } from "@/lib/partners/create-partner";
 import { DEMO_PHARMACY_NPI } from "@/lib/transfers/fixtures";
@@ -33,7 +33,7 @@ const settings = quick ? { connections: 10, seconds: 3, rounds: 1 } : { connecti
 const queueSizes = quick ? [20_000] : [100_000, 1_000_000];
 const queueRuns = quick ? 5 : 40;
 const approvalSettings = quick ? { count: 20, rounds: 1 } : { count: 300, rounds: 4 };
-const callbackSettings = quick ? { count: 20, latencySamples: 5 } : { count: 500, latencySamples: 50 };
+const callbackSettings = quick ? { count: 20, latencySamples: 5, drainRounds: 1 } : { count: 500, latencySamples: 50, drainRounds: 3 };
 
 function step(text: string): void {
   process.stdout.write(`\n▶ ${text}\n`);
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
     let callbacks: CallbacksResult | undefined;
     if (runs("callbacks")) {
       step(`callbacks: ${callbackSettings.count} deliveries, ${callbackSettings.latencySamples} latency samples`);
-      callbacks = await benchCallbacks({ databaseUrl, authSecret, pharmacyNpi: DEMO_PHARMACY_NPI, actor, ...callbackSettings });
+      callbacks = await benchCallbacks({ databaseUrl, authSecret, pharmacyNpi: DEMO_PHARMACY_NPI, actor, batchSize: env().CALLBACK_BATCH_SIZE, ...callbackSettings });
     }
 
     const result = { at: new Date().toISOString(), quick, only: process.argv.includes("--only") ? onlyArg : null, machine: { ...machine(), postgres: pgVersion }, intake, queue, approvals, callbacks, metrics, seconds: Math.round((Date.now() - started) / 1000) };
@@ -158,13 +158,18 @@ async function main(): Promise<void> {
       ])}\n`);
     }
     if (callbacks) {
-      process.stdout.write(`\ncallbacks (${callbacks.count} deliveries at concurrency ${callbacks.concurrency}; baseline: the same signed POSTs sent directly)\n`);
+      const c = callbacks;
+      process.stdout.write(`\ncallbacks (${c.count} deliveries at concurrency ${c.concurrency}, batch size ${c.batchSize}; baseline: the same signed POSTs sent directly)\n`);
       process.stdout.write(`${table([
         ["figure", "ours", "baseline", "ratio"],
-        ["callbacks/s (a backlog drained)", String(callbacks.ours.callbacksPerSecond), String(callbacks.baseline.callbacksPerSecond), String(callbacks.ratio)],
-        ["approvals + callbacks/s (end to end)", String(callbacks.ours.approveAndDeliverPerSecond), "", ""],
-        ["approve-to-callback p50 ms", String(callbacks.ours.latencyP50), String(callbacks.baseline.latencyP50), ""],
-        ["approve-to-callback p99 ms", String(callbacks.ours.latencyP99), String(callbacks.baseline.latencyP99), ""],
+        ["callbacks/s (a backlog drained)", String(c.ours.callbacksPerSecond), String(c.baseline.callbacksPerSecond), String(c.ratio)],
+        [`… one job per callback (batch size 1)`, String(c.oneJobPerCallback.callbacksPerSecond), "", String(Math.round((c.oneJobPerCallback.callbacksPerSecond / c.baseline.callbacksPerSecond) * 100) / 100)],
+        [`… baseline with ${c.baselineAtBatchInFlight.concurrency} POSTs in flight`, "", String(c.baselineAtBatchInFlight.callbacksPerSecond), String(Math.round((c.ours.callbacksPerSecond / c.baselineAtBatchInFlight.callbacksPerSecond) * 100) / 100)],
+        ["worker CPU ms / callback (ours: batched; right: batch 1)", String(c.batched.workerCpuMsPerCallback), String(c.oneJobPerCallback.workerCpuMsPerCallback), ""],
+        ["write transactions / callback (batched; batch 1)", String(c.batched.writeTransactionsPerCallback), String(c.oneJobPerCallback.writeTransactionsPerCallback), ""],
+        ["approvals + callbacks/s (end to end)", String(c.ours.approveAndDeliverPerSecond), "", ""],
+        ["approve-to-callback p50 ms", String(c.ours.latencyP50), String(c.baseline.latencyP50), ""],
+        ["approve-to-callback p99 ms", String(c.ours.latencyP99), String(c.baseline.latencyP99), ""],
       ])}\n`);
     }
     process.stdout.write(`\nmachine: ${result.machine.cpu}, ${result.machine.cores} cores, ${result.machine.memoryGiB} GiB, Node ${result.machine.node}, PostgreSQL ${pgVersion}\n`);

@@ -46,7 +46,7 @@ export type DeliveryOutcome =
 /** Slack on top of the attempt's own deadline before another worker may assume the attempt died. */
 const LEASE_SLACK_MS = 5_000;
 /** A job that wakes up this little before next_attempt_at (clock skew, poll timing) just goes ahead. */
-const EARLY_TOLERANCE_MS = 500;
+export const EARLY_TOLERANCE_MS = 500;
 
 export const attemptLeaseMs = () => env().CALLBACK_TIMEOUT_MS + LEASE_SLACK_MS;
 

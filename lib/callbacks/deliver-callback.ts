@@ -15,7 +15,8 @@ import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { observeCallbackAttempt } from "@/lib/ops/metrics";
 import { serializeCallbackBody } from "@/lib/callbacks/callback-body";
-import { cancelScheduledDelivery, removeScheduledDeliverySql, scheduleDelivery } from "@/lib/callbacks/job-queue";
+import { cancelScheduledDelivery, scheduleDelivery } from "@/lib/callbacks/job-queue";
+import { recordCallbackSuccesses } from "@/lib/callbacks/record-callback-successes";
 import { isSuccess, postCallback, type AttemptResult } from "@/lib/callbacks/post-callback";
 import { planRetry, parseRetryAfter } from "@/lib/callbacks/retry-schedule";
 import { webhookHeaders } from "@/lib/callbacks/signature";
@@ -64,36 +65,12 @@ async function setTransferCallbackStatus(tx: Tx, transferId: string, status: Sta
   await tx.$executeRaw`UPDATE transfers SET callback_status = ${status}::"CallbackStatus" WHERE id = ${transferId}`;
 }
 
-/**
- * A success, recorded in one statement outside any transaction (it is atomic on its own, and the UPDATE of
- * the callback takes its row lock): the attempt's answer; the callback and its transfer DELIVERED (unless
- * already) with the job cancelled; the partner's failure marks cleared, written only when set (an
- * unconditional write would lock the partner's row, and concurrent deliveries to that partner would queue
- * on it).
- */
-async function recordSuccess(claim: Claim, result: AttemptResult): Promise<"delivered"> {
-  const callbackId = claim.callback.id;
-  const now = new Date();
-  await db().$executeRaw`
-    WITH attempt AS (
-      UPDATE callback_attempts SET status_code = ${result.statusCode}, error = ${result.error}, latency_ms = ${result.latencyMs}
-       WHERE callback_id = ${callbackId} AND attempt_number = ${claim.attemptNumber}),
-    delivered AS (
-      UPDATE callbacks SET status = 'DELIVERED', delivered_at = ${now}::timestamptz, next_attempt_at = NULL,
-             last_status_code = ${result.statusCode}, last_error = NULL
-       WHERE id = ${callbackId} AND status <> 'DELIVERED'
-      RETURNING transfer_id),
-    transfer AS (
-      UPDATE transfers SET callback_status = 'DELIVERED' WHERE id IN (SELECT transfer_id FROM delivered)),
-    partner AS (
-      UPDATE partners SET callback_failing_since = NULL, callback_gone_at = NULL
-       WHERE id = ${claim.callback.partner_id} AND (callback_failing_since IS NOT NULL OR callback_gone_at IS NOT NULL))
-    SELECT ${removeScheduledDeliverySql(callbackId)} FROM delivered`;
-  return "delivered";
-}
-
-async function recordOutcome(claim: Claim, result: AttemptResult, manual: boolean): Promise<DeliveryOutcome> {
-  if (isSuccess(result.statusCode)) return recordSuccess(claim, result);
+/** Records an attempt's answer and decides what comes next (a failure's retry, deadline, 410 and so on). */
+export async function recordOutcome(claim: Claim, result: AttemptResult, manual: boolean): Promise<DeliveryOutcome> {
+  if (isSuccess(result.statusCode)) {
+    await recordCallbackSuccesses({ successes: [{ claim, result }] });
+    return "delivered";
+  }
   const callbackId = claim.callback.id;
   return db().$transaction(async (tx) => {
     const current = await lockCallback(tx, callbackId);
@@ -153,6 +130,8 @@ async function recordOutcome(claim: Claim, result: AttemptResult, manual: boolea
     if (plan.kind === "give-up") {
       await tx.$executeRaw`UPDATE callbacks SET status = 'FAILED', next_attempt_at = NULL WHERE id = ${callbackId}`;
       await setTransferCallbackStatus(tx, current.transfer_id, "FAILED");
+      // A callback claimed by another's job still has its own job waiting at the lease's end.
+      await cancelScheduledDelivery(tx, callbackId);
       return "failed";
     }
     await tx.$executeRaw`UPDATE callbacks SET next_attempt_at = ${plan.at}::timestamptz WHERE id = ${callbackId}`;
@@ -161,39 +140,33 @@ async function recordOutcome(claim: Claim, result: AttemptResult, manual: boolea
   });
 }
 
-/** Runs one delivery job. Throws only on database trouble (graphile-worker then retries the job). */
-export async function deliverCallback(callbackId: string, opts: { manual?: boolean; signal?: AbortSignal } = {}): Promise<DeliveryOutcome> {
-  const manual = opts.manual ?? false;
-  const claim = await claimAttempt(callbackId, manual);
-  if (typeof claim === "string") {
-    log("debug", "callback job skipped", { callbackId, manual, outcome: claim });
-    return claim;
-  }
-  let result: AttemptResult;
+/** Signs and sends one claimed attempt; never throws (a bug or an unreadable secret is the attempt's error). */
+export async function sendAttempt(claim: Claim, signal?: AbortSignal): Promise<AttemptResult> {
   try {
     const request = buildRequest(claim);
-    result =
-      "error" in request
-        ? { statusCode: null, error: request.error, latencyMs: 0, retryAfter: null, interrupted: false }
-        : await postCallback({
-            url: claim.partner.callback_url,
-            body: request.body,
-            headers: request.headers,
-            timeoutMs: env().CALLBACK_TIMEOUT_MS,
-            allowPrivate: env().CALLBACK_ALLOW_PRIVATE_NETWORKS,
-            allowInsecureHttp: env().CALLBACK_ALLOW_INSECURE_HTTP,
-            signal: opts.signal,
-          });
+    if ("error" in request) return { statusCode: null, error: request.error, latencyMs: 0, retryAfter: null, interrupted: false };
+    return await postCallback({
+      url: claim.partner.callback_url,
+      body: request.body,
+      headers: request.headers,
+      timeoutMs: env().CALLBACK_TIMEOUT_MS,
+      allowPrivate: env().CALLBACK_ALLOW_PRIVATE_NETWORKS,
+      allowInsecureHttp: env().CALLBACK_ALLOW_INSECURE_HTTP,
+      signal,
+    });
   } catch (err) {
-    // A bug or an unreadable stored secret: record it on the attempt rather than leave it dangling.
-    log("error", "callback attempt could not be made", { callbackId, attempt: claim.attemptNumber, ...errorFields(err) });
-    result = { statusCode: null, error: "internal error preparing the callback", latencyMs: 0, retryAfter: null, interrupted: false };
+    // Recorded on the attempt rather than left dangling.
+    log("error", "callback attempt could not be made", { callbackId: claim.callback.id, attempt: claim.attemptNumber, ...errorFields(err) });
+    return { statusCode: null, error: "internal error preparing the callback", latencyMs: 0, retryAfter: null, interrupted: false };
   }
-  const outcome = await recordOutcome(claim, result, manual);
+}
+
+/** The attempt's metrics and log line, once its outcome is recorded. */
+export function reportAttempt(claim: Claim, result: AttemptResult, manual: boolean, outcome: DeliveryOutcome): void {
   // The callback row is created with the decision, in its transaction: its creation time is the decision's.
   observeCallbackAttempt({ ...result, delivered: outcome === "delivered", decidedAt: claim.callback.created_at });
   log(outcome === "delivered" ? "info" : "warn", "callback attempt", {
-    callbackId,
+    callbackId: claim.callback.id,
     transferId: claim.callback.transfer_id,
     partnerId: claim.callback.partner_id,
     attempt: claim.attemptNumber,
@@ -203,5 +176,18 @@ export async function deliverCallback(callbackId: string, opts: { manual?: boole
     latencyMs: result.latencyMs,
     outcome,
   });
+}
+
+/** Runs one delivery job for one callback. Throws only on database trouble (graphile-worker then retries the job). */
+export async function deliverCallback(callbackId: string, opts: { manual?: boolean; signal?: AbortSignal } = {}): Promise<DeliveryOutcome> {
+  const manual = opts.manual ?? false;
+  const claim = await claimAttempt(callbackId, manual);
+  if (typeof claim === "string") {
+    log("debug", "callback job skipped", { callbackId, manual, outcome: claim });
+    return claim;
+  }
+  const result = await sendAttempt(claim, opts.signal);
+  const outcome = await recordOutcome(claim, result, manual);
+  reportAttempt(claim, result, manual, outcome);
   return outcome;
 }

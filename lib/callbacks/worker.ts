@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ALERT_TASKS, startAlertScanner } from "@/lib/alerts/alert-tasks";
 import { closeCallbackConnections } from "@/lib/callbacks/callback-connections";
 import { deliverCallback } from "@/lib/callbacks/deliver-callback";
+import { drainCallbacks } from "@/lib/callbacks/drain-callbacks";
 import { DELIVER_TASK, RECONCILE_TASK, reconcileCallbackJobs } from "@/lib/callbacks/job-queue";
 import { jobQueueLogger } from "@/lib/callbacks/job-queue-schema";
 import { env } from "@/lib/env";
@@ -26,7 +27,10 @@ const deliverTask: Task = async (payload, helpers) => {
     log("error", "callback job with an unreadable payload dropped", { jobId: helpers.job.id });
     return;
   }
-  await deliverCallback(parsed.data.callbackId, { manual: parsed.data.manual, signal: helpers.abortSignal });
+  const { callbackId, manual } = parsed.data;
+  // A pharmacist's "Redeliver" is one callback; an automatic job also sends its partner's other due ones.
+  if (manual) await deliverCallback(callbackId, { manual, signal: helpers.abortSignal });
+  else await drainCallbacks({ callbackId, batchSize: env().CALLBACK_BATCH_SIZE, signal: helpers.abortSignal });
 };
 
 const reconcileTask: Task = async () => {
@@ -85,6 +89,7 @@ export async function startCallbackWorker(opts: { connectionString: string }): P
   const queued = await reconcileCallbackJobs();
   log("info", "callback worker started", {
     concurrency: settings.WORKER_CONCURRENCY,
+    batchSize: settings.CALLBACK_BATCH_SIZE,
     requeued: queued,
     allowPrivateNetworks: settings.CALLBACK_ALLOW_PRIVATE_NETWORKS,
     allowInsecureHttp: settings.CALLBACK_ALLOW_INSECURE_HTTP,

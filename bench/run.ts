@@ -170,7 +170,7 @@ async function main(): Promise<void> {
         ["queue row click -> usable review", String(d.open.ours.p50), String(d.open.ours.p95), String(d.open.ours.max), `${d.open.baseline.p50} / ${d.open.baseline.p95}`, String(d.open.ratio), String(d.open.requestsPerStep)],
         ["confirm approval -> approved", String(d.approve.ours.p50), String(d.approve.ours.p95), String(d.approve.ours.max), `${d.approve.baseline.p50} / ${d.approve.baseline.p95}`, String(d.approve.ratio), String(d.approve.requestsPerStep)],
       ])}\n`);
-      process.stdout.write(`(approval notice p50 / p95 ${d.approveNotice.p50} / ${d.approveNotice.p95} ms; server CPU ${d.serverCpuMsPerSample} ms per sample; load average ${d.loadAverage.start.join(" ")} -> ${d.loadAverage.end.join(" ")}; ${d.seconds} s in all)\n`);
+      process.stdout.write(`(approval notice p50 / p95 ${d.approveNotice.p50} / ${d.approveNotice.p95} ms; server CPU ${d.serverCpuMsPerSample} ms per sample; load average ${d.loadAverage.start.join(" ")} -> ${d.loadAverage.end.join(" ")}; ${d.seconds} s in all, ${d.serverStartSeconds} s of it starting npm start)\n`);
     }
     if (approvals) {
       process.stdout.write(`\napprovals at concurrency ${approvals.concurrency}, no worker (${approvals.rounds} alternating rounds of ${approvals.count}; median round)\n`);

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--only intake|queue|callbacks|approvals|metrics]`: every figure beside its baseline, measured
+// `npm run bench [-- --quick] [--only intake|queue|callbacks|approvals|metrics|dashboard]`: every figure beside its baseline, measured
 // in the same run, reported as a ratio; a table on stdout and the whole result as JSON in bench/results/.
 // --quick is the smoke run the test suite uses (short runs, small data); --only measures one part.
 import { randomBytes } from "node:crypto";
@@ -17,11 +17,12 @@ import { benchIntake, type IntakeResult } from "./intake";
 import { benchMetricsOverhead, type MetricsOverheadResult } from "./metrics-overhead";
 import { benchApprovals, type ApprovalsResult } from "./approvals";
 import { benchCallbacks, type CallbacksResult } from "./callbacks";
+import { benchDashboard, type DashboardResult } from "./dashboard";
 import { benchQueue, seedTransfers, type QueueSize } from "./queue";
 import { ROOT } from "./support";
 
 const quick = process.argv.includes("--quick");
-const PARTS = ["intake", "queue", "callbacks", "metrics", "approvals"] as const;
+const PARTS = ["intake", "queue", "dashboard", "callbacks", "metrics", "approvals"] as const;
 type Part = (typeof PARTS)[number];
 const onlyArg = process.argv[process.argv.indexOf("--only") + 1];
 if (process.argv.includes("--only") && !PARTS.includes(onlyArg as Part)) {
@@ -33,6 +34,8 @@ const settings = quick ? { connections: 10, seconds: 3, rounds: 1 } : { connecti
 const queueSizes = quick ? [20_000] : [100_000, 1_000_000];
 const queueRuns = quick ? 5 : 40;
 const approvalSettings = quick ? { count: 20, rounds: 1 } : { count: 300, rounds: 4 };
+// The dashboard in Chromium: over the largest queue size (seeded here when the queue part did not run).
+const dashboardSettings = quick ? { samples: 3, warmUp: 1 } : { samples: 40, warmUp: 3 };
 const callbackSettings = quick ? { count: 20, latencySamples: 5, drainRounds: 1 } : { count: 500, latencySamples: 50, drainRounds: 3 };
 
 function step(text: string): void {
@@ -100,6 +103,16 @@ async function main(): Promise<void> {
       }
     }
 
+    let dashboard: DashboardResult | undefined;
+    if (runs("dashboard")) {
+      const size = queueSizes[queueSizes.length - 1]!;
+      step(`dashboard in Chromium over ${size.toLocaleString()} transfers: ${dashboardSettings.warmUp} warm-up + ${dashboardSettings.samples} samples`);
+      if (!queue) await seedTransfers(databaseUrl, partner.partnerId, size);
+      const pharmacist = { email: "bench-dashboard@pharmacy.test", password: randomBytes(12).toString("base64url"), name: "Dana Bench, PharmD" };
+      await createUser({ ...pharmacist, role: "pharmacist" });
+      dashboard = await benchDashboard({ databaseUrl, apiKey: partner.apiKey, pharmacyNpi: DEMO_PHARMACY_NPI, transfersInTable: size, pharmacist, ...dashboardSettings });
+    }
+
     let approvals: ApprovalsResult | undefined;
     if (runs("approvals")) {
       step(`approvals: ${approvalSettings.rounds} alternating round(s) of ${approvalSettings.count}, 1 audit chain vs AUDIT_CHAINS`);
@@ -112,7 +125,7 @@ async function main(): Promise<void> {
       callbacks = await benchCallbacks({ databaseUrl, authSecret, pharmacyNpi: DEMO_PHARMACY_NPI, actor, batchSize: env().CALLBACK_BATCH_SIZE, ...callbackSettings });
     }
 
-    const result = { at: new Date().toISOString(), quick, only: process.argv.includes("--only") ? onlyArg : null, machine: { ...machine(), postgres: pgVersion }, intake, queue, approvals, callbacks, metrics, seconds: Math.round((Date.now() - started) / 1000) };
+    const result = { at: new Date().toISOString(), quick, only: process.argv.includes("--only") ? onlyArg : null, machine: { ...machine(), postgres: pgVersion }, intake, queue, dashboard, approvals, callbacks, metrics, seconds: Math.round((Date.now() - started) / 1000) };
     const dir = path.join(ROOT, "bench", "results");
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `${result.at.replace(/[:.]/g, "-")}${quick ? "-quick" : ""}${result.only ? `-${result.only}` : ""}.json`);
@@ -148,6 +161,16 @@ async function main(): Promise<void> {
         const indexes = [...new Set(c.plan.flatMap((line) => /(Index(?: Only)? Scan(?: Backward)? using \S+|Bitmap Index Scan on \S+|Seq Scan on \S+)/.exec(line)?.[1] ?? []))];
         process.stdout.write(`  plan of ${c.name}: ${indexes.join(", ") || "(no plan captured)"}\n`);
       }
+    }
+    if (dashboard) {
+      const d = dashboard;
+      process.stdout.write(`\ndashboard in Chromium against npm start, ${d.transfersInTable.toLocaleString()} transfers seeded (${d.samples} samples after ${d.warmUp} warm-up; ms)\n`);
+      process.stdout.write(`${table([
+        ["step", "p50", "p95", "max", "API call alone p50 / p95", "ratio p50", "requests"],
+        ["queue row click -> usable review", String(d.open.ours.p50), String(d.open.ours.p95), String(d.open.ours.max), `${d.open.baseline.p50} / ${d.open.baseline.p95}`, String(d.open.ratio), String(d.open.requestsPerStep)],
+        ["confirm approval -> approved", String(d.approve.ours.p50), String(d.approve.ours.p95), String(d.approve.ours.max), `${d.approve.baseline.p50} / ${d.approve.baseline.p95}`, String(d.approve.ratio), String(d.approve.requestsPerStep)],
+      ])}\n`);
+      process.stdout.write(`(approval notice p50 / p95 ${d.approveNotice.p50} / ${d.approveNotice.p95} ms; server CPU ${d.serverCpuMsPerSample} ms per sample; load average ${d.loadAverage.start.join(" ")} -> ${d.loadAverage.end.join(" ")}; ${d.seconds} s in all, ${d.serverStartSeconds} s of it starting npm start)\n`);
     }
     if (approvals) {
       process.stdout.write(`\napprovals at concurrency ${approvals.concurrency}, no worker (${approvals.rounds} alternating rounds of ${approvals.count}; median round)\n`);

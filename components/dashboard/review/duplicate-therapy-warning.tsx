@@ -18,7 +18,7 @@ export function DuplicateTherapyWarning({ referenceID }: { referenceID: string }
       <ul className="mt-1 list-disc pl-5">
         {duplicates.map((d) => (
           <li key={d.referenceID}>
-            <Link href={`/transfers/${encodeURIComponent(d.referenceID)}`} className="font-medium underline underline-offset-2">
+            <Link href={`/transfers/${encodeURIComponent(d.referenceID)}`} prefetch={false} className="font-medium underline underline-offset-2">
               {d.drug.name} {d.drug.strength}
             </Link>
             , {d.outcome === "approved" ? `approved${d.decidedBy ? ` by ${d.decidedBy}` : ""}` : "pending"}, received {formatLocal(d.receivedAt, "date")} from {d.sender}

@@ -24,7 +24,7 @@ export function NextForPatient({ referenceID }: { referenceID: string }) {
     <div className="flex flex-wrap items-center gap-2">
       {next && (
         <>
-          <Link href={`/transfers/${encodeURIComponent(next.referenceID)}`} className={buttonClass("secondary", "inline-flex items-center gap-1")}>
+          <Link href={`/transfers/${encodeURIComponent(next.referenceID)}`} prefetch={false} className={buttonClass("secondary", "inline-flex items-center gap-1")}>
             Next for this patient <Kbd>n</Kbd>
           </Link>
           <span className="text-sm text-slate-700">

@@ -83,7 +83,7 @@ export function PatientHistory({ referenceID }: { referenceID: string }) {
                 {(oldestFirst ? [...history.data.entries].reverse() : history.data.entries).map((e) => (
                   <tr key={e.referenceID} className="border-t border-slate-100 align-top">
                     <td className="py-1 pr-2">
-                      <Link href={`/transfers/${encodeURIComponent(e.referenceID)}`} className="text-sky-800 underline underline-offset-2">
+                      <Link href={`/transfers/${encodeURIComponent(e.referenceID)}`} prefetch={false} className="text-sky-800 underline underline-offset-2">
                         <LocalTime iso={e.receivedAt} style="date" />
                         <span className="sr-only"> {e.drug.name} {e.drug.strength}</span>
                       </Link>

@@ -14,7 +14,12 @@ type Directory = { npis: ReadonlySet<string>; rules: ReadonlyMap<string, StoreRu
  * which reads it), and a forget must reach both. `generation` is bumped by every forget: a read that started
  * before a store changed may finish after the forget, and must not put the old list back.
  */
-type DirectoryCache = { entry?: { at: number; directory: Directory }; generation: number };
+type DirectoryCache = {
+  entry?: { at: number; directory: Directory };
+  generation: number;
+  /** The read under way: concurrent misses (every in-flight intake request at expiry) share one. */
+  loading?: { generation: number; promise: Promise<Directory> };
+};
 const shared = globalThis as typeof globalThis & { __rxStoreDirectory?: DirectoryCache };
 const state: DirectoryCache = (shared.__rxStoreDirectory ??= { generation: 0 });
 
@@ -25,7 +30,18 @@ const state: DirectoryCache = (shared.__rxStoreDirectory ??= { generation: 0 });
 async function storeDirectory(): Promise<Directory> {
   const cached = state.entry;
   if (cached && Date.now() - cached.at < TTL_MS) return cached.directory;
+  if (state.loading && state.loading.generation === state.generation) return state.loading.promise;
   const startedIn = state.generation;
+  const promise = readDirectory(startedIn);
+  state.loading = { generation: startedIn, promise };
+  const settled = () => {
+    if (state.loading?.promise === promise) state.loading = undefined;
+  };
+  promise.then(settled, settled);
+  return promise;
+}
+
+async function readDirectory(startedIn: number): Promise<Directory> {
   const stores = await db().store.findMany({
     select: { npi: true, extraSchedules: true, rxExpiryMonths: true, alertThresholdsMinutes: true, openingHours: true, timeZone: true },
   });

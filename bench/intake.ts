@@ -2,23 +2,32 @@
 // (`npm start`) against the node:http baseline, both on core 0, the load generator on core 1, distinct
 // valid transfers each stored, alternating rounds so both see the same machine. A bare `next start` (Next's
 // route handler for the same endpoint) is measured alongside for reference.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import pg from "pg";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import { freePort, TEST_SECRETS } from "@/tests/support/server";
-import { median, processTreeCpuMs, progress, ROOT, runJsonChild, SERVER_NODE_FLAGS, startProcess, stopProcess, waitForHttp } from "./support";
+import { median, pinned, processTreeCpuMs, progress, ROOT, runJsonChild, SERVER_NODE_FLAGS, startProcess, stopProcess, waitForHttp } from "./support";
 
 export type LoadResult = { requestsPerSecond: number; total: number; non2xx: number; errors: number; timeouts: number; p50: number; p99: number };
-/** A load run plus the server's CPU time per request (its whole process tree), which moves less with machine noise than req/s. */
-export type ServerRun = LoadResult & { cpuMsPerRequest: number };
+/**
+ * A load run plus the server's CPU time per request (its whole process tree), which moves less with machine
+ * noise than req/s, and the database transactions per request (pg_stat_database: each autocommit statement
+ * is one), which does not move with load at all.
+ */
+export type ServerRun = LoadResult & { cpuMsPerRequest: number; transactionsPerRequest?: number };
+type Summary = { requestsPerSecond: number; p50: number; p99: number; cpuMsPerRequest: number; transactionsPerRequest: number; runs: ServerRun[] };
 export type IntakeResult = {
   connections: number;
   seconds: number;
   rounds: number;
-  ours: { requestsPerSecond: number; p50: number; p99: number; cpuMsPerRequest: number; runs: ServerRun[] };
-  baseline: { requestsPerSecond: number; p50: number; p99: number; cpuMsPerRequest: number; runs: ServerRun[] };
+  ours: Summary;
+  baseline: Summary;
   /** The same endpoint through Next's route handler (`next start`), for reference. */
-  routeHandler: { requestsPerSecond: number; p50: number; p99: number; cpuMsPerRequest: number; runs: ServerRun[] };
+  routeHandler: Summary;
+  /** `--intake-before <checkout>`: that checkout's `npm start` (its own build), in the same rounds: an A/B of a change. */
+  before?: Summary & { checkout: string; ratio: number; cpuRatio: number };
   /** Ours paced at half the baseline's req/s (the aim: p99 < 100 ms there). */
   atHalfBaseline: { rate: number; requestsPerSecond: number; p50: number; p99: number };
   ratio: number;
@@ -34,8 +43,9 @@ export function requestTemplate(receivingNpi: string): string {
   return JSON.stringify(request);
 }
 
-function summarize(runs: ServerRun[]) {
+function summarize(runs: ServerRun[]): Summary {
   return {
+    transactionsPerRequest: Math.round(median(runs.map((r) => r.transactionsPerRequest ?? NaN)) * 100) / 100,
     requestsPerSecond: Math.round(median(runs.map((r) => r.requestsPerSecond))),
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
@@ -52,8 +62,10 @@ export async function benchIntake(opts: {
   connections: number;
   seconds: number;
   rounds: number;
+  /** A checkout of older code, built (`npm run build`), to run beside ours. */
+  before?: string;
 }): Promise<IntakeResult> {
-  const ports = { ours: await freePort(), baseline: await freePort(), routeHandler: await freePort() };
+  const ports = { ours: await freePort(), baseline: await freePort(), routeHandler: await freePort(), before: await freePort() };
   const productEnv = {
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
@@ -70,17 +82,22 @@ export async function benchIntake(opts: {
     baseline: startProcess(0, process.execPath, node("--import", "tsx", "bench/baseline-server.ts", String(ports.baseline), opts.databaseUrl, opts.pharmacyNpi), {}),
     // For reference: the same handler behind Next's own pipeline (a bare `next start`, as before the direct route).
     routeHandler: startProcess(0, process.execPath, node(path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(ports.routeHandler)), productEnv),
+    ...(opts.before ? { before: startBefore(opts.before, node("--import", "tsx", "scripts/serve.ts", "start"), { ...productEnv, PORT: String(ports.before) }) } : {}),
   };
-  type Name = keyof typeof servers;
+  type Name = keyof typeof ports;
+  const transactions = new pg.Client({ connectionString: opts.databaseUrl });
+  await transactions.connect();
   try {
+    if (servers.before) await waitForHttp(`http://127.0.0.1:${ports.before}/v1/openapi.json`, servers.before);
     await waitForHttp(`http://127.0.0.1:${ports.ours}/v1/openapi.json`, servers.ours);
     await waitForHttp(`http://127.0.0.1:${ports.baseline}/`, servers.baseline);
     await waitForHttp(`http://127.0.0.1:${ports.routeHandler}/v1/openapi.json`, servers.routeHandler);
     const template = requestTemplate(opts.pharmacyNpi);
     const run = async (name: Name, seconds: number, label: string, rate?: number): Promise<ServerRun> => {
       const done = progress(label, seconds);
-      const server = servers[name];
+      const server = servers[name]!;
       const cpuBefore = processTreeCpuMs(server.pid!);
+      const xactsBefore = await committed(transactions);
       try {
         const load = await runJsonChild<LoadResult>(1, "bench/load-child.ts", {
           url: `http://127.0.0.1:${ports[name]}`,
@@ -92,15 +109,18 @@ export async function benchIntake(opts: {
           rate,
         });
         const cpuMsPerRequest = (processTreeCpuMs(server.pid!) - cpuBefore) / Math.max(1, load.total);
-        return { ...load, cpuMsPerRequest: Math.round(cpuMsPerRequest * 1000) / 1000 };
+        // Backends report their counts within a second of going idle.
+        await new Promise((r) => setTimeout(r, 1500));
+        const transactionsPerRequest = ((await committed(transactions)) - xactsBefore) / Math.max(1, load.total);
+        return { ...load, cpuMsPerRequest: Math.round(cpuMsPerRequest * 1000) / 1000, transactionsPerRequest: Math.round(transactionsPerRequest * 100) / 100 };
       } finally {
         done();
       }
     };
-    const order: Name[] = ["baseline", "ours", "routeHandler"];
+    const order: Name[] = opts.before ? ["baseline", "before", "ours", "routeHandler"] : ["baseline", "ours", "routeHandler"];
     // Warm-up: JIT, pools and Next's lazily compiled route (2 s left the first round visibly colder).
     for (const name of order) await run(name, Math.min(5, opts.seconds), `intake warm-up ${name}`);
-    const runs: Record<Name, ServerRun[]> = { ours: [], baseline: [], routeHandler: [] };
+    const runs: Record<Name, ServerRun[]> = { ours: [], baseline: [], routeHandler: [], before: [] };
     for (let round = 1; round <= opts.rounds; round++) {
       for (const name of order) runs[name].push(await run(name, opts.seconds, `intake ${name} round ${round}/${opts.rounds}`));
     }
@@ -109,6 +129,7 @@ export async function benchIntake(opts: {
     }
     const o = summarize(runs.ours);
     const b = summarize(runs.baseline);
+    const old = opts.before ? summarize(runs.before) : undefined;
     // The aim's own terms: latency when ours carries half the baseline's throughput, paced at that rate.
     const halfRate = Math.round(b.requestsPerSecond / 2);
     const paced = await run("ours", opts.seconds, `intake ours paced at ${halfRate} req/s (half the baseline's)`, halfRate);
@@ -120,11 +141,35 @@ export async function benchIntake(opts: {
       ours: o,
       baseline: b,
       routeHandler: summarize(runs.routeHandler),
+      ...(old && opts.before
+        ? {
+            before: {
+              ...old,
+              checkout: opts.before,
+              ratio: Math.round((old.requestsPerSecond / b.requestsPerSecond) * 100) / 100,
+              cpuRatio: Math.round((b.cpuMsPerRequest / old.cpuMsPerRequest) * 100) / 100,
+            },
+          }
+        : {}),
       atHalfBaseline: { rate: halfRate, requestsPerSecond: Math.round(paced.requestsPerSecond), p50: paced.p50, p99: paced.p99 },
       ratio: Math.round((o.requestsPerSecond / b.requestsPerSecond) * 100) / 100,
       cpuRatio: Math.round((b.cpuMsPerRequest / o.cpuMsPerRequest) * 100) / 100,
     };
   } finally {
+    await transactions.end();
     await Promise.all(Object.values(servers).map((server) => stopProcess(server)));
   }
+}
+
+/** Committed and rolled-back transactions of this database so far. */
+async function committed(client: pg.Client): Promise<number> {
+  await client.query("SELECT pg_stat_clear_snapshot()");
+  const { rows } = await client.query<{ n: string }>("SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()");
+  return Number(rows[0]!.n);
+}
+
+/** `npm start` of another checkout, on core 0 like ours. */
+function startBefore(checkout: string, args: string[], env: Record<string, string>) {
+  const [cmd, argv] = pinned(0, process.execPath, args);
+  return spawn(cmd, argv, { cwd: path.resolve(checkout), env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
 }

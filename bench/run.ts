@@ -29,6 +29,8 @@ if (process.argv.includes("--only") && !PARTS.includes(onlyArg as Part)) {
   process.stderr.write(`--only takes one of: ${PARTS.join(", ")}\n`);
   process.exit(2);
 }
+/** `--intake-before <checkout>`: run that built checkout's `npm start` in the intake's rounds too (an A/B). */
+const intakeBefore = process.argv.includes("--intake-before") ? process.argv[process.argv.indexOf("--intake-before") + 1] : undefined;
 const runs = (part: Part) => !process.argv.includes("--only") || onlyArg === part;
 const settings = quick ? { connections: 10, seconds: 3, rounds: 1 } : { connections: 50, seconds: 20, rounds: 2 };
 const queueSizes = quick ? [20_000] : [100_000, 1_000_000];
@@ -82,7 +84,7 @@ async function main(): Promise<void> {
     let intake: IntakeResult | undefined;
     if (runs("intake")) {
       step(`intake: ${settings.rounds} round(s) of ${settings.seconds} s at ${settings.connections} connections`);
-      intake = await benchIntake({ databaseUrl, authSecret, apiKey: partner.apiKey, pharmacyNpi: DEMO_PHARMACY_NPI, ...settings });
+      intake = await benchIntake({ databaseUrl, authSecret, apiKey: partner.apiKey, pharmacyNpi: DEMO_PHARMACY_NPI, ...settings, before: intakeBefore });
     }
 
     let metrics: MetricsOverheadResult | undefined;
@@ -138,7 +140,14 @@ async function main(): Promise<void> {
         ["intake p50 ms", String(intake.ours.p50), String(intake.baseline.p50), (intake.ours.p50 / intake.baseline.p50).toFixed(2)],
         ["intake p99 ms", String(intake.ours.p99), String(intake.baseline.p99), (intake.ours.p99 / intake.baseline.p99).toFixed(2)],
         ["intake server CPU ms/request", String(intake.ours.cpuMsPerRequest), String(intake.baseline.cpuMsPerRequest), String(intake.cpuRatio)],
+        ["intake DB transactions/request", String(intake.ours.transactionsPerRequest), String(intake.baseline.transactionsPerRequest), ""],
       ])}\n`);
+      const old = intake.before;
+      if (old) {
+        process.stdout.write(
+          `before (${old.checkout}): ${old.requestsPerSecond} req/s (ratio ${old.ratio}), p50 ${old.p50} ms, p99 ${old.p99} ms, ${old.cpuMsPerRequest} ms CPU/request, ${old.transactionsPerRequest} DB transactions/request\n`,
+        );
+      }
       const half = intake.atHalfBaseline;
       process.stdout.write(`ours paced at half the baseline's throughput (${half.rate} req/s): p50 ${half.p50} ms, p99 ${half.p99} ms\n`);
       const rh = intake.routeHandler;

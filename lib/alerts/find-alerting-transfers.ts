@@ -1,9 +1,10 @@
 // Pending transfers that have crossed an alert threshold of their store (quiet hours applied): what the
 // banner counts and what the worker claims alerts for. Candidates are read oldest first from the
 // (status, received_at) index, capped; the thresholds and opening hours are applied here.
-import { DEFAULT_ALERT_SETTINGS, parseStoreAlertSettings, type StoreAlertSettings } from "@/lib/alerts/alert-settings";
+import { DEFAULT_ALERT_SETTINGS, type StoreAlertSettings } from "@/lib/alerts/alert-settings";
 import { alertDueAt, arrivedAfterHours } from "@/lib/alerts/opening-hours";
 import { db } from "@/lib/db/prisma";
+import { getAllStoreAlertSettings } from "@/lib/stores/store-npis";
 
 export type AlertingTransfer = {
   transferId: string;
@@ -22,10 +23,12 @@ export type FindAlertingTransfersOptions = {
   withoutFinalAlertOnly?: boolean;
 };
 
-/** Each store's settings by NPI; a transfer for an NPI without a store row gets the defaults. */
-export async function loadStoreAlertSettings(): Promise<Map<string, StoreAlertSettings>> {
-  const stores = await db().store.findMany({ select: { npi: true, alertThresholdsMinutes: true, openingHours: true, timeZone: true } });
-  return new Map(stores.map((s) => [s.npi, parseStoreAlertSettings(s)]));
+/**
+ * Each store's settings by NPI; a transfer for an NPI without a store row gets the defaults. From the store
+ * directory's cache (lib/stores/store-npis.ts): every queue page and alerts poll reads them.
+ */
+export function loadStoreAlertSettings(): Promise<ReadonlyMap<string, StoreAlertSettings>> {
+  return getAllStoreAlertSettings();
 }
 
 export async function findAlertingTransfers(opts: FindAlertingTransfersOptions = {}): Promise<{ transfers: AlertingTransfer[]; capped: boolean }> {

@@ -6,6 +6,7 @@ import { parseStoreAlertSettings, StoreAlertSettingsSchema, type StoreAlertSetti
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { Prisma } from "@/generated/prisma/client";
+import { forgetStoreDirectory } from "@/lib/stores/store-npis";
 
 export type SetStoreAlertSettingsOptions = { storeId: string; change: unknown; actor: Actor };
 
@@ -40,5 +41,7 @@ export async function setStoreAlertSettings(opts: SetStoreAlertSettingsOptions):
       tx,
     );
   });
+  // The settings are cached with the store directory: this process reads the new ones at once.
+  forgetStoreDirectory();
   return { storeId: opts.storeId, ...after };
 }

@@ -1,6 +1,6 @@
 // Who is calling /v1: an API key (`senderKey <key>`, or the bare key as the sender's own curl example
 // sends it) or an OAuth bearer token. Scheme words are case-insensitive (RFC 9110 §11.1).
-import { findSenderByApiKey, looksLikeApiKey } from "@/lib/auth/api-keys";
+import { findSenderByApiKey, knownApiKey, looksLikeApiKey, type KnownApiKey } from "@/lib/auth/api-keys";
 import { findSenderByBearerToken } from "@/lib/auth/oauth";
 
 export type Sender = {
@@ -17,6 +17,22 @@ export type SenderAuthResult =
 
 export const WWW_AUTHENTICATE = 'senderKey realm="transfer", Bearer realm="transfer"';
 
+/** The scheme ("senderkey" also for a bare API key, "" for none) and the credential of an Authorization header. */
+function splitAuthorization(header: string): { scheme: string; credential: string } {
+  const space = header.search(/\s/);
+  if (space === -1) return { scheme: looksLikeApiKey(header) ? "senderkey" : "", credential: header };
+  return { scheme: header.slice(0, space).toLowerCase(), credential: header.slice(space).trim() };
+}
+
+/**
+ * The API key of this header as this process last found it valid, or null. A hint, not an authentication:
+ * whoever uses it must check the key again in the statement that acts on it (receiveTransferWithKeyCheck).
+ */
+export function knownApiKeyOf(authorization: string | null): KnownApiKey | null {
+  const { scheme, credential } = splitAuthorization(authorization?.trim() ?? "");
+  return scheme === "senderkey" ? knownApiKey(credential) : null;
+}
+
 export async function authenticateSender(authorization: string | null): Promise<SenderAuthResult> {
   const header = authorization?.trim() ?? "";
   if (!header) {
@@ -26,11 +42,9 @@ export async function authenticateSender(authorization: string | null): Promise<
       description: "the Authorization header is missing: send `Authorization: senderKey <API key>` or `Authorization: Bearer <access token>`",
     };
   }
-  const space = header.search(/\s/);
-  const scheme = space === -1 ? "" : header.slice(0, space).toLowerCase();
-  const credential = space === -1 ? header : header.slice(space).trim();
+  const { scheme, credential } = splitAuthorization(header);
 
-  if (scheme === "senderkey" || (space === -1 && looksLikeApiKey(header))) {
+  if (scheme === "senderkey") {
     const sender = await findSenderByApiKey(credential);
     return sender
       ? { ok: true, sender: { partnerId: sender.partnerId, npis: sender.npis, credential: "apiKey", credentialId: sender.keyId } }

@@ -1,7 +1,7 @@
 // The HTTP edge of /v1: turns requests into domain calls and every outcome, failures included, into a
 // TransferResponse envelope with the status docs/interface.md settles. No business rules here. Handlers take an
 // ApiRequest and give an ApiAnswer; the exports at the bottom adapt them to Next's route handlers.
-import { authenticateSender, WWW_AUTHENTICATE, type Sender } from "@/lib/auth/sender-auth";
+import { authenticateSender, knownApiKeyOf, WWW_AUTHENTICATE, type Sender } from "@/lib/auth/sender-auth";
 import { fromWebRequest, jsonAnswer, toWebResponse, type ApiAnswer, type ApiRequest } from "@/lib/http/api-exchange";
 import { logUnexpectedFailure } from "@/lib/db/errors";
 import { MALFORMED_PATH_DETAIL } from "@/lib/http/malformed-path";
@@ -14,10 +14,10 @@ import { env } from "@/lib/env";
 import { getStoreNpis } from "@/lib/stores/store-npis";
 import { findTransferResponse } from "@/lib/transfers/find-transfer-response";
 import { textProblem } from "@/lib/text-safety";
-import { receiveTransfer } from "@/lib/transfers/receive-transfer";
+import { receiveTransfer, receiveTransferWithKeyCheck } from "@/lib/transfers/receive-transfer";
 import { errorResponse } from "@/lib/transfers/responses";
 import { readRequestId, validateTransferRequest } from "@/lib/transfers/validate-request";
-import type { ErrorType, TransferResponse } from "@/lib/transfers/wire";
+import type { ErrorType, TransferRequest, TransferResponse } from "@/lib/transfers/wire";
 
 type Ctx = { requestId: string; started: number; route: string };
 
@@ -52,10 +52,13 @@ async function guarded(request: ApiRequest, route: string, run: (ctx: Ctx) => Pr
   }
 }
 
-/** The caller's credential is over its budget: 429 with Retry-After, or null to go on. */
-async function rateLimited(ctx: Ctx, sender: Sender, requestID: string): Promise<ApiAnswer | null> {
+const rateLimitKey = (sender: Sender) => `v1:${sender.credential}:${sender.credentialId}`;
+
+/** The caller's credential is over its budget: 429 with Retry-After, or null to go on (also when `counted` already). */
+async function rateLimited(ctx: Ctx, sender: Sender, requestID: string, counted?: string): Promise<ApiAnswer | null> {
+  if (counted === rateLimitKey(sender)) return null;
   const limit = env().V1_RATE_LIMIT_PER_MINUTE;
-  const result = await consumeRateLimit(`v1:${sender.credential}:${sender.credentialId}`, limit, 60);
+  const result = await consumeRateLimit(rateLimitKey(sender), limit, 60);
   if (result.allowed) return null;
   return fail(
     ctx,
@@ -93,10 +96,15 @@ export function handlePostTransfer(request: ApiRequest): Promise<ApiAnswer> {
     const parsed = body.ok ? tryParseJson(body.text) : null;
     const requestID = parsed?.ok ? readRequestId(parsed.value) : "";
 
+    const known = parsed?.ok && isJsonContentType(request.headers.get("content-type"))
+      ? await receiveWithKnownKey(ctx, request, parsed.value)
+      : {};
+    if (known.answer) return known.answer;
+
     const auth = await authenticateSender(request.headers.get("authorization"));
     if (!auth.ok) return unauthorized(ctx, requestID, auth.description, auth.error);
     const sender = auth.sender;
-    const limited = await rateLimited(ctx, sender, requestID);
+    const limited = await rateLimited(ctx, sender, requestID, known.counted);
     if (limited) return limited;
 
     if (!isJsonContentType(request.headers.get("content-type"))) {
@@ -114,6 +122,34 @@ export function handlePostTransfer(request: ApiRequest): Promise<ApiAnswer> {
   });
 }
 
+/**
+ * The valid-request path for an API key this process has seen valid (issue 19): the same rate limit, validation
+ * and NPI checks as below, then one statement that checks the key again and stores the transfer, instead of a
+ * lookup and an insert. It answers only a stored transfer; anything else (a refused key, a bad request, a
+ * conflict) goes on to the full path, which answers exactly as before. `counted`: the rate-limit token taken.
+ */
+async function receiveWithKnownKey(ctx: Ctx, request: ApiRequest, body: unknown): Promise<{ answer?: ApiAnswer; counted?: string }> {
+  const key = knownApiKeyOf(request.headers.get("authorization"));
+  if (!key) return {};
+  const sender: Sender = { partnerId: key.partnerId, npis: key.npis, credential: "apiKey", credentialId: key.keyId };
+  const rate = await consumeRateLimit(rateLimitKey(sender), env().V1_RATE_LIMIT_PER_MINUTE, 60);
+  if (!rate.allowed) return {};
+  const counted = rateLimitKey(sender);
+  const validation = validateTransferRequest(body, { storeNpis: await getStoreNpis(), now: new Date() });
+  if (!validation.ok || npiRefusal(sender, validation.request)) return { counted };
+  const response = await receiveTransferWithKeyCheck({ key, request: validation.request });
+  if (!response) return { counted };
+  return { answer: answer(ctx, response, 200, {}, { partnerId: sender.partnerId, outcome: "created" }), counted };
+}
+
+/** Why these credentials may not send this request's sendingPharmacy, or null. */
+function npiRefusal(sender: Sender, request: TransferRequest): "partner_without_npis" | "unregistered_npi" | null {
+  // Not the request's fault but the credentials': no request can pass until the pharmacy registers NPIs.
+  if (sender.npis.length === 0 && env().REQUIRE_PARTNER_NPIS) return "partner_without_npis";
+  if (sender.npis.length > 0 && !sender.npis.includes(request.sendingPharmacy.npi)) return "unregistered_npi";
+  return null;
+}
+
 async function receive(ctx: Ctx, sender: Sender, body: unknown, requestID: string): Promise<ApiAnswer> {
   const validation = validateTransferRequest(body, { storeNpis: await getStoreNpis(), now: new Date() });
   if (!validation.ok) {
@@ -123,14 +159,14 @@ async function receive(ctx: Ctx, sender: Sender, body: unknown, requestID: strin
     });
   }
   const transferRequest = validation.request;
-  if (sender.npis.length === 0 && env().REQUIRE_PARTNER_NPIS) {
-    // Not the request's fault but the credentials': no request can pass until the pharmacy registers NPIs.
+  const npiProblem = npiRefusal(sender, transferRequest);
+  if (npiProblem === "partner_without_npis") {
     return fail(ctx, 403, requestID, "OTHER", "these credentials have no registered sending pharmacy NPIs, and this service accepts transfers only from registered NPIs; ask the receiving pharmacy to register yours", {}, {
       partnerId: sender.partnerId,
       authError: "partner_without_npis",
     });
   }
-  if (sender.npis.length > 0 && !sender.npis.includes(transferRequest.sendingPharmacy.npi)) {
+  if (npiProblem === "unregistered_npi") {
     return fail(ctx, 400, requestID, "INVALID_INFO", "sendingPharmacy.npi is not one of the pharmacies registered for these credentials", {}, {
       partnerId: sender.partnerId,
     });

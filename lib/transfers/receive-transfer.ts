@@ -4,6 +4,8 @@
 //   active_rx_key             one live transfer per prescription (sending NPI + rxNumber) until it is rejected
 // A duplicate names the existing referenceID (and its status) only to the partner that sent it: another
 // partner learns only that the prescription is already here (product.md), never another sender's ids.
+import { Prisma } from "@/generated/prisma/client";
+import { validApiKeySql, type KnownApiKey } from "@/lib/auth/api-keys";
 import { db } from "@/lib/db/prisma";
 import { newId } from "@/lib/ids";
 import { getStoreRules } from "@/lib/stores/store-npis";
@@ -63,31 +65,63 @@ export async function receiveTransfer(partnerId: string, request: TransferReques
   throw new Error("transfer insert conflicted twice without a visible conflicting row");
 }
 
-async function insertTransfer(
-  partnerId: string,
-  request: TransferRequest,
-  contentHash: string,
-): Promise<TransferResponse | null> {
+/**
+ * The row's columns and values, shared by the plain insert and the key-checked one. Every value is cast,
+ * because the key-checked insert takes them in a SELECT list, where PostgreSQL does not infer the columns' types.
+ */
+async function transferRow(partnerId: string, request: TransferRequest, contentHash: string) {
   const id = newId("trf");
   const response = receivedResponse(request.metadata.requestID, id);
   const { patient, prescription, sendingPharmacy, receivingPharmacy } = request;
   const hasAllergies = patient.allergyDetails.allergies.length > 0 || patient.allergyDetails.allergiesDescriptor === "KNOWN_ALLERGIES_INCLUDED";
   const { drugSchedule, allergyAlert, substanceKey } = classifyTransfer(request, await getStoreRules(receivingPharmacy.npi));
-  // One statement, the request passed as a single JSON parameter: no ORM walk over the 3 KB body (performance.md).
-  const rows = await db().$queryRaw<{ id: string }[]>`
-    INSERT INTO transfers (
+  // The request passed as a single JSON parameter: no ORM walk over the 3 KB body (performance.md).
+  const columns = Prisma.sql`
       id, partner_id, request_id, content_hash, status, active_rx_key,
       patient_first_name, patient_last_name, patient_search, patient_dob,
       sending_npi, sending_name, receiving_npi, rx_number, drug_name, drug_strength,
-      has_allergies, drug_schedule, allergy_alert, drug_substance_key, received_at, request, response, response_id)
-    VALUES (
-      ${id}, ${partnerId}, ${request.metadata.requestID}, ${contentHash}, 'RECEIVED', ${activeRxKey(request)},
-      ${patient.name.firstName}, ${patient.name.lastName},
-      ${`${patient.name.lastName} ${patient.name.firstName}`.toLowerCase()}, ${patient.dateOfBirth}::date,
-      ${sendingPharmacy.npi}, ${sendingPharmacy.name}, ${receivingPharmacy.npi}, ${prescription.rxNumber},
-      ${prescription.medicationName}, ${prescription.drugStrength},
-      ${hasAllergies}, ${drugSchedule}, ${allergyAlert}, ${substanceKey ?? ""}, ${new Date(response.metadata.responseTimestamp)},
-      ${JSON.stringify(request)}::jsonb, ${JSON.stringify(response)}::jsonb, ${response.metadata.responseID})
+      has_allergies, drug_schedule, allergy_alert, drug_substance_key, received_at, request, response, response_id`;
+  const values = Prisma.sql`
+      ${id}::text, ${partnerId}::text, ${request.metadata.requestID}::text, ${contentHash}::text, 'RECEIVED'::"TransferStatus", ${activeRxKey(request)}::text,
+      ${patient.name.firstName}::text, ${patient.name.lastName}::text,
+      ${`${patient.name.lastName} ${patient.name.firstName}`.toLowerCase()}::text, ${patient.dateOfBirth}::date,
+      ${sendingPharmacy.npi}::text, ${sendingPharmacy.name}::text, ${receivingPharmacy.npi}::text, ${prescription.rxNumber}::text,
+      ${prescription.medicationName}::text, ${prescription.drugStrength}::text,
+      ${hasAllergies}::boolean, ${drugSchedule}::text, ${allergyAlert}::text, ${substanceKey ?? ""}::text,
+      ${new Date(response.metadata.responseTimestamp)}::timestamptz,
+      ${JSON.stringify(request)}::jsonb, ${JSON.stringify(response)}::jsonb, ${response.metadata.responseID}::text`;
+  return { response, columns, values };
+}
+
+async function insertTransfer(partnerId: string, request: TransferRequest, contentHash: string): Promise<TransferResponse | null> {
+  const { response, columns, values } = await transferRow(partnerId, request, contentHash);
+  const rows = await db().$queryRaw<{ id: string }[]>`
+    INSERT INTO transfers (${columns}) VALUES (${values}) ON CONFLICT DO NOTHING RETURNING id`;
+  return rows.length > 0 ? response : null;
+}
+
+export type ReceiveWithKeyCheckOptions = {
+  /** What an earlier lookup of this key found (lib/auth/api-keys.ts: knownApiKey); checked again here. */
+  key: KnownApiKey;
+  request: TransferRequest;
+};
+
+/**
+ * The valid-request path in one round trip: stores the transfer only if, in the same statement, the key is
+ * still valid (not revoked, not expired, its partner not suspended, the partner's NPIs as the caller checked
+ * them), and marks the key used at most once a minute, as findSenderByApiKey does. Null when nothing was
+ * stored, for whatever reason (a refused key or a conflict): the caller then takes the full path, which
+ * looks the key up on its own and answers exactly as it always did.
+ */
+export async function receiveTransferWithKeyCheck(opts: ReceiveWithKeyCheckOptions): Promise<TransferResponse | null> {
+  const { key, request } = opts;
+  const { response, columns, values } = await transferRow(key.partnerId, request, hashRequestContent(request));
+  const rows = await db().$queryRaw<{ id: string }[]>`
+    WITH valid_key AS (${validApiKeySql(key)}),
+    touched AS (
+      UPDATE api_keys SET last_used_at = now()
+       WHERE id IN (SELECT id FROM valid_key) AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute'))
+    INSERT INTO transfers (${columns}) SELECT ${values} FROM valid_key
     ON CONFLICT DO NOTHING
     RETURNING id`;
   return rows.length > 0 ? response : null;

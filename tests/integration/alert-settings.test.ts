@@ -5,8 +5,9 @@ import { randomInt } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { WEEKDAYS } from "@/lib/alerts/alert-settings";
 import { AlertSummarySchema } from "@/lib/alerts/alert-summary";
-import { findAlertingTransfers } from "@/lib/alerts/find-alerting-transfers";
+import { findAlertingTransfers, loadStoreAlertSettings } from "@/lib/alerts/find-alerting-transfers";
 import { db } from "@/lib/db/prisma";
+import { forgetStoreDirectory } from "@/lib/stores/store-npis";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { computeNpiCheckDigit } from "@/lib/transfers/identifiers";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
@@ -77,10 +78,14 @@ describe("store alert settings", () => {
     const openDay = (new Date().getUTCDay() + 3) % 7;
     const hours = WEEKDAYS.map((_, i) => (i === openDay ? { open: "00:00", close: "24:00" } : null));
     expect((await call("PUT", `/api/admin/stores/${store.storeId}/alerts`, { alertThresholdsMinutes: [60, 150], openingHours: hours, timeZone: "UTC" })).status).toBe(200);
+    // This process is another instance than the server that saved them: it would see them within the store
+    // directory's TTL (the test below); forgetting its copy reads them now.
+    forgetStoreDirectory();
     const closed = await findAlertingTransfers({ limit: 100_000 });
     expect(closed.transfers.map((t) => t.transferId)).not.toContain(id);
 
     expect((await call("PUT", `/api/admin/stores/${store.storeId}/alerts`, { alertThresholdsMinutes: [60, 150], openingHours: null, timeZone: "UTC" })).status).toBe(200);
+    forgetStoreDirectory();
     const open = await findAlertingTransfers({ limit: 100_000 });
     const alerting = open.transfers.find((t) => t.transferId === id);
     expect(alerting?.due.map((d) => d.thresholdMinutes)).toEqual([60]);
@@ -90,6 +95,7 @@ describe("store alert settings", () => {
     const arrivedDay = new Date(Date.now() - 70 * 60_000).getUTCDay();
     const notThatDay = WEEKDAYS.map((_, i) => (i === arrivedDay ? null : { open: "00:00", close: "24:00" }));
     expect((await call("PUT", `/api/admin/stores/${store.storeId}/alerts`, { alertThresholdsMinutes: [1, 150], openingHours: notThatDay, timeZone: "UTC" })).status).toBe(200);
+    forgetStoreDirectory();
     const later = (await findAlertingTransfers({ limit: 100_000 })).transfers.find((t) => t.transferId === id);
     // The queue marks it for the pharmacist.
     const queue = await call<{ items: { referenceID: string; arrivedAfterHours: boolean }[] }>("GET", `/api/transfers?q=${id}`, undefined, pharmacistCookie);
@@ -100,6 +106,21 @@ describe("store alert settings", () => {
     } else {
       expect(later?.arrivedAfterHours).toBe(true);
     }
+  });
+
+  it("another process (instance, worker) sees saved settings within the store directory's 10 s cache", async () => {
+    const thresholds = [randomInt(5, 100), 200];
+    await loadStoreAlertSettings(); // this process now holds a copy
+    const saved = Date.now();
+    expect((await call("PUT", `/api/admin/stores/${store.storeId}/alerts`, { alertThresholdsMinutes: thresholds, openingHours: null, timeZone: "UTC" })).status).toBe(200);
+    let seen: number[] | undefined;
+    while (Date.now() - saved < 12_000) {
+      seen = (await loadStoreAlertSettings()).get(store.npi)?.alertThresholdsMinutes;
+      if (seen?.[0] === thresholds[0]) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(seen).toEqual(thresholds);
+    expect(Date.now() - saved).toBeLessThan(11_000);
   });
 
   it("the banner's endpoint answers pharmacists its documented shape, and the anonymous 401", async () => {

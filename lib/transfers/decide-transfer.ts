@@ -176,15 +176,20 @@ async function alreadyDecided(client: Db, transferId: string): Promise<AlreadyDe
   });
 }
 
-/** PostgreSQL's unique_violation, as Prisma reports it (P2002) or as the driver does (23505). */
+/**
+ * PostgreSQL's unique_violation, as Prisma reports it (P2002 from a model query; P2010 from a raw query,
+ * with the driver adapter's error under meta) or as the driver does (23505).
+ */
 function isUniqueViolation(err: unknown): boolean {
   const seen = new Set<unknown>();
-  let current: unknown = err;
-  while (current && typeof current === "object" && !seen.has(current)) {
+  const queue: unknown[] = [err];
+  while (queue.length > 0) {
+    const current = queue.shift();
+    if (!current || typeof current !== "object" || seen.has(current)) continue;
     seen.add(current);
-    const e = current as { code?: unknown; cause?: unknown; meta?: { code?: unknown } };
-    if (e.code === "P2002" || e.code === "23505" || e.meta?.code === "23505") return true;
-    current = e.cause;
+    const e = current as { code?: unknown; originalCode?: unknown; cause?: unknown; meta?: { code?: unknown; driverAdapterError?: unknown } };
+    if (e.code === "P2002" || e.code === "23505" || e.originalCode === "23505" || e.meta?.code === "23505") return true;
+    queue.push(e.cause, e.meta?.driverAdapterError);
   }
   return false;
 }

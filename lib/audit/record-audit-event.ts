@@ -10,8 +10,8 @@
 // one chain cannot show by itself, the loss of its tail, the set of all chains' heads shows: the server
 // logs it (audit-head-log.ts) and `audit verify --head` checks every head in it. Order across chains is
 // not part of the chain, as it was never meaningful for transactions that ran at the same time.
-import type { Prisma } from "@/generated/prisma/client";
-import { auditKey, chainedAuditHash } from "@/lib/audit/audit-hash";
+import { Prisma } from "@/generated/prisma/client";
+import { auditKey, chainedAuditHash, type HashedContent } from "@/lib/audit/audit-hash";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 
@@ -29,15 +29,25 @@ export type AuditEventInput = {
   details?: Prisma.InputJsonValue | null;
 };
 
+/** A chain's lock taken and the hash its next record links to (audit_chain_acquire's row). */
+export type AcquiredChain = { chain: number; prev_hash: string };
+
 type Db = Prisma.TransactionClient;
 
-async function append(tx: Db, input: AuditEventInput): Promise<void> {
-  const key = auditKey(); // before the lock: a missing key fails without waiting for anyone
-  // One writer at a time per chain: the first free chain's lock, and the hash to link to, in one round
-  // trip (the SQL function audit_chain_acquire, migration 20261124120000_audit_chain_partitions).
-  const [acquired] = await tx.$queryRaw<{ chain: number; prev_hash: string }[]>`SELECT chain, prev_hash FROM audit_chain_acquire(${env().AUDIT_CHAINS}::int)`;
-  const { chain, prev_hash: prevHash } = acquired!;
-  const event = {
+/**
+ * The SQL call that takes one chain's lock and returns `chain, prev_hash` (the SQL function
+ * audit_chain_acquire, migration 20261124120000_audit_chain_partitions): for statements that do more in the
+ * same round trip (decide-transfer.ts). The record must then be inserted, with auditInsertSql, in the same
+ * transaction: the lock is what makes prev_hash the chain's last record.
+ */
+export function auditChainAcquireSql(): Prisma.Sql {
+  return Prisma.sql`audit_chain_acquire(${env().AUDIT_CHAINS}::int)`;
+}
+
+/** The INSERT of one record linked to `acquired`, its keyed hash computed here (the key never goes to SQL). */
+export function auditInsertSql(input: AuditEventInput, acquired: AcquiredChain): Prisma.Sql {
+  const key = auditKey();
+  const event: HashedContent = {
     at: new Date(),
     userId: input.userId,
     actor: input.actor,
@@ -46,9 +56,20 @@ async function append(tx: Db, input: AuditEventInput): Promise<void> {
     clientAddress: input.clientAddress ?? null,
     details: input.details ?? null,
   };
-  await tx.auditEvent.create({
-    data: { ...event, details: event.details ?? undefined, chain, prevHash, hashAlg: key.chainsAlg, hash: chainedAuditHash(key, chain, prevHash, event) },
-  });
+  const { chain, prev_hash: prevHash } = acquired;
+  const hash = chainedAuditHash(key, chain, prevHash, event);
+  const details = event.details === null ? null : JSON.stringify(event.details);
+  return Prisma.sql`
+    INSERT INTO audit_events (at, user_id, actor, action, transfer_id, client_address, details, prev_hash, hash, hash_alg, chain)
+    VALUES (${event.at}::timestamptz, ${event.userId}, ${event.actor}, ${event.action}, ${event.transferId}, ${event.clientAddress},
+            ${details}::jsonb, ${prevHash}, ${hash}, ${key.chainsAlg}, ${chain}::smallint)`;
+}
+
+async function append(tx: Db, input: AuditEventInput): Promise<void> {
+  auditKey(); // before the lock: a missing key fails without waiting for anyone
+  // One writer at a time per chain: the first free chain's lock, and the hash to link to, in one round trip.
+  const [acquired] = await tx.$queryRaw<AcquiredChain[]>`SELECT chain, prev_hash FROM ${auditChainAcquireSql()}`;
+  await tx.$executeRaw`${auditInsertSql(input, acquired!)}`;
 }
 
 /**

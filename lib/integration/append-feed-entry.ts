@@ -7,11 +7,21 @@
 // (PostgreSQL makes a commit visible before it releases the transaction's locks), so numbers become visible
 // in increasing order and a cursor "after seq N" can never skip. A rolled-back approval leaves a gap, which
 // a reader simply does not see. The lock is held only from this insert to COMMIT.
-import type { Prisma } from "@/generated/prisma/client";
+import { Prisma } from "@/generated/prisma/client";
 
 const FEED_LOCK = 7324017;
 
 export async function appendFeedEntry(tx: Prisma.TransactionClient, opts: { transferId: string; approvedAt: Date }): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${FEED_LOCK}::bigint)`;
-  await tx.integrationFeedEntry.create({ data: { transferId: opts.transferId, approvedAt: opts.approvedAt } });
+  await tx.$executeRaw`${feedEntryInsertSql(opts)}`;
+}
+
+/**
+ * The same as one INSERT, for statements that do more in one round trip (decide-transfer.ts, issue 19): the
+ * row comes from the lock function's scan, so the sequence number (the insert's default) is taken only
+ * after the lock is granted. It must be the last thing its transaction does before COMMIT.
+ */
+export function feedEntryInsertSql(opts: { transferId: string; approvedAt: Date }): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO integration_feed (transfer_id, approved_at)
+    SELECT ${opts.transferId}, ${opts.approvedAt}::timestamptz FROM pg_advisory_xact_lock(${FEED_LOCK}::bigint)`;
 }

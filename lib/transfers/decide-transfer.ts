@@ -6,23 +6,25 @@
 //      decision per transfer, and whose trigger keeps it immutable;
 //   4. update the transfer (status, decidedAt, outcome = the TransferResponse; a rejection also frees the
 //      prescription's active_rx_key so the sender may send it again), enqueue the sender's callback
-//      (transactional outbox) and append the audit record.
+//      (transactional outbox), append the audit record and, for an approval, the integration feed entry.
+// Steps 1-2 are one statement and 3-4 another (decision-statements.ts, issue 19): with BEGIN and COMMIT,
+// four round trips where there were fourteen.
 // If the row lock were ever bypassed, the primary key still refuses the second decision; that refusal
 // is turned into the same "already decided by X at T" answer, never a 500.
-import { Prisma } from "@/generated/prisma/client";
-import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import type { Prisma } from "@/generated/prisma/client";
+import { recordAuditEvent, type AuditEventInput } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
-import { enqueueCallback } from "@/lib/callbacks/enqueue-callback";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
 import { AlreadyDecidedError, ApprovalRefusedError, ClaimHeldError } from "@/lib/transfers/decision-errors";
 import type { ApproveInput, RejectInput } from "@/lib/transfers/decision-inputs";
 import { confirmedResponse, rejectionResponse } from "@/lib/transfers/decision-responses";
+import { lockForDecision, writeDecision, type DecisionWrite, type LockedTransfer } from "@/lib/transfers/decision-statements";
 import { parseStoreRules, DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
 import { checkApproval, type ApprovedDrug } from "@/lib/transfers/approval-rules";
 import { TransferRequestSchema, type TransferResponse } from "@/lib/transfers/wire";
 import { observeDecision } from "@/lib/ops/metrics";
-import { appendFeedEntry } from "@/lib/integration/append-feed-entry";
 
 export type DecisionRequest =
   | ({ kind: "approve" } & ApproveInput)
@@ -38,125 +40,32 @@ export type DecisionResult = {
 };
 
 type Db = Prisma.TransactionClient | ReturnType<typeof db>;
+type DecideInput = { transferId: string; actor: SessionUser; clientAddress: string | null; decision: DecisionRequest };
 
-type LockedRow = {
-  id: string;
-  partner_id: string;
-  status: string;
-  request: unknown;
-  claimed_by_id: string | null;
-  claim_expires_at: Date | null;
-  claim_live: boolean;
-  claimed_by_name: string | null;
-};
-
-export async function decideTransfer(input: {
-  transferId: string;
-  actor: SessionUser;
-  clientAddress: string | null;
-  decision: DecisionRequest;
-}): Promise<DecisionResult> {
+export async function decideTransfer(input: DecideInput): Promise<DecisionResult> {
   const { transferId, actor, decision } = input;
   if (actor.role !== "pharmacist") {
     throw new DomainError("forbidden", "Only pharmacists decide transfers: the approval is the legal transfer record.");
   }
   try {
-    const result: DecisionResult = await db().$transaction(
+    const result = await db().$transaction(
       async (tx) => {
-        const rows = await tx.$queryRaw<LockedRow[]>`
-          SELECT t.id, t.partner_id, t.status::text AS status, t.request, t.claimed_by_id, t.claim_expires_at,
-                 (t.claim_expires_at IS NOT NULL AND t.claim_expires_at > now()) AS claim_live, u.name AS claimed_by_name
-            FROM transfers t LEFT JOIN users u ON u.id = t.claimed_by_id
-           WHERE t.id = ${transferId}
-             FOR UPDATE OF t`;
-        const row = rows[0];
-        if (!row) throw new DomainError("not_found", `No transfer ${transferId}.`);
-        if (row.status !== "RECEIVED") throw await alreadyDecided(tx, transferId);
-        if (row.claim_live && row.claimed_by_id !== actor.id) {
-          throw new ClaimHeldError({
-            heldBy: row.claimed_by_name ?? "another pharmacist",
-            heldById: row.claimed_by_id ?? "",
-            claimExpiresAt: (row.claim_expires_at ?? new Date()).toISOString(),
-          });
-        }
-
-        const request = TransferRequestSchema.parse(row.request);
-        const now = new Date();
-        // The store's rules read inside the transaction (not the intake cache): the decision uses today's rules.
-        let approved: ApprovedDrug | null = null;
-        let license: string | null = null;
-        if (decision.kind === "approve") {
-          const store = await tx.store.findUnique({ where: { npi: request.receivingPharmacy.npi }, select: { extraSchedules: true, rxExpiryMonths: true } });
-          approved = checkApproval(request, store ? parseStoreRules(store) : DEFAULT_STORE_RULES, now, decision);
-          license = (await tx.user.findUnique({ where: { id: actor.id }, select: { licenseNumber: true } }))?.licenseNumber ?? null;
-        }
-        const response =
-          decision.kind === "approve"
-            ? confirmedResponse(request, transferId, now, decision.localRxNumber)
-            : rejectionResponse(request, transferId, now, decision.errorType, decision.description);
-        const outcome = decision.kind === "approve" ? "APPROVED" : "REJECTED";
-        const json = response as unknown as Prisma.InputJsonValue;
-
-        await tx.transferDecision.create({
-          data: {
-            transferId,
-            decision: outcome,
-            userId: actor.id,
-            pharmacistName: actor.name,
-            decidedAt: now,
-            errorType: decision.kind === "reject" ? decision.errorType : null,
-            description: decision.kind === "reject" ? decision.description : null,
-            drugSchedule: approved?.drugSchedule ?? null,
-            scheduleBasis: approved?.drug.scheduleBasis ?? null,
-            oneTimeTransferConfirmed: approved?.oneTimeTransferConfirmed ?? null,
-            allergyWarnings: approved ? (approved.drug.allergyWarnings as unknown as Prisma.InputJsonValue) : undefined,
-            legalExpiry: approved ? new Date(`${approved.drug.legalExpiry}T00:00:00Z`) : null,
-            pharmacistLicense: license,
-            note: decision.kind === "approve" ? (decision.note ?? null) : null,
-            localRxNumber: decision.kind === "approve" ? (decision.localRxNumber ?? null) : null,
-            response: json,
-          },
-        });
-        await tx.transfer.update({
-          where: { id: transferId },
-          data: {
-            status: outcome === "APPROVED" ? "CONFIRMED" : "REJECTED",
-            decidedAt: now,
-            outcome: json,
-            claimedById: null,
-            claimExpiresAt: null,
-            // A rejected prescription may be sent again (receive-transfer.ts keys live transfers on it).
-            ...(outcome === "REJECTED" ? { activeRxKey: null } : {}),
-          },
-        });
-        const { callbackId } = await enqueueCallback(tx, { transferId, partnerId: row.partner_id, response });
-        await recordAuditEvent(
-          {
-            userId: actor.id,
-            actor: actor.email,
-            action: outcome === "APPROVED" ? "transfer.approved" : "transfer.rejected",
-            transferId,
-            clientAddress: input.clientAddress,
-            details: {
-              responseID: response.metadata.responseID,
-              callbackId,
-              ...(approved
-                ? {
-                    drugSchedule: approved.drugSchedule,
-                    scheduleBasis: approved.drug.scheduleBasis,
-                    oneTimeTransferConfirmed: approved.oneTimeTransferConfirmed,
-                    allergyWarnings: approved.drug.allergyWarnings.map((w) => w.message),
-                  }
-                : decision.kind === "reject"
-                  ? { errorType: decision.errorType }
-                  : {}),
-            },
-          },
-          tx,
-        );
-        // Last, under its own lock: the dispensing-system feed's order is commit order (append-feed-entry.ts).
-        if (outcome === "APPROVED") await appendFeedEntry(tx, { transferId, approvedAt: now });
-        return { referenceID: transferId, decision: outcome, decidedBy: actor.name, decidedAt: now.toISOString(), response, callbackId };
+        const row = await lockForDecision(tx, transferId, actor.id);
+        // After waiting on the row lock the statement sees the winner's new status but, from its snapshot
+        // taken before that commit, not the winner's decision row: read it now, in a new snapshot.
+        if (row && row.status !== "RECEIVED" && !row.decided) throw await alreadyDecided(tx, transferId);
+        refuseUndecidable(row, transferId, actor.id);
+        const { write, response } = decisionWrite(row, input);
+        await writeDecision(tx, write);
+        const decided: DecisionResult = {
+          referenceID: transferId,
+          decision: write.outcome,
+          decidedBy: actor.name,
+          decidedAt: write.at.toISOString(),
+          response,
+          callbackId: write.callbackId,
+        };
+        return decided;
       },
       { maxWait: 10_000, timeout: 20_000 },
     );
@@ -178,6 +87,82 @@ export async function decideTransfer(input: {
   }
 }
 
+/** Throws the answer for a transfer that is missing, already decided, or under another pharmacist's claim. */
+function refuseUndecidable(row: LockedTransfer | undefined, transferId: string, actorId: string): asserts row is LockedTransfer & { chain: number; prev_hash: string } {
+  if (!row) throw new DomainError("not_found", `No transfer ${transferId}.`);
+  if (row.status !== "RECEIVED") {
+    if (!row.decided || !row.decided_by || !row.decided_at) throw new DomainError("conflict", "This transfer is no longer waiting for a decision.");
+    throw new AlreadyDecidedError({ decision: row.decided, decidedBy: row.decided_by, decidedAt: row.decided_at.toISOString() });
+  }
+  if (row.claim_live && row.claimed_by_id !== actorId) {
+    throw new ClaimHeldError({
+      heldBy: row.claimed_by_name ?? "another pharmacist",
+      heldById: row.claimed_by_id ?? "",
+      claimExpiresAt: (row.claim_expires_at ?? new Date()).toISOString(),
+    });
+  }
+  // lockForDecision takes an audit chain exactly when the two checks above pass.
+  if (row.chain === null || row.prev_hash === null) throw new Error("decide-transfer: no audit chain was taken for a decidable transfer");
+}
+
+/** Everything the decision writes, worked out from the locked row: the drug review, the response, the audit record. */
+function decisionWrite(row: LockedTransfer & { chain: number; prev_hash: string }, input: DecideInput): { write: DecisionWrite; response: TransferResponse } {
+  const { transferId, actor, decision } = input;
+  const request = TransferRequestSchema.parse(row.request);
+  const at = new Date();
+  // The store's rules as the transaction read them (not the intake cache): the decision uses today's rules.
+  const rules = row.rx_expiry_months === null ? DEFAULT_STORE_RULES : parseStoreRules({ extraSchedules: row.extra_schedules, rxExpiryMonths: row.rx_expiry_months });
+  const approved: ApprovedDrug | null = decision.kind === "approve" ? checkApproval(request, rules, at, decision) : null;
+  const response =
+    decision.kind === "approve"
+      ? confirmedResponse(request, transferId, at, decision.localRxNumber)
+      : rejectionResponse(request, transferId, at, decision.errorType, decision.description);
+  const outcome = decision.kind === "approve" ? "APPROVED" : "REJECTED";
+  const callbackId = newId("msg");
+  const audit: AuditEventInput = {
+    userId: actor.id,
+    actor: actor.email,
+    action: outcome === "APPROVED" ? "transfer.approved" : "transfer.rejected",
+    transferId,
+    clientAddress: input.clientAddress,
+    details: {
+      responseID: response.metadata.responseID,
+      callbackId,
+      ...(approved
+        ? {
+            drugSchedule: approved.drugSchedule,
+            scheduleBasis: approved.drug.scheduleBasis,
+            oneTimeTransferConfirmed: approved.oneTimeTransferConfirmed,
+            allergyWarnings: approved.drug.allergyWarnings.map((w) => w.message),
+          }
+        : decision.kind === "reject"
+          ? { errorType: decision.errorType }
+          : {}),
+    },
+  };
+  const write: DecisionWrite = {
+    transferId,
+    partnerId: row.partner_id,
+    outcome,
+    at,
+    actor: { id: actor.id, name: actor.name, license: decision.kind === "approve" ? row.actor_license : null },
+    responseJson: JSON.stringify(response),
+    callbackId,
+    errorType: decision.kind === "reject" ? decision.errorType : null,
+    description: decision.kind === "reject" ? decision.description : null,
+    drugSchedule: approved?.drugSchedule ?? null,
+    scheduleBasis: approved?.drug.scheduleBasis ?? null,
+    oneTimeTransferConfirmed: approved?.oneTimeTransferConfirmed ?? null,
+    allergyWarningsJson: approved ? JSON.stringify(approved.drug.allergyWarnings) : null,
+    legalExpiry: approved ? new Date(`${approved.drug.legalExpiry}T00:00:00Z`) : null,
+    note: decision.kind === "approve" ? (decision.note ?? null) : null,
+    localRxNumber: decision.kind === "approve" ? (decision.localRxNumber ?? null) : null,
+    audit,
+    chain: { chain: row.chain, prev_hash: row.prev_hash },
+  };
+  return { write, response };
+}
+
 async function alreadyDecided(client: Db, transferId: string): Promise<AlreadyDecidedError | DomainError> {
   const decided = await client.transferDecision.findUnique({
     where: { transferId },
@@ -191,15 +176,20 @@ async function alreadyDecided(client: Db, transferId: string): Promise<AlreadyDe
   });
 }
 
-/** PostgreSQL's unique_violation, as Prisma reports it (P2002) or as the driver does (23505). */
+/**
+ * PostgreSQL's unique_violation, as Prisma reports it (P2002 from a model query; P2010 from a raw query,
+ * with the driver adapter's error under meta) or as the driver does (23505).
+ */
 function isUniqueViolation(err: unknown): boolean {
   const seen = new Set<unknown>();
-  let current: unknown = err;
-  while (current && typeof current === "object" && !seen.has(current)) {
+  const queue: unknown[] = [err];
+  while (queue.length > 0) {
+    const current = queue.shift();
+    if (!current || typeof current !== "object" || seen.has(current)) continue;
     seen.add(current);
-    const e = current as { code?: unknown; cause?: unknown; meta?: { code?: unknown } };
-    if (e.code === "P2002" || e.code === "23505" || e.meta?.code === "23505") return true;
-    current = e.cause;
+    const e = current as { code?: unknown; originalCode?: unknown; cause?: unknown; meta?: { code?: unknown; driverAdapterError?: unknown } };
+    if (e.code === "P2002" || e.code === "23505" || e.originalCode === "23505" || e.meta?.code === "23505") return true;
+    queue.push(e.cause, e.meta?.driverAdapterError);
   }
   return false;
 }

@@ -18,15 +18,22 @@ type Tx = Prisma.TransactionClient;
 
 export const redeliveryJobKey = (callbackId: string) => `redeliver:${callbackId}`;
 
-/** Queues (or moves) the callback's automatic delivery job to run at `runAt` (now when null). */
-export async function scheduleDelivery(tx: Tx, callbackId: string, runAt: Date | null): Promise<void> {
-  await tx.$executeRaw`
-    SELECT graphile_worker.add_job(
+/**
+ * The call that queues (or moves) a callback's automatic delivery job to run at `runAt` (now when null), as an
+ * SQL fragment, so that a statement that writes the callback can queue its job in the same round trip.
+ */
+export function deliveryJobSql(callbackId: string, runAt: Date | null): Prisma.Sql {
+  return Prisma.sql`graphile_worker.add_job(
       ${DELIVER_TASK}::text,
       json_build_object('callbackId', ${callbackId}::text),
       run_at := coalesce(${runAt}::timestamptz, now()),
       job_key := ${callbackId}::text
     )`;
+}
+
+/** Queues (or moves) the callback's automatic delivery job to run at `runAt` (now when null). */
+export async function scheduleDelivery(tx: Tx, callbackId: string, runAt: Date | null): Promise<void> {
+  await tx.$executeRaw`SELECT ${deliveryJobSql(callbackId, runAt)}`;
 }
 
 /** Queues a one-off manual delivery ("Redeliver"), to run now. */

@@ -8,7 +8,7 @@
 // Parameterised tagged templates only (Prisma.sql); nothing is spliced into the SQL as text.
 import { Prisma } from "@/generated/prisma/client";
 import { auditChainAcquireSql, auditInsertSql, type AcquiredChain, type AuditEventInput } from "@/lib/audit/record-audit-event";
-import { DELIVER_TASK } from "@/lib/callbacks/job-queue";
+import { deliveryJobSql } from "@/lib/callbacks/job-queue";
 import { feedEntryInsertSql } from "@/lib/integration/append-feed-entry";
 
 export type LockedTransfer = {
@@ -88,8 +88,8 @@ export type DecisionWrite = {
 
 /**
  * One statement. The decision's primary key refuses a second decision (the caller turns that into "already
- * decided"). The job is graphile_worker.add_job exactly as scheduleDelivery (lib/callbacks/job-queue.ts)
- * adds it: keyed by the callback id, to run now. Data-modifying CTEs the main query does not read run after
+ * decided"). The job is scheduleDelivery's own call (deliveryJobSql, lib/callbacks/job-queue.ts): keyed by
+ * the callback id, to run now. Data-modifying CTEs the main query does not read run after
  * it, in order, so the feed entry (whose lock is held to COMMIT) is the statement's last work.
  */
 export async function writeDecision(tx: Prisma.TransactionClient, w: DecisionWrite): Promise<void> {
@@ -114,5 +114,5 @@ export async function writeDecision(tx: Prisma.TransactionClient, w: DecisionWri
       VALUES (${w.callbackId}, ${w.transferId}, ${w.partnerId}, ${w.responseJson}::jsonb, 'PENDING', ${w.at}::timestamptz)
     ), audit AS (${auditInsertSql(w.audit, w.chain)})
     ${rejected ? Prisma.empty : Prisma.sql`, feed AS (${feedEntryInsertSql({ transferId: w.transferId, approvedAt: w.at })})`}
-    SELECT 1 AS queued FROM graphile_worker.add_job(${DELIVER_TASK}::text, json_build_object('callbackId', ${w.callbackId}::text), job_key := ${w.callbackId}::text)`;
+    SELECT 1 AS queued FROM ${deliveryJobSql(w.callbackId, null)}`;
 }

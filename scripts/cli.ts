@@ -30,7 +30,7 @@ async function main(): Promise<number> {
     throw err;
   }
   if (parsed.kind === "help") {
-    process.stdout.write(parsed.text);
+    process.stdout.write(json ? `${JSON.stringify({ usage: parsed.text })}\n` : parsed.text);
     return 0;
   }
   const { command } = parsed;

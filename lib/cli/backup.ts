@@ -1,12 +1,17 @@
-// `npm run cli -- backup [--out FILE]` and `npm run cli -- restore FILE [--yes]` (lib/ops/backup.ts does the work).
+// `backup [--out FILE] [--pg-dump]` and `restore FILE [--yes]` (lib/ops/backup.ts does the work).
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { switchFlag, textFlag, type CliCommand } from "@/lib/cli/command-table";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
-import { BackupError, createBackup, createPgDump, defaultBackupPath, MAIN_TABLES, restoreBackup } from "@/lib/ops/backup";
-
-type Values = { out?: string; yes?: boolean; "pg-dump"?: boolean };
-type Result = { json: unknown; human: string };
+import {
+  BackupError,
+  createBackup,
+  createPgDump,
+  defaultBackupPath,
+  MAIN_TABLES,
+  restoreBackup,
+} from "@/lib/ops/backup";
 
 function databaseUrl(): string {
   const url = env().DATABASE_URL;
@@ -21,30 +26,63 @@ function codeMigrations(): string[] {
 }
 
 const rethrow = (err: unknown): never => {
-  if (err instanceof BackupError) throw new DomainError(/is not empty/.test(err.message) ? "conflict" : "invalid_input", err.message);
+  if (err instanceof BackupError)
+    throw new DomainError(/is not empty/.test(err.message) ? "conflict" : "invalid_input", err.message);
   throw err;
 };
 
-export async function runBackupCommand(args: string[], values: Values): Promise<Result> {
-  if (args[0] === "backup") {
-    if (args.length > 1) throw new DomainError("invalid_input", "usage: backup [--out FILE] [--pg-dump]");
-    if (values["pg-dump"]) {
-      const dumped = await createPgDump(databaseUrl(), values.out ?? defaultBackupPath().replace(/\.rxbackup\.gz$/, ".dump")).catch(rethrow);
-      return { json: { ...dumped, format: "pg_dump custom" }, human: `pg_dump written: ${dumped.file}\nsize: ${dumped.bytes} bytes (restore with pg_restore)` };
-    }
-    const summary = await createBackup(databaseUrl(), values.out ?? defaultBackupPath()).catch(rethrow);
-    const main = MAIN_TABLES.map((t) => `  ${t.padEnd(20)} ${summary.rows[`public.${t}`] ?? 0}`);
-    return {
-      json: summary,
-      human: [`backup written: ${summary.file}`, `size: ${summary.bytes} bytes (${summary.tables} tables)`, "rows:", ...main].join("\n"),
-    };
-  }
-  const file = args[1];
-  if (!file || args.length > 2) throw new DomainError("invalid_input", "usage: restore FILE [--yes]");
-  const summary = await restoreBackup(databaseUrl(), file, { overwrite: values.yes === true, codeMigrations: codeMigrations() }).catch(rethrow);
-  const main = MAIN_TABLES.map((t) => `  ${t.padEnd(20)} ${summary.rows[`public.${t}`] ?? 0}`);
-  return {
-    json: summary,
-    human: [`restored ${summary.file}${summary.replaced ? " (replacing the data that was there)" : ""}`, "rows:", ...main, "check it: npm run cli -- audit verify"].join("\n"),
-  };
-}
+const rowLines = (rows: Record<string, number>) =>
+  MAIN_TABLES.map((t) => `  ${t.padEnd(20)} ${rows[`public.${t}`] ?? 0}`);
+
+export const BACKUP_COMMANDS: readonly CliCommand[] = [
+  {
+    noun: "backup",
+    flags: [{ name: "out", value: "<file>" }, { name: "pg-dump" }],
+    summary: ["a consistent snapshot of the whole database (default backups/rx-transfer-<time>.rxbackup.gz)"],
+    async run({ values }) {
+      const out = textFlag(values, "out");
+      if (switchFlag(values, "pg-dump")) {
+        const dumped = await createPgDump(
+          databaseUrl(),
+          out ?? defaultBackupPath().replace(/\.rxbackup\.gz$/, ".dump"),
+        ).catch(rethrow);
+        return {
+          json: { ...dumped, format: "pg_dump custom" },
+          human: `pg_dump written: ${dumped.file}\nsize: ${dumped.bytes} bytes (restore with pg_restore)`,
+        };
+      }
+      const summary = await createBackup(databaseUrl(), out ?? defaultBackupPath()).catch(rethrow);
+      return {
+        json: summary,
+        human: [
+          `backup written: ${summary.file}`,
+          `size: ${summary.bytes} bytes (${summary.tables} tables)`,
+          "rows:",
+          ...rowLines(summary.rows),
+        ].join("\n"),
+      };
+    },
+  },
+  {
+    noun: "restore",
+    args: [{ name: "file" }],
+    flags: [{ name: "yes" }],
+    summary: ["restore a backup into this database (--yes to replace data already there)"],
+    migrate: false,
+    async run({ args: [file = ""], values }) {
+      const summary = await restoreBackup(databaseUrl(), file, {
+        overwrite: switchFlag(values, "yes"),
+        codeMigrations: codeMigrations(),
+      }).catch(rethrow);
+      return {
+        json: summary,
+        human: [
+          `restored ${summary.file}${summary.replaced ? " (replacing the data that was there)" : ""}`,
+          "rows:",
+          ...rowLines(summary.rows),
+          "check it: npm run cli -- audit verify",
+        ].join("\n"),
+      };
+    },
+  },
+];

@@ -237,7 +237,7 @@ describe("npm run cli (licence number, store rules)", () => {
     const badMonths = await cli("store", "rules", store.npi, "--rx-expiry-months", "twelve");
     expect(badMonths.json).toMatchObject({ error: { code: "invalid_input", message: expect.stringMatching(/--rx-expiry-months/) } });
     const tooMany = await cli("store", "rules", store.npi, "--rx-expiry-months", "99");
-    expect(tooMany.json).toMatchObject({ error: { code: "invalid_input", message: expect.stringMatching(/rxExpiryMonths: at most 60 months/) } });
+    expect(tooMany.json).toMatchObject({ error: { code: "invalid_input", message: expect.stringMatching(/^--rx-expiry-months: at most 60 months/) } });
     expect((await cli("store", "rules", store.npi)).code).toBe(2);
     expect((await cli("store", "rules", "1234567893999", "--rx-expiry-months", "6")).json).toMatchObject({ error: { code: "not_found" } });
   });

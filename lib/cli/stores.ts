@@ -1,0 +1,78 @@
+// `store …`: this pharmacy's stores and their drug rules (the same operations and input schemas as
+// Administration → Stores).
+import { StoreInputSchema } from "@/lib/admin/admin-inputs";
+import { CLI_ACTOR } from "@/lib/audit/actor";
+import { CliUsageError, type CliCommand } from "@/lib/cli/command-table";
+import { parseFlags, wholeNumber } from "@/lib/cli/flag-input";
+import { addStore, listStores, removeStore, setStoreRules, StoreRulesChangeSchema } from "@/lib/stores/manage-stores";
+import { formatExtraSchedules, parseExtraSchedulesText } from "@/lib/stores/store-rules";
+
+const rulesText = (r: { extraSchedules: Parameters<typeof formatExtraSchedules>[0]; rxExpiryMonths: number }) =>
+  `state schedules: ${formatExtraSchedules(r.extraSchedules) || "none"}  non-controlled Rx valid ${r.rxExpiryMonths} months`;
+
+export const STORE_COMMANDS: readonly CliCommand[] = [
+  {
+    noun: "store",
+    verb: "add",
+    flags: [
+      { name: "name", value: "<name>", required: true },
+      { name: "npi", value: "<npi>", required: true },
+      { name: "dea", value: "<dea>" },
+    ],
+    summary: ["another store of this pharmacy (a receivingPharmacy NPI requests may name)"],
+    async run({ values }) {
+      const input = parseFlags(StoreInputSchema, values, { name: "name", npi: "npi", dea: "dea" });
+      const store = await addStore({ name: input.name, npi: input.npi, dea: input.dea || null }, CLI_ACTOR);
+      return { json: store, human: `store ${store.storeId}` };
+    },
+  },
+  {
+    noun: "store",
+    verb: "list",
+    summary: ["stores with their state schedules and prescription validity"],
+    async run() {
+      const stores = await listStores();
+      const human = stores
+        .map((s) => `${s.storeId}  ${s.npi}  ${s.name}${s.configured ? " (PHARMACY_NPI)" : ""}  ${rulesText(s)}`)
+        .join("\n");
+      return { json: { stores }, human: human || "no stores" };
+    },
+  },
+  {
+    noun: "store",
+    verb: "remove",
+    args: [{ name: "storeId" }],
+    summary: ["remove a store"],
+    async run({ args: [storeId = ""] }) {
+      await removeStore(storeId, CLI_ACTOR);
+      return { json: { storeId, removed: true }, human: `removed ${storeId}` };
+    },
+  },
+  {
+    noun: "store",
+    verb: "rules",
+    args: [{ name: "storeId|npi" }],
+    flags: [
+      { name: "extra-schedules", value: '"gabapentin:V, ..."' },
+      { name: "rx-expiry-months", value: "<n>" },
+    ],
+    summary: [
+      'a store\'s drug rules: state schedules on top of the federal table ("" clears),',
+      "months a non-controlled prescription stays valid (default 12)",
+    ],
+    async run({ args: [storeRef = ""], values }) {
+      if (values["extra-schedules"] === undefined && values["rx-expiry-months"] === undefined) {
+        throw new CliUsageError("give --extra-schedules and/or --rx-expiry-months");
+      }
+      const change = parseFlags(StoreRulesChangeSchema, values, {
+        extraSchedules: { flag: "extra-schedules", from: parseExtraSchedulesText },
+        rxExpiryMonths: { flag: "rx-expiry-months", from: wholeNumber },
+      });
+      const rules = await setStoreRules(storeRef, change, CLI_ACTOR);
+      return {
+        json: rules,
+        human: `${rules.storeId} (${rules.npi})  ${rulesText(rules)}${rules.reclassified ? `; ${rules.reclassified} pending transfers classified again` : ""}`,
+      };
+    },
+  },
+];

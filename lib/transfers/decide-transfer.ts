@@ -10,9 +10,11 @@
 // If the row lock were ever bypassed, the primary key still refuses the second decision; that refusal
 // is turned into the same "already decided by X at T" answer, never a 500.
 import { Prisma } from "@/generated/prisma/client";
+import type { Decision } from "@/generated/prisma/enums";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { enqueueCallback } from "@/lib/callbacks/enqueue-callback";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { AlreadyDecidedError, ApprovalRefusedError, ClaimHeldError } from "@/lib/transfers/decision-errors";
@@ -30,7 +32,7 @@ export type DecisionRequest =
 
 export type DecisionResult = {
   referenceID: string;
-  decision: "APPROVED" | "REJECTED";
+  decision: Decision;
   decidedBy: string;
   decidedAt: string;
   response: TransferResponse;
@@ -189,17 +191,4 @@ async function alreadyDecided(client: Db, transferId: string): Promise<AlreadyDe
     decidedBy: decided.pharmacistName,
     decidedAt: decided.decidedAt.toISOString(),
   });
-}
-
-/** PostgreSQL's unique_violation, as Prisma reports it (P2002) or as the driver does (23505). */
-function isUniqueViolation(err: unknown): boolean {
-  const seen = new Set<unknown>();
-  let current: unknown = err;
-  while (current && typeof current === "object" && !seen.has(current)) {
-    seen.add(current);
-    const e = current as { code?: unknown; cause?: unknown; meta?: { code?: unknown } };
-    if (e.code === "P2002" || e.code === "23505" || e.meta?.code === "23505") return true;
-    current = e.cause;
-  }
-  return false;
 }

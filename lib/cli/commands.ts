@@ -2,24 +2,41 @@
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { CLI_ACTOR } from "@/lib/audit/actor";
-import { createApiKey, revokeApiKey, rotateApiKey } from "@/lib/auth/api-keys";
+import { createApiKey } from "@/lib/auth/create-api-key";
+import { revokeApiKey } from "@/lib/auth/revoke-api-key";
+import { rotateApiKey } from "@/lib/auth/rotate-api-key";
 import { resetTwoFactor } from "@/lib/auth/two-factor/reset-two-factor";
 import { endAllUserSessions } from "@/lib/auth/user-sessions";
 import { db } from "@/lib/db/prisma";
-import { rotateWebhookSecret, setPartnerOutboundCredential, setPartnerSuspended, updatePartnerCallbackUrl } from "@/lib/partners/manage-partners";
-import { addStore, listStores, removeStore, setStoreRules } from "@/lib/stores/manage-stores";
+import { rotateWebhookSecret } from "@/lib/partners/rotate-webhook-secret";
+import { setPartnerOutboundCredential } from "@/lib/partners/set-partner-outbound-credential";
+import { setPartnerSuspended } from "@/lib/partners/set-partner-suspended";
+import { updatePartnerCallbackUrl } from "@/lib/partners/update-partner-callback-url";
+import { addStore } from "@/lib/stores/add-store";
+import { listStores } from "@/lib/stores/list-stores";
+import { removeStore } from "@/lib/stores/remove-store";
+import { setStoreRules } from "@/lib/stores/set-store-rules";
 import { formatExtraSchedules, parseExtraSchedulesText } from "@/lib/stores/store-rules";
 import { exportTransfers, parseTransferExportQuery } from "@/lib/transfers/export-transfers";
-import { changeUserRole, listUsers, resetUserPassword, setUserDisabled, setUserLicenseNumber } from "@/lib/users/manage-users";
-import { createOAuthClient, revokeOAuthClient } from "@/lib/auth/oauth";
+import { changeUserRole } from "@/lib/users/change-user-role";
+import { listUsers } from "@/lib/users/list-users";
+import { resetUserPassword } from "@/lib/users/reset-user-password";
+import { setUserDisabled } from "@/lib/users/set-user-disabled";
+import { setUserLicenseNumber } from "@/lib/users/set-user-license-number";
+import { createOAuthClient } from "@/lib/auth/create-oauth-client";
+import { revokeOAuthClient } from "@/lib/auth/revoke-oauth-client";
 import { DomainError } from "@/lib/errors";
-import { assertPartnerExists, createPartner, listPartners } from "@/lib/partners/create-partner";
+import { assertPartnerExists } from "@/lib/partners/partner-guards";
+import { createPartner } from "@/lib/partners/create-partner";
+import { listPartners } from "@/lib/partners/list-partners";
 import { createUser } from "@/lib/users/create-user";
 import { parseChainHeads, verifyAuditChain, type VerifyOptions } from "@/lib/audit/verify-audit-chain";
 import { rotateStoredSecrets } from "@/lib/partners/sealed-secrets";
-import { exportAuditLog, parseAuditQuery, queryAuditLog } from "@/lib/admin/audit-log";
-import { getPartnerDetails } from "@/lib/admin/partner-overview";
-import { updatePartnerProfile } from "@/lib/admin/update-partner-profile";
+import { exportAuditLog } from "@/lib/audit/export-audit-log";
+import { parseAuditQuery } from "@/lib/audit/audit-query";
+import { queryAuditLog } from "@/lib/audit/query-audit-log";
+import { getPartnerDetails } from "@/lib/partners/get-partner-details";
+import { updatePartnerProfile } from "@/lib/partners/update-partner-profile";
 import { findJsonProblems, textProblem } from "@/lib/text-safety";
 import { runBackupCommand } from "@/lib/cli/backup";
 import { runIntegrationKeyCommand } from "@/lib/cli/integration-keys";
@@ -230,7 +247,7 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
   const command = args.slice(0, 2).join(" ");
   switch (command) {
     case "partner create": {
-      const p = await createPartner({ name: required(values, "name"), callbackUrl: required(values, "callback-url"), npis: values.npi ?? [] }, CLI_ACTOR);
+      const p = await createPartner({ name: required(values, "name"), callbackUrl: required(values, "callback-url"), npis: values.npi ?? [], actor: CLI_ACTOR });
       const json = { partnerId: p.partnerId, apiKey: p.apiKey, clientId: p.clientId, clientSecret: p.clientSecret, webhookSecret: p.webhookSecret };
       return {
         json,
@@ -276,7 +293,7 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
       const partnerId = positional(args, 2, "partnerId");
       const npis = values["clear-npis"] ? [] : values.npi;
       if (values.name === undefined && npis === undefined) throw new CliUsageError("give --name, --npi or --clear-npis");
-      const updated = await updatePartnerProfile(partnerId, { name: values.name, npis }, CLI_ACTOR);
+      const updated = await updatePartnerProfile({ partnerId, change: { name: values.name, npis }, actor: CLI_ACTOR });
       return { json: { partnerId, ...updated }, human: `${partnerId} ${updated.name}, NPIs: ${updated.npis.join(", ") || "any"}` };
     }
     case "key create": {
@@ -289,7 +306,7 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
         if (!Number.isInteger(days) || days < 1) throw new CliUsageError("--expires-in-days must be a whole number of days >= 1");
         expiresAt = new Date(Date.now() + days * 86_400_000);
       }
-      const key = await createApiKey(partnerId, { expiresAt, actor: CLI_ACTOR });
+      const key = await createApiKey({ partnerId, expiresAt, actor: CLI_ACTOR });
       return {
         json: { keyId: key.keyId, apiKey: key.apiKey, partnerId, expiresAt: expiresAt?.toISOString() ?? null },
         human: `key ${key.keyId}\nAPI key ${key.apiKey}   (shown once)`,
@@ -297,13 +314,13 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
     }
     case "key revoke": {
       const keyId = positional(args, 2, "keyId");
-      if (!(await revokeApiKey(keyId, CLI_ACTOR))) throw new DomainError("not_found", `no API key ${keyId}`);
+      if (!(await revokeApiKey({ keyId, actor: CLI_ACTOR }))) throw new DomainError("not_found", `no API key ${keyId}`);
       return { json: { keyId, revoked: true }, human: `revoked ${keyId}` };
     }
     case "client create": {
       const partnerId = required(values, "partner");
       await assertPartnerExists(partnerId);
-      const client = await createOAuthClient(partnerId, CLI_ACTOR);
+      const client = await createOAuthClient({ partnerId, actor: CLI_ACTOR });
       return {
         json: { clientId: client.clientId, clientSecret: client.clientSecret, partnerId },
         human: `OAuth client ${client.clientId}\nclient secret ${client.clientSecret}   (shown once)`,
@@ -311,7 +328,7 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
     }
     case "client revoke": {
       const clientId = positional(args, 2, "clientId");
-      if (!(await revokeOAuthClient(clientId, CLI_ACTOR))) throw new DomainError("not_found", `no OAuth client ${clientId}`);
+      if (!(await revokeOAuthClient({ clientId, actor: CLI_ACTOR }))) throw new DomainError("not_found", `no OAuth client ${clientId}`);
       return { json: { clientId, revoked: true }, human: `revoked ${clientId} and its tokens` };
     }
     case "user create": {
@@ -321,7 +338,8 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
         role: required(values, "role"),
         name: values.name,
         licenseNumber: values.license,
-      }, CLI_ACTOR);
+        actor: CLI_ACTOR,
+      });
       return { json: user, human: `user ${user.userId}` };
     }
     case "user list": {
@@ -336,25 +354,25 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
     case "user license": {
       const userId = await userIdOf(positional(args, 2, "userId or email"));
       if (Boolean(values.clear) === (values.license !== undefined)) throw new CliUsageError("give --license <number> or --clear");
-      const result = await setUserLicenseNumber(userId, values.clear ? null : values.license!, CLI_ACTOR);
+      const result = await setUserLicenseNumber({ userId, licenseNumber: values.clear ? null : values.license!, actor: CLI_ACTOR });
       return { json: result, human: result.licenseNumber ? `${userId} licence number ${result.licenseNumber}` : `${userId} has no licence number` };
     }
     case "user role": {
       const userId = await userIdOf(positional(args, 2, "userId or email"));
       const role = required(values, "role");
-      await changeUserRole(userId, role, CLI_ACTOR);
+      await changeUserRole({ userId, role, actor: CLI_ACTOR });
       return { json: { userId, role }, human: `${userId} is now ${role}` };
     }
     case "user disable":
     case "user enable": {
       const userId = await userIdOf(positional(args, 2, "userId or email"));
       const disabled = args[1] === "disable";
-      await setUserDisabled(userId, disabled, CLI_ACTOR);
+      await setUserDisabled({ userId, disabled, actor: CLI_ACTOR });
       return { json: { userId, disabled }, human: `${userId} ${disabled ? "disabled" : "enabled"}` };
     }
     case "user reset-password": {
       const userId = await userIdOf(positional(args, 2, "userId or email"));
-      await resetUserPassword(userId, required(values, "password"), CLI_ACTOR);
+      await resetUserPassword({ userId, password: required(values, "password"), actor: CLI_ACTOR });
       return { json: { userId, passwordReset: true }, human: `password reset for ${userId}; their sessions are ended` };
     }
     case "user end-sessions": {
@@ -371,17 +389,17 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
     case "partner resume": {
       const partnerId = positional(args, 2, "partnerId");
       const suspended = args[1] === "suspend";
-      await setPartnerSuspended(partnerId, suspended, CLI_ACTOR);
+      await setPartnerSuspended({ partnerId, suspended, actor: CLI_ACTOR });
       return { json: { partnerId, suspended }, human: `${partnerId} ${suspended ? "suspended" : "resumed"}` };
     }
     case "partner set-callback": {
       const partnerId = positional(args, 2, "partnerId");
-      const callbackUrl = await updatePartnerCallbackUrl(partnerId, required(values, "callback-url"), CLI_ACTOR);
+      const callbackUrl = await updatePartnerCallbackUrl({ partnerId, url: required(values, "callback-url"), actor: CLI_ACTOR });
       return { json: { partnerId, callbackUrl }, human: `${partnerId} callbacks go to ${callbackUrl}` };
     }
     case "partner rotate-secret": {
       const partnerId = positional(args, 2, "partnerId");
-      const rotated = await rotateWebhookSecret(partnerId, overlapHours(values), CLI_ACTOR);
+      const rotated = await rotateWebhookSecret({ partnerId, overlapHours: overlapHours(values), actor: CLI_ACTOR });
       return {
         json: { partnerId, ...rotated },
         human: `webhook secret ${rotated.webhookSecret}   (shown once)\nthe previous secret also signs until ${rotated.previousExpiresAt}`,
@@ -390,19 +408,19 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
     case "partner set-credential": {
       const partnerId = positional(args, 2, "partnerId");
       const header = values.clear ? null : { name: required(values, "header-name"), value: required(values, "header-value") };
-      await setPartnerOutboundCredential(partnerId, header, CLI_ACTOR);
+      await setPartnerOutboundCredential({ partnerId, header, actor: CLI_ACTOR });
       return { json: { partnerId, header: header?.name ?? null }, human: header ? `callbacks to ${partnerId} carry ${header.name}` : `outbound credential removed for ${partnerId}` };
     }
     case "key rotate": {
       const keyId = positional(args, 2, "keyId");
-      const rotated = await rotateApiKey(keyId, overlapHours(values), CLI_ACTOR);
+      const rotated = await rotateApiKey({ keyId, overlapHours: overlapHours(values), actor: CLI_ACTOR });
       return {
         json: { keyId: rotated.keyId, apiKey: rotated.apiKey, oldKeyId: keyId, oldKeyExpiresAt: rotated.oldKeyExpiresAt },
         human: `key ${rotated.keyId}\nAPI key ${rotated.apiKey}   (shown once)\nold key ${keyId} expires at ${rotated.oldKeyExpiresAt}`,
       };
     }
     case "store add": {
-      const store = await addStore({ name: required(values, "name"), npi: (values.npi ?? [])[0] ?? "", dea: values.dea ?? null }, CLI_ACTOR);
+      const store = await addStore({ name: required(values, "name"), npi: (values.npi ?? [])[0] ?? "", dea: values.dea ?? null, actor: CLI_ACTOR });
       return { json: store, human: `store ${store.storeId}` };
     }
     case "store list": {
@@ -425,7 +443,7 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
         rxExpiryMonths = Number(monthsText);
         if (monthsText.trim() === "" || !Number.isInteger(rxExpiryMonths)) throw new DomainError("invalid_input", "--rx-expiry-months must be a whole number of months (1-60)");
       }
-      const rules = await setStoreRules(storeRef, { extraSchedules: text === undefined ? undefined : extraSchedulesOption(text), rxExpiryMonths }, CLI_ACTOR);
+      const rules = await setStoreRules({ storeRef, change: { extraSchedules: text === undefined ? undefined : extraSchedulesOption(text), rxExpiryMonths }, actor: CLI_ACTOR });
       return {
         json: rules,
         human: `${rules.storeId} (${rules.npi})  state schedules: ${formatExtraSchedules(rules.extraSchedules) || "none"}  non-controlled Rx valid ${rules.rxExpiryMonths} months${rules.reclassified ? `; ${rules.reclassified} pending transfers classified again` : ""}`,
@@ -433,7 +451,7 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
     }
     case "store remove": {
       const storeId = positional(args, 2, "storeId");
-      await removeStore(storeId, CLI_ACTOR);
+      await removeStore({ storeId, actor: CLI_ACTOR });
       return { json: { storeId, removed: true }, human: `removed ${storeId}` };
     }
     case "audit verify": {
@@ -465,7 +483,7 @@ export async function runCliCommand(args: string[], values: CliValues): Promise<
       return { json: page, human };
     }
     case "audit export": {
-      const exported = await exportAuditLog(parseAuditQuery(auditParams(values)), CLI_ACTOR);
+      const exported = await exportAuditLog({ query: parseAuditQuery(auditParams(values)), actor: CLI_ACTOR });
       let csv = "";
       for await (const line of exported.lines) csv += line;
       return { json: { filename: exported.filename, records: exported.records, csv }, human: csv.replace(/\r\n$/, "") };

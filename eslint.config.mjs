@@ -16,7 +16,7 @@ const config = [
     },
   },
   {
-    files: ["scripts/**", "tests/**", "e2e/**", "prisma/**", "prisma.config.ts", "lib/env.ts", "lib/db/**", "bench/**", "playwright.config.ts", "vitest.config.ts"],
+    files: ["scripts/**", "tests/**", "e2e/**", "prisma/**", "prisma.config.ts", "lib/env.ts", "next.config.ts", "lib/db/**", "bench/**", "playwright.config.ts", "vitest.config.ts"],
     rules: { "no-restricted-properties": "off" },
   },
   { ignores: [".next/**", "generated/**", "node_modules/**", ".data/**", "next-env.d.ts", "bench/results/**", "test-results/**", "playwright-report/**"] },

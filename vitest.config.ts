@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
 const root = fileURLToPath(new URL(".", import.meta.url));
 
 export default defineConfig({
-  resolve: { alias: { "@": root } },
+  // server-only: the no-op that tsconfig.json maps it to for every tool but Next (lib/server-only-outside-next.ts).
+  resolve: { alias: { "@": root, "server-only": `${root}lib/server-only-outside-next.ts` } },
   test: {
     projects: [
       {

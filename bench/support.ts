@@ -12,7 +12,7 @@ export const ROOT = path.resolve(import.meta.dirname, "..");
 export const SERVER_NODE_FLAGS = ["--max-semi-space-size=64"];
 const HAS_TASKSET = existsSync("/usr/bin/taskset");
 
-/** Server on core 0, load generator on core 1 (as performance.md measured), where taskset exists. */
+/** Server on core 0, load generator on core 1 (as docs/performance.md measured), where taskset exists. */
 export function pinned(core: 0 | 1, command: string, args: string[]): [string, string[]] {
   return HAS_TASKSET ? ["taskset", ["-c", String(core), command, ...args]] : [command, args];
 }

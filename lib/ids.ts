@@ -1,4 +1,4 @@
-// Prefixed, sortable identifiers (conventions.md): a person who sees `trf_…` knows what it names.
+// Prefixed, sortable identifiers: a person who sees or pastes `trf_…` knows what it names.
 import { randomBytes } from "node:crypto";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

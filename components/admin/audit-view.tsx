@@ -11,7 +11,7 @@ import { ErrorMessage, StatusMessage } from "@/components/admin/notices";
 import { TABLE_CLASS, TD_CLASS, TH_CLASS, THEAD_CLASS, TR_CLASS } from "@/components/ui/table";
 import { Button, buttonClass } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
-import type { AuditPage, AuditRow } from "@/lib/admin/audit-log";
+import type { AuditPage, AuditRow } from "@/lib/audit/audit-query";
 import type { AuditChainReport } from "@/lib/audit/verify-audit-chain";
 
 export type AuditFilterState = {

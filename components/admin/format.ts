@@ -1,5 +1,5 @@
 // Small wording helpers of the admin screens.
-import type { PartnerCallbacks } from "@/lib/admin/partner-overview";
+import type { PartnerCallbacks } from "@/lib/partners/partner-views";
 
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString()} ${n === 1 ? one : many}`;

@@ -15,16 +15,9 @@ import { type SchemaForm, useSchemaForm } from "@/components/forms/use-schema-fo
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
-import {
-  CallbackUrlInputSchema,
-  CreateApiKeyFormSchema,
-  OutboundCredentialInputSchema,
-  PartnerProfileFormSchema,
-  RotateApiKeyInputSchema,
-  RotateWebhookSecretInputSchema,
-} from "@/lib/admin/admin-inputs";
+import { CallbackUrlInputSchema, CreateApiKeyFormSchema, OutboundCredentialInputSchema, PartnerProfileFormSchema, RotateApiKeyInputSchema, RotateWebhookSecretInputSchema } from "@/lib/partners/partner-inputs";
 import { MAX_KEY_OVERLAP_HOURS, MAX_SECRET_OVERLAP_HOURS } from "@/lib/partners/credential-rules";
-import type { ApiKeyInfo, OAuthClientInfo, PartnerDetails } from "@/lib/admin/partner-overview";
+import type { ApiKeyInfo, OAuthClientInfo, PartnerDetails } from "@/lib/partners/partner-views";
 import type { TestCallbackResult } from "@/lib/callbacks/send-test-callback";
 
 type Shown = { title: string; secrets: ShownSecret[]; note?: React.ReactNode };

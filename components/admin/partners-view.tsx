@@ -16,8 +16,8 @@ import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
-import { CreatePartnerFormSchema } from "@/lib/admin/admin-inputs";
-import type { PartnerSummary } from "@/lib/admin/partner-overview";
+import { CreatePartnerFormSchema } from "@/lib/partners/partner-inputs";
+import type { PartnerSummary } from "@/lib/partners/partner-views";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 
 const SORT_COLUMNS = {

@@ -17,7 +17,7 @@ import { TABLE_CLASS, TD_CLASS, TH_CLASS, THEAD_CLASS, TR_CLASS } from "@/compon
 import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { StoreInputSchema } from "@/lib/admin/admin-inputs";
+import { StoreInputSchema } from "@/lib/stores/store-inputs";
 import { formatExtraSchedules, parseExtraSchedulesText, StoreRulesSchema, type StoreRules } from "@/lib/stores/store-rules";
 import type { StoreAlertSettings } from "@/lib/alerts/alert-settings";
 

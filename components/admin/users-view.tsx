@@ -16,9 +16,8 @@ import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
-import { ADMIN_MIN_PASSWORD_LENGTH, ResetPasswordInputSchema } from "@/lib/admin/admin-inputs";
 import { USER_ROLES, type UserRole } from "@/lib/users/roles";
-import { CreateUserWithLicenseSchema, LICENSE_RULE, LicenseInputSchema } from "@/lib/users/user-inputs";
+import { MIN_PASSWORD_LENGTH, CreateUserWithLicenseSchema, LICENSE_RULE, LicenseInputSchema, ResetPasswordInputSchema } from "@/lib/users/user-inputs";
 
 export type UserRow = {
   userId: string;
@@ -102,7 +101,7 @@ function CreateUserForm({ onCreated }: { onCreated: (message: string) => void })
         <Field
           label="Initial password"
           error={errors.password?.message}
-          hint={`At least ${ADMIN_MIN_PASSWORD_LENGTH} characters.`}
+          hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
         >
           {(f) => <input {...f} type="password" autoComplete="new-password" {...form.register("password")} />}
         </Field>
@@ -262,7 +261,7 @@ function PasswordDialog({
       <Field
         label="New password"
         error={form.formState.errors.password?.message}
-        hint={`At least ${ADMIN_MIN_PASSWORD_LENGTH} characters.`}
+        hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
       >
         {(f) => (
           <input {...f} type="password" autoComplete="new-password" data-autofocus {...form.register("password")} />

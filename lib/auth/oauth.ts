@@ -1,49 +1,15 @@
 // OAuth 2.0 client credentials (RFC 6749 §4.4): partners trade a client id and secret for a short-lived
 // bearer token. Tokens are opaque, stored as SHA-256, and die with their client. Token requests are rate
-// limited per client, and a client holds a bounded number of live tokens.
-import { SYSTEM_ACTOR, type Actor } from "@/lib/audit/actor";
-import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import type { Prisma } from "@/generated/prisma/client";
+// limited per client, and a client holds a bounded number of live tokens. Clients are made and revoked by
+// create-oauth-client.ts and revoke-oauth-client.ts.
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
-import { newId, randomBase62 } from "@/lib/ids";
+import { newId } from "@/lib/ids";
 import { generateSecret, hasValidChecksum, safeEqualHex, sha256Hex } from "@/lib/auth/secrets";
 import { consumeRateLimit } from "@/lib/rate-limit/consume-rate-limit";
 
 export const CLIENT_SECRET_PREFIX = "rxs";
 export const ACCESS_TOKEN_PREFIX = "rxt";
-
-export type CreatedOAuthClient = { id: string; clientId: string; clientSecret: string };
-
-/** With an actor, audited; with a transaction, inside it (the caller's change and this client commit together). */
-export async function createOAuthClient(partnerId: string, actor?: Actor, tx?: Prisma.TransactionClient): Promise<CreatedOAuthClient> {
-  const clientId = `cli_${randomBase62(24)}`;
-  const clientSecret = generateSecret(CLIENT_SECRET_PREFIX);
-  const create = async (t: Prisma.TransactionClient) => {
-    const row = await t.oAuthClient.create({
-      data: { id: newId("cli"), partnerId, clientId, secretHash: sha256Hex(clientSecret) },
-    });
-    if (actor) {
-      await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "oauth_client.created", clientAddress: actor.clientAddress, details: { clientId, partnerId } }, t);
-    }
-    return row;
-  };
-  const row = tx ? await create(tx) : await db().$transaction(create);
-  return { id: row.id, clientId, clientSecret };
-}
-
-/** Revokes the client and, with it, every token it was issued; audited in the same transaction. */
-export async function revokeOAuthClient(clientId: string, actor: Actor = SYSTEM_ACTOR): Promise<boolean> {
-  return db().$transaction(async (tx) => {
-    const [client] = await tx.$queryRaw<{ id: string; partner_id: string; revoked_at: Date | null }[]>`
-      SELECT id, partner_id, revoked_at FROM oauth_clients WHERE client_id = ${clientId} FOR UPDATE`;
-    if (!client) return false;
-    await tx.oAuthClient.update({ where: { id: client.id }, data: { revokedAt: client.revoked_at ?? new Date() } });
-    await tx.oAuthToken.deleteMany({ where: { clientId: client.id } });
-    await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "oauth_client.revoked", clientAddress: actor.clientAddress, details: { clientId, partnerId: client.partner_id } }, tx);
-    return true;
-  });
-}
 
 export class OAuthError extends Error {
   constructor(

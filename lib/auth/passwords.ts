@@ -4,6 +4,7 @@
 // sign-in to replace such a hash (or one with weaker parameters) while the password is at hand.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
+import { MIN_PASSWORD_LENGTH } from "@/lib/users/user-inputs";
 
 /** OWASP Password Storage Cheat Sheet, Argon2id option 2 (the one it lists first for 19 MiB). */
 export const ARGON2_PARAMS = { memoryCost: 19456, timeCost: 2, parallelism: 1, outputLen: 32 } as const;
@@ -11,7 +12,7 @@ export const ARGON2_PARAMS = { memoryCost: 19456, timeCost: 2, parallelism: 1, o
 const ARGON2ID = 2;
 const ARGON2_PREFIX = `$argon2id$v=19$m=${ARGON2_PARAMS.memoryCost},t=${ARGON2_PARAMS.timeCost},p=${ARGON2_PARAMS.parallelism}$`;
 
-export const MIN_PASSWORD_LENGTH = 8;
+export { MIN_PASSWORD_LENGTH };
 
 /** `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>` */
 export async function hashPassword(password: string): Promise<string> {

@@ -1,5 +1,5 @@
 // Random credentials and their stored form. High-entropy secrets are stored as SHA-256: a slow hash
-// would only burn CPU on every request without adding safety (conventions.md).
+// would only burn CPU on every request without adding safety (API keys are checked on every request).
 import { createHash, timingSafeEqual } from "node:crypto";
 import { randomBase62 } from "@/lib/ids";
 

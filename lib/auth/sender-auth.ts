@@ -1,6 +1,7 @@
 // Who is calling /v1: an API key (`senderKey <key>`, or the bare key as the sender's own curl example
 // sends it) or an OAuth bearer token. Scheme words are case-insensitive (RFC 9110 §11.1).
-import { findSenderByApiKey, knownApiKey, looksLikeApiKey, type KnownApiKey } from "@/lib/auth/api-keys";
+import { looksLikeApiKey } from "@/lib/auth/api-keys";
+import { findSenderByApiKey, knownApiKey, type KnownApiKey } from "@/lib/auth/find-sender-by-api-key";
 import { findSenderByBearerToken } from "@/lib/auth/oauth";
 
 export type Sender = {

@@ -2,12 +2,13 @@
 // lease moved, only by the one worker whose insert wins (see deliver-callback.ts for why an attempt can
 // never be sent twice).
 import type { Prisma } from "@/generated/prisma/client";
+import type { CallbackStatus } from "@/generated/prisma/enums";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { scheduleDelivery } from "@/lib/callbacks/job-queue";
 
 export type Tx = Prisma.TransactionClient;
-export type Status = "PENDING" | "DELIVERED" | "FAILED" | "GONE";
+export type Status = CallbackStatus;
 
 export type CallbackRow = {
   id: string;

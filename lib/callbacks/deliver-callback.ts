@@ -20,12 +20,10 @@ import { recordCallbackSuccesses } from "@/lib/callbacks/record-callback-success
 import { isSuccess, postCallback, type AttemptResult } from "@/lib/callbacks/post-callback";
 import { planRetry, parseRetryAfter } from "@/lib/callbacks/retry-schedule";
 import { webhookHeaders } from "@/lib/callbacks/signature";
+import { isUsableOutboundHeaderName } from "@/lib/partners/credential-rules";
 import { claimAttempt, lockCallback, type Claim, type DeliveryOutcome, type PartnerRow, type Status, type Tx } from "@/lib/callbacks/claim-callback-attempt";
 
 export type { DeliveryOutcome, PartnerRow };
-
-const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const RESERVED_HEADERS = new Set(["host", "content-length", "content-type", "connection", "transfer-encoding", "webhook-id", "webhook-timestamp", "webhook-signature"]);
 
 /** Headers and body of one attempt: Standard Webhooks headers signed now, and the partner's own credential. */
 function buildRequest(claim: Claim): { body: string; headers: Record<string, string> } | { error: string } {
@@ -46,7 +44,7 @@ export function signedCallbackRequest(id: string, body: string, partnerId: strin
   };
   if (partner.outbound_header_name && partner.outbound_header_value) {
     const name = partner.outbound_header_name.trim();
-    if (!HEADER_TOKEN.test(name) || RESERVED_HEADERS.has(name.toLowerCase())) {
+    if (!isUsableOutboundHeaderName(name)) {
       return { error: "the partner's outbound credential header name is not usable; fix it in the partner's settings" };
     }
     const value = openSecret(partner.outbound_header_value, secretOwner.outboundHeader(partnerId));

@@ -1,6 +1,8 @@
 // `audit …`: the audit log's integrity check, and the log itself with the same filters (and query parser)
 // as Administration → Audit log.
-import { exportAuditLog, parseAuditQuery, queryAuditLog } from "@/lib/admin/audit-log";
+import { parseAuditQuery } from "@/lib/audit/audit-query";
+import { exportAuditLog } from "@/lib/audit/export-audit-log";
+import { queryAuditLog } from "@/lib/audit/query-audit-log";
 import { CLI_ACTOR } from "@/lib/audit/actor";
 import { parseChainHeads, verifyAuditChain, type VerifyOptions } from "@/lib/audit/verify-audit-chain";
 import {
@@ -112,7 +114,7 @@ export const AUDIT_COMMANDS: readonly CliCommand[] = [
     flags: FILTERS,
     summary: ["the matching records as CSV, oldest first (the export is audited)"],
     async run({ values }) {
-      const exported = await exportAuditLog(parseAuditQuery(auditParams(values)), CLI_ACTOR);
+      const exported = await exportAuditLog({ query: parseAuditQuery(auditParams(values)), actor: CLI_ACTOR });
       const csv = await joinLines(exported.lines);
       return { json: { filename: exported.filename, records: exported.records, csv }, human: csv.replace(/\r\n$/, "") };
     },

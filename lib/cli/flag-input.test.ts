@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { CreatePartnerInputSchema, RotateWebhookSecretInputSchema } from "@/lib/admin/admin-inputs";
+import { CreatePartnerInputSchema, RotateWebhookSecretInputSchema } from "@/lib/partners/partner-inputs";
 import { parseFlags, wholeNumber } from "@/lib/cli/flag-input";
 import { DomainError } from "@/lib/errors";
-import { StoreRulesChangeSchema } from "@/lib/stores/manage-stores";
+import { StoreRulesChangeSchema } from "@/lib/stores/set-store-rules";
 
 function refusal(run: () => unknown): DomainError {
   try {

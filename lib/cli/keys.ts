@@ -1,12 +1,14 @@
 // `key …`: partners' API keys (the same operations and input schemas as the partner's screen).
-import { CreateApiKeyInputSchema, RotateApiKeyInputSchema } from "@/lib/admin/admin-inputs";
+import { CreateApiKeyInputSchema, RotateApiKeyInputSchema } from "@/lib/partners/partner-inputs";
 import { CLI_ACTOR } from "@/lib/audit/actor";
-import { createApiKey, revokeApiKey, rotateApiKey } from "@/lib/auth/api-keys";
+import { createApiKey } from "@/lib/auth/create-api-key";
+import { revokeApiKey } from "@/lib/auth/revoke-api-key";
+import { rotateApiKey } from "@/lib/auth/rotate-api-key";
 import { requiredFlag, type CliCommand } from "@/lib/cli/command-table";
 import { parseFlags } from "@/lib/cli/flag-input";
 import { DomainError } from "@/lib/errors";
 import { DEFAULT_OVERLAP_HOURS } from "@/lib/partners/credential-rules";
-import { assertPartnerExists } from "@/lib/partners/create-partner";
+import { assertPartnerExists } from "@/lib/partners/partner-guards";
 
 const keyId = [{ name: "keyId" }] as const;
 
@@ -24,7 +26,7 @@ export const KEY_COMMANDS: readonly CliCommand[] = [
       const { expiresInDays } = parseFlags(CreateApiKeyInputSchema, values, { expiresInDays: "expires-in-days" });
       await assertPartnerExists(partnerId);
       const expiresAt = expiresInDays ? new Date(Date.now() + expiresInDays * 86_400_000) : undefined;
-      const key = await createApiKey(partnerId, { expiresAt, actor: CLI_ACTOR });
+      const key = await createApiKey({ partnerId, expiresAt, actor: CLI_ACTOR });
       return {
         json: { keyId: key.keyId, apiKey: key.apiKey, partnerId, expiresAt: expiresAt?.toISOString() ?? null },
         human: `key ${key.keyId}\nAPI key ${key.apiKey}   (shown once)`,
@@ -37,7 +39,7 @@ export const KEY_COMMANDS: readonly CliCommand[] = [
     args: keyId,
     summary: ["revoke an API key at once"],
     async run({ args: [id = ""] }) {
-      if (!(await revokeApiKey(id, CLI_ACTOR))) throw new DomainError("not_found", `no API key ${id}`);
+      if (!(await revokeApiKey({ keyId: id, actor: CLI_ACTOR }))) throw new DomainError("not_found", `no API key ${id}`);
       return { json: { keyId: id, revoked: true }, human: `revoked ${id}` };
     },
   },
@@ -54,7 +56,7 @@ export const KEY_COMMANDS: readonly CliCommand[] = [
         { overlapHours: "overlap-hours" },
         { overlapHours: DEFAULT_OVERLAP_HOURS },
       );
-      const rotated = await rotateApiKey(id, overlapHours, CLI_ACTOR);
+      const rotated = await rotateApiKey({ keyId: id, overlapHours, actor: CLI_ACTOR });
       return {
         json: { keyId: rotated.keyId, apiKey: rotated.apiKey, oldKeyId: id, oldKeyExpiresAt: rotated.oldKeyExpiresAt },
         human: `key ${rotated.keyId}\nAPI key ${rotated.apiKey}   (shown once)\nold key ${id} expires at ${rotated.oldKeyExpiresAt}`,

@@ -1,24 +1,23 @@
 // `partner …`: sending partners (the same operations and input schemas as Administration → Partners).
-import { getPartnerDetails } from "@/lib/admin/partner-overview";
 import {
   CallbackUrlInputSchema,
   CreatePartnerInputSchema,
   OutboundCredentialInputSchema,
   RotateWebhookSecretInputSchema,
   UpdatePartnerInputSchema,
-} from "@/lib/admin/admin-inputs";
-import { updatePartnerProfile } from "@/lib/admin/update-partner-profile";
+} from "@/lib/partners/partner-inputs";
 import { CLI_ACTOR } from "@/lib/audit/actor";
 import { CliUsageError, requiredFlag, switchFlag, textFlag, type CliCommand } from "@/lib/cli/command-table";
 import { parseFlags } from "@/lib/cli/flag-input";
 import { DEFAULT_OVERLAP_HOURS } from "@/lib/partners/credential-rules";
-import { createPartner, listPartners } from "@/lib/partners/create-partner";
-import {
-  rotateWebhookSecret,
-  setPartnerOutboundCredential,
-  setPartnerSuspended,
-  updatePartnerCallbackUrl,
-} from "@/lib/partners/manage-partners";
+import { createPartner } from "@/lib/partners/create-partner";
+import { getPartnerDetails } from "@/lib/partners/get-partner-details";
+import { listPartners } from "@/lib/partners/list-partners";
+import { rotateWebhookSecret } from "@/lib/partners/rotate-webhook-secret";
+import { setPartnerOutboundCredential } from "@/lib/partners/set-partner-outbound-credential";
+import { setPartnerSuspended } from "@/lib/partners/set-partner-suspended";
+import { updatePartnerCallbackUrl } from "@/lib/partners/update-partner-callback-url";
+import { updatePartnerProfile } from "@/lib/partners/update-partner-profile";
 
 const partnerId = [{ name: "partnerId" }] as const;
 
@@ -32,7 +31,7 @@ function suspension(verb: "suspend" | "resume"): CliCommand {
     ],
     async run({ args: [id = ""] }) {
       const suspended = verb === "suspend";
-      await setPartnerSuspended(id, suspended, CLI_ACTOR);
+      await setPartnerSuspended({ partnerId: id, suspended, actor: CLI_ACTOR });
       return { json: { partnerId: id, suspended }, human: `${id} ${suspended ? "suspended" : "resumed"}` };
     },
   };
@@ -54,7 +53,7 @@ export const PARTNER_COMMANDS: readonly CliCommand[] = [
         callbackUrl: "callback-url",
         npis: "npi",
       });
-      const p = await createPartner(input, CLI_ACTOR);
+      const p = await createPartner({ ...input, actor: CLI_ACTOR });
       const json = {
         partnerId: p.partnerId,
         apiKey: p.apiKey,
@@ -136,7 +135,7 @@ export const PARTNER_COMMANDS: readonly CliCommand[] = [
         { name: "name", npis: "npi" },
         clearNpis ? { npis: [] } : {},
       );
-      const updated = await updatePartnerProfile(id, change, CLI_ACTOR);
+      const updated = await updatePartnerProfile({ partnerId: id, change, actor: CLI_ACTOR });
       return {
         json: { partnerId: id, ...updated },
         human: `${id} ${updated.name}, NPIs: ${updated.npis.join(", ") || "any"}`,
@@ -153,7 +152,7 @@ export const PARTNER_COMMANDS: readonly CliCommand[] = [
     summary: ["where the partner's callbacks go"],
     async run({ args: [id = ""], values }) {
       const input = parseFlags(CallbackUrlInputSchema, values, { callbackUrl: "callback-url" });
-      const callbackUrl = await updatePartnerCallbackUrl(id, input.callbackUrl, CLI_ACTOR);
+      const callbackUrl = await updatePartnerCallbackUrl({ partnerId: id, url: input.callbackUrl, actor: CLI_ACTOR });
       return { json: { partnerId: id, callbackUrl }, human: `${id} callbacks go to ${callbackUrl}` };
     },
   },
@@ -170,7 +169,7 @@ export const PARTNER_COMMANDS: readonly CliCommand[] = [
         { overlapHours: "overlap-hours" },
         { overlapHours: DEFAULT_OVERLAP_HOURS },
       );
-      const rotated = await rotateWebhookSecret(id, overlapHours, CLI_ACTOR);
+      const rotated = await rotateWebhookSecret({ partnerId: id, overlapHours, actor: CLI_ACTOR });
       return {
         json: { partnerId: id, ...rotated },
         human: `webhook secret ${rotated.webhookSecret}   (shown once)\nthe previous secret also signs until ${rotated.previousExpiresAt}`,
@@ -192,11 +191,11 @@ export const PARTNER_COMMANDS: readonly CliCommand[] = [
       const header = clear
         ? null
         : parseFlags(OutboundCredentialInputSchema, values, { headerName: "header-name", headerValue: "header-value" });
-      await setPartnerOutboundCredential(
-        id,
-        header && { name: header.headerName, value: header.headerValue },
-        CLI_ACTOR,
-      );
+      await setPartnerOutboundCredential({
+        partnerId: id,
+        header: header && { name: header.headerName, value: header.headerValue },
+        actor: CLI_ACTOR,
+      });
       return {
         json: { partnerId: id, header: header?.headerName ?? null },
         human: header ? `callbacks to ${id} carry ${header.headerName}` : `outbound credential removed for ${id}`,

@@ -1,10 +1,13 @@
 // `store …`: this pharmacy's stores and their drug rules (the same operations and input schemas as
 // Administration → Stores).
-import { StoreInputSchema } from "@/lib/admin/admin-inputs";
+import { StoreInputSchema } from "@/lib/stores/store-inputs";
 import { CLI_ACTOR } from "@/lib/audit/actor";
 import { CliUsageError, type CliCommand } from "@/lib/cli/command-table";
 import { parseFlags, wholeNumber } from "@/lib/cli/flag-input";
-import { addStore, listStores, removeStore, setStoreRules, StoreRulesChangeSchema } from "@/lib/stores/manage-stores";
+import { addStore } from "@/lib/stores/add-store";
+import { listStores } from "@/lib/stores/list-stores";
+import { removeStore } from "@/lib/stores/remove-store";
+import { setStoreRules, StoreRulesChangeSchema } from "@/lib/stores/set-store-rules";
 import { formatExtraSchedules, parseExtraSchedulesText } from "@/lib/stores/store-rules";
 
 const rulesText = (r: { extraSchedules: Parameters<typeof formatExtraSchedules>[0]; rxExpiryMonths: number }) =>
@@ -22,7 +25,7 @@ export const STORE_COMMANDS: readonly CliCommand[] = [
     summary: ["another store of this pharmacy (a receivingPharmacy NPI requests may name)"],
     async run({ values }) {
       const input = parseFlags(StoreInputSchema, values, { name: "name", npi: "npi", dea: "dea" });
-      const store = await addStore({ name: input.name, npi: input.npi, dea: input.dea || null }, CLI_ACTOR);
+      const store = await addStore({ name: input.name, npi: input.npi, dea: input.dea || null, actor: CLI_ACTOR });
       return { json: store, human: `store ${store.storeId}` };
     },
   },
@@ -44,7 +47,7 @@ export const STORE_COMMANDS: readonly CliCommand[] = [
     args: [{ name: "storeId" }],
     summary: ["remove a store"],
     async run({ args: [storeId = ""] }) {
-      await removeStore(storeId, CLI_ACTOR);
+      await removeStore({ storeId, actor: CLI_ACTOR });
       return { json: { storeId, removed: true }, human: `removed ${storeId}` };
     },
   },
@@ -68,7 +71,7 @@ export const STORE_COMMANDS: readonly CliCommand[] = [
         extraSchedules: { flag: "extra-schedules", from: parseExtraSchedulesText },
         rxExpiryMonths: { flag: "rx-expiry-months", from: wholeNumber },
       });
-      const rules = await setStoreRules(storeRef, change, CLI_ACTOR);
+      const rules = await setStoreRules({ storeRef, change, actor: CLI_ACTOR });
       return {
         json: rules,
         human: `${rules.storeId} (${rules.npi})  ${rulesText(rules)}${rules.reclassified ? `; ${rules.reclassified} pending transfers classified again` : ""}`,

@@ -1,6 +1,5 @@
 // `user …`: dashboard users (the same operations and input schemas as Administration → Users). A user is
 // named by id or by email.
-import { ResetPasswordInputSchema, UpdateUserInputSchema } from "@/lib/admin/admin-inputs";
 import { CLI_ACTOR } from "@/lib/audit/actor";
 import { resetTwoFactor } from "@/lib/auth/two-factor/reset-two-factor";
 import { endAllUserSessions } from "@/lib/auth/user-sessions";
@@ -9,15 +8,13 @@ import { parseFlags } from "@/lib/cli/flag-input";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { createUser } from "@/lib/users/create-user";
-import {
-  changeUserRole,
-  listUsers,
-  resetUserPassword,
-  setUserDisabled,
-  setUserLicenseNumber,
-} from "@/lib/users/manage-users";
+import { changeUserRole } from "@/lib/users/change-user-role";
+import { listUsers } from "@/lib/users/list-users";
+import { resetUserPassword } from "@/lib/users/reset-user-password";
+import { setUserDisabled } from "@/lib/users/set-user-disabled";
+import { setUserLicenseNumber } from "@/lib/users/set-user-license-number";
 import { USER_ROLES } from "@/lib/users/roles";
-import { CreateUserWithLicenseSchema, LicenseInputSchema } from "@/lib/users/user-inputs";
+import { CreateUserWithLicenseSchema, LicenseInputSchema, ResetPasswordInputSchema, UpdateUserInputSchema } from "@/lib/users/user-inputs";
 
 const user = [{ name: "userId|email" }] as const;
 const roles = USER_ROLES.join("|");
@@ -43,7 +40,7 @@ function disabling(verb: "disable" | "enable"): CliCommand {
     async run({ args: [ref = ""] }) {
       const userId = await userIdOf(ref);
       const disabled = verb === "disable";
-      await setUserDisabled(userId, disabled, CLI_ACTOR);
+      await setUserDisabled({ userId, disabled, actor: CLI_ACTOR });
       return { json: { userId, disabled }, human: `${userId} ${disabled ? "disabled" : "enabled"}` };
     },
   };
@@ -69,7 +66,7 @@ export const USER_COMMANDS: readonly CliCommand[] = [
         name: "name",
         licenseNumber: "license",
       });
-      const created = await createUser(input, CLI_ACTOR);
+      const created = await createUser({ ...input, actor: CLI_ACTOR });
       return { json: created, human: `user ${created.userId}` };
     },
   },
@@ -108,7 +105,7 @@ export const USER_COMMANDS: readonly CliCommand[] = [
         clear ? { licenseNumber: null } : {},
       );
       const userId = await userIdOf(ref);
-      const result = await setUserLicenseNumber(userId, licenseNumber, CLI_ACTOR);
+      const result = await setUserLicenseNumber({ userId, licenseNumber, actor: CLI_ACTOR });
       return {
         json: result,
         human: result.licenseNumber
@@ -126,7 +123,7 @@ export const USER_COMMANDS: readonly CliCommand[] = [
     async run({ args: [ref = ""], values }) {
       const { role } = parseFlags(UpdateUserInputSchema, values, { role: "role" });
       const userId = await userIdOf(ref);
-      await changeUserRole(userId, role ?? "", CLI_ACTOR);
+      await changeUserRole({ userId, role: role ?? "", actor: CLI_ACTOR });
       return { json: { userId, role }, human: `${userId} is now ${role}` };
     },
   },
@@ -141,7 +138,7 @@ export const USER_COMMANDS: readonly CliCommand[] = [
     async run({ args: [ref = ""], values }) {
       const { password } = parseFlags(ResetPasswordInputSchema, values, { password: "password" });
       const userId = await userIdOf(ref);
-      await resetUserPassword(userId, password, CLI_ACTOR);
+      await resetUserPassword({ userId, password, actor: CLI_ACTOR });
       return { json: { userId, passwordReset: true }, human: `password reset for ${userId}; their sessions are ended` };
     },
   },

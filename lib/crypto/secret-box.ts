@@ -9,6 +9,7 @@
 //
 // DATA_ENCRYPTION_KEY_PREVIOUS is read, never written: `npm run cli -- secrets rotate-key` re-seals
 // everything under the current key, after which it can be removed.
+import "server-only";
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from "node:crypto";
 import { env } from "@/lib/env";
 

@@ -4,15 +4,22 @@
 // its own answer shape (503 when the database is away, else 500).
 import { errorFields, log } from "@/lib/log";
 
-/** The error and each `cause` under it, once each (a cause may point back up the chain). */
-export function* causeChain(err: unknown): Generator<{ code?: unknown; message?: unknown; cause?: unknown; meta?: { code?: unknown } }> {
+type ErrorLink = { code?: unknown; originalCode?: unknown; message?: unknown; cause?: unknown; meta?: { code?: unknown; driverAdapterError?: unknown } };
+
+/**
+ * The error and each error under it, once each (a cause may point back up the chain): its `cause`, and the
+ * driver adapter's error that Prisma keeps under `meta` for a raw query (P2010).
+ */
+export function* causeChain(err: unknown): Generator<ErrorLink> {
   const seen = new Set<unknown>();
-  let current: unknown = err;
-  while (current && typeof current === "object" && !seen.has(current)) {
+  const queue: unknown[] = [err];
+  while (queue.length > 0) {
+    const current = queue.shift();
+    if (!current || typeof current !== "object" || seen.has(current)) continue;
     seen.add(current);
-    const e = current as { code?: unknown; message?: unknown; cause?: unknown; meta?: { code?: unknown } };
+    const e = current as ErrorLink;
     yield e;
-    current = e.cause;
+    queue.push(e.cause, e.meta?.driverAdapterError);
   }
 }
 
@@ -30,10 +37,13 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
-/** PostgreSQL's unique_violation, as Prisma reports it (P2002) or as the driver does (23505). */
+/**
+ * PostgreSQL's unique_violation, as Prisma reports it (P2002 from a model query; P2010 from a raw query, with
+ * the driver adapter's error under meta) or as the driver does (23505).
+ */
 export function isUniqueViolation(err: unknown): boolean {
   for (const e of causeChain(err)) {
-    if (e.code === "P2002" || e.code === "23505" || e.meta?.code === "23505") return true;
+    if (e.code === "P2002" || e.code === "23505" || e.originalCode === "23505" || e.meta?.code === "23505") return true;
   }
   return false;
 }

@@ -1,4 +1,5 @@
 // The one Prisma client of the process, over the pg driver adapter (no native engine needed).
+import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "@/generated/prisma/client";

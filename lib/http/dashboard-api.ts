@@ -47,31 +47,40 @@ export type RouteContext<P> = { request: Request; user: SessionUser; params: P; 
 
 /** A dashboard API route: authenticated per the access policy, failures as problem+json. */
 export function dashboardRoute<P = Record<string, never>>(handler: (ctx: RouteContext<P>) => Promise<Response>) {
-  return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
-    const requestId = requestIdOf(request);
-    const started = performance.now();
-    let status = 500;
-    try {
+  return (request: Request, context: { params: Promise<P> }): Promise<Response> =>
+    answerWithProblems(request, "dashboard api", async (requestId) => {
       const user = await requireApiUser(request);
       refuseUnacceptableBody(request);
       const params = await context.params;
       refuseUnstorableText(params, new URL(request.url).searchParams);
-      const response = await handler({ request, user, params, clientAddress: clientAddressOf(request), requestId });
-      status = response.status;
-      return response;
-    } catch (err) {
-      const response = errorToProblem(err, requestId);
-      status = response.status;
-      return response;
-    } finally {
-      log(status >= 500 ? "error" : "debug", "dashboard api", {
-        requestId,
-        route: `${request.method} ${new URL(request.url).pathname}`,
-        status,
-        durationMs: Math.round(performance.now() - started),
-      });
-    }
-  };
+      return handler({ request, user, params, clientAddress: clientAddressOf(request), requestId });
+    });
+}
+
+/**
+ * One request at a problem+json edge (the dashboard and integration APIs): whatever `answer` throws becomes
+ * its problem, and the request is logged once with its status (an error line when it is a 5xx).
+ */
+export async function answerWithProblems(request: Request, edge: string, answer: (requestId: string) => Promise<Response>): Promise<Response> {
+  const requestId = requestIdOf(request);
+  const started = performance.now();
+  let status = 500;
+  try {
+    const response = await answer(requestId);
+    status = response.status;
+    return response;
+  } catch (err) {
+    const response = errorToProblem(err, requestId);
+    status = response.status;
+    return response;
+  } finally {
+    log(status >= 500 ? "error" : "debug", edge, {
+      requestId,
+      route: `${request.method} ${new URL(request.url).pathname}`,
+      status,
+      durationMs: Math.round(performance.now() - started),
+    });
+  }
 }
 
 export function errorToProblem(err: unknown, requestId: string): Response {

@@ -1,13 +1,11 @@
 // The probes' HTTP answers, shared by npm start's fast path (lib/http/production-server.ts) and the Next
 // routes app/healthz and app/readyz (npm run dev, next start). Liveness touches nothing; readiness runs its
-// checks. Both answer JSON and are never cached.
+// checks. Both answer JSON and are never cached (JSON_HEADERS).
 import { jsonAnswer, type ApiAnswer } from "@/lib/http/api-exchange";
 import { checkReadiness } from "@/lib/ops/readiness";
 
-const NO_STORE = { "cache-control": "no-store" };
-
 export function handleHealthz(): ApiAnswer {
-  return jsonAnswer({ status: "ok" }, 200, NO_STORE);
+  return jsonAnswer({ status: "ok" }, 200);
 }
 
 export async function handleReadyz(): Promise<ApiAnswer> {
@@ -15,7 +13,7 @@ export async function handleReadyz(): Promise<ApiAnswer> {
   return jsonAnswer(
     { status: readiness.ready ? "ready" : "not ready", checks: readiness.checks },
     readiness.ready ? 200 : 503,
-    readiness.ready ? NO_STORE : { ...NO_STORE, "retry-after": "5" },
+    readiness.ready ? {} : { "retry-after": "5" },
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OutboundCredentialInputSchema } from "@/lib/admin/admin-inputs";
+import { OutboundCredentialInputSchema } from "@/lib/partners/partner-inputs";
 import { isOverlapWithin, isUsableOutboundHeaderName, MAX_KEY_OVERLAP_HOURS, MAX_SECRET_OVERLAP_HOURS } from "./credential-rules";
 
 describe("partner credential rules", () => {

@@ -1,4 +1,4 @@
-// A store's own drug rules, on top of federal law (domain.md: "states differ, so make limits configurable"):
+// A store's own drug rules, on top of federal law (states schedule more substances and set their own limits):
 //   - extraSchedules: substances its state schedules beyond the federal table (gabapentin is C-V in several
 //     states); the stricter of the federal and the state schedule applies;
 //   - rxExpiryMonths: how long a non-controlled prescription stays valid after it was written (commonly 12).

@@ -12,8 +12,10 @@
 // If the row lock were ever bypassed, the primary key still refuses the second decision; that refusal
 // is turned into the same "already decided by X at T" answer, never a 500.
 import type { Prisma } from "@/generated/prisma/client";
+import type { Decision } from "@/generated/prisma/enums";
 import { recordAuditEvent, type AuditEventInput } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -32,7 +34,7 @@ export type DecisionRequest =
 
 export type DecisionResult = {
   referenceID: string;
-  decision: "APPROVED" | "REJECTED";
+  decision: Decision;
   decidedBy: string;
   decidedAt: string;
   response: TransferResponse;
@@ -174,22 +176,4 @@ async function alreadyDecided(client: Db, transferId: string): Promise<AlreadyDe
     decidedBy: decided.pharmacistName,
     decidedAt: decided.decidedAt.toISOString(),
   });
-}
-
-/**
- * PostgreSQL's unique_violation, as Prisma reports it (P2002 from a model query; P2010 from a raw query,
- * with the driver adapter's error under meta) or as the driver does (23505).
- */
-function isUniqueViolation(err: unknown): boolean {
-  const seen = new Set<unknown>();
-  const queue: unknown[] = [err];
-  while (queue.length > 0) {
-    const current = queue.shift();
-    if (!current || typeof current !== "object" || seen.has(current)) continue;
-    seen.add(current);
-    const e = current as { code?: unknown; originalCode?: unknown; cause?: unknown; meta?: { code?: unknown; driverAdapterError?: unknown } };
-    if (e.code === "P2002" || e.code === "23505" || e.originalCode === "23505" || e.meta?.code === "23505") return true;
-    queue.push(e.cause, e.meta?.driverAdapterError);
-  }
-  return false;
 }

@@ -5,7 +5,7 @@
 // (decided_at, transfer_id), so "every controlled-substance transfer of the last two years" never sits in memory.
 // Every export is audited with its filters and row count (never patient data).
 import * as z from "zod";
-import { csvRow } from "@/lib/admin/csv";
+import { csvRow } from "@/lib/csv";
 import type { Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { AllergyWarning } from "@/lib/drugs";

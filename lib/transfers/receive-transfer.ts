@@ -3,9 +3,10 @@
 //   (partner_id, request_id)  the sender's requestID: same content replays our first answer, other content is a duplicate
 //   active_rx_key             one live transfer per prescription (sending NPI + rxNumber) until it is rejected
 // A duplicate names the existing referenceID (and its status) only to the partner that sent it: another
-// partner learns only that the prescription is already here (product.md), never another sender's ids.
+// partner learns only that the prescription is already here, never another sender's ids (docs/interface.md,
+// "Idempotency and duplicates").
 import { Prisma } from "@/generated/prisma/client";
-import { validApiKeySql, type KnownApiKey } from "@/lib/auth/api-keys";
+import { validApiKeySql, type KnownApiKey } from "@/lib/auth/find-sender-by-api-key";
 import { db } from "@/lib/db/prisma";
 import { newId } from "@/lib/ids";
 import { getStoreRules } from "@/lib/stores/store-npis";
@@ -75,7 +76,7 @@ async function transferRow(partnerId: string, request: TransferRequest, contentH
   const { patient, prescription, sendingPharmacy, receivingPharmacy } = request;
   const hasAllergies = patient.allergyDetails.allergies.length > 0 || patient.allergyDetails.allergiesDescriptor === "KNOWN_ALLERGIES_INCLUDED";
   const { drugSchedule, allergyAlert, substanceKey } = classifyTransfer(request, await getStoreRules(receivingPharmacy.npi));
-  // The request passed as a single JSON parameter: no ORM walk over the 3 KB body (performance.md).
+  // The request passed as a single JSON parameter: no ORM walk over the 3 KB body (docs/performance.md).
   const columns = Prisma.sql`
       id, partner_id, request_id, content_hash, status, active_rx_key,
       patient_first_name, patient_last_name, patient_search, patient_dob,

@@ -1,4 +1,4 @@
-// The receiving pharmacy's legal transfer record (21 CFR 1306.25(b)-(c), 1306.05; domain.md), as one list of
+// The receiving pharmacy's legal transfer record (21 CFR 1306.25(b)-(c), 1306.05), as one list of
 // labelled elements: the printable record page lays them out, and the inspection export (CSV) writes the
 // same elements as columns, so the two can never disagree about what the record holds.
 import { addressLines, formatPhone, fullName } from "@/components/dashboard/format";

@@ -10,10 +10,10 @@ import { normalizeLicenseNumber } from "@/lib/users/user-inputs";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export async function createUser(
-  input: { email: string; password: string; role: string; name?: string; licenseNumber?: string | null },
-  actor: Actor = SYSTEM_ACTOR,
-) {
+/** Without an actor, the system's (the demo seed, tests). */
+export type CreateUserOptions = { email: string; password: string; role: string; name?: string; licenseNumber?: string | null; actor?: Actor };
+
+export async function createUser({ actor = SYSTEM_ACTOR, ...input }: CreateUserOptions) {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL.test(email) || email.length > 254) throw new DomainError("invalid_input", "email is not a valid address");
   if (!(USER_ROLES as readonly string[]).includes(input.role)) {

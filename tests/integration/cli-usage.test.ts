@@ -3,7 +3,8 @@
 // a value the admin API's schema refuses is exit code 1 naming the flag, and the database is unchanged.
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { CallbackUrlInputSchema, CreateUserInputSchema, RotateApiKeyInputSchema } from "@/lib/admin/admin-inputs";
+import { CallbackUrlInputSchema, RotateApiKeyInputSchema } from "@/lib/partners/partner-inputs";
+import { CreateUserInputSchema } from "@/lib/users/user-inputs";
 import { CLI_COMMANDS, CLI_USAGE } from "@/lib/cli/commands";
 import { commandUsage, nounUsage } from "@/lib/cli/usage";
 import { db } from "@/lib/db/prisma";

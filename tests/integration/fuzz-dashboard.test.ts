@@ -6,22 +6,11 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as z from "zod";
-import {
-  CallbackUrlInputSchema,
-  CreateApiKeyInputSchema,
-  CreatePartnerInputSchema,
-  CreateUserInputSchema,
-  OutboundCredentialInputSchema,
-  ResetPasswordInputSchema,
-  RotateApiKeyInputSchema,
-  RotateWebhookSecretInputSchema,
-  StoreInputSchema,
-  SuspensionInputSchema,
-  UpdatePartnerInputSchema,
-  UpdateUserInputSchema,
-} from "@/lib/admin/admin-inputs";
-import { createApiKey } from "@/lib/auth/api-keys";
-import { createOAuthClient } from "@/lib/auth/oauth";
+import { CallbackUrlInputSchema, CreateApiKeyInputSchema, CreatePartnerInputSchema, OutboundCredentialInputSchema, RotateApiKeyInputSchema, RotateWebhookSecretInputSchema, SuspensionInputSchema, UpdatePartnerInputSchema } from "@/lib/partners/partner-inputs";
+import { CreateUserInputSchema, ResetPasswordInputSchema, UpdateUserInputSchema } from "@/lib/users/user-inputs";
+import { StoreInputSchema } from "@/lib/stores/store-inputs";
+import { createApiKey } from "@/lib/auth/create-api-key";
+import { createOAuthClient } from "@/lib/auth/create-oauth-client";
 import { db } from "@/lib/db/prisma";
 import { newId } from "@/lib/ids";
 import { findJsonProblems, textProblem } from "@/lib/text-safety";
@@ -67,8 +56,8 @@ beforeAll(async () => {
   expect(transfer.status).toBe(200);
   ids.transfer = transfer.body.metadata.referenceID;
   ids.partner = partner.partnerId;
-  ids.key = (await createApiKey(partner.partnerId)).keyId;
-  ids.client = (await createOAuthClient(partner.partnerId)).clientId;
+  ids.key = (await createApiKey({ partnerId: partner.partnerId })).keyId;
+  ids.client = (await createOAuthClient({ partnerId: partner.partnerId })).clientId;
   ids.user = (await createTestUser("pharmacist", "Fuzz Victim")).id;
   ids.store = newId("str");
   await db().store.create({ data: { id: ids.store, npi: FUZZ_STORE_NPIS[0], name: "Fuzz Store" } });

@@ -5,7 +5,7 @@
 // Replay a failure: FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run tests/integration/fuzz-transfer.test.ts
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApiKey } from "@/lib/auth/api-keys";
+import { createApiKey } from "@/lib/auth/create-api-key";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { getStoreNpis } from "@/lib/stores/store-npis";
 import { formatPath, textProblem } from "@/lib/text-safety";
@@ -46,7 +46,7 @@ let storeNpis: ReadonlySet<string>;
 const keys: string[] = [];
 let keyUses = 0;
 async function authorization(): Promise<string> {
-  if (keyUses++ % 400 === 0) keys.push((await createApiKey(partner.partnerId)).apiKey);
+  if (keyUses++ % 400 === 0) keys.push((await createApiKey({ partnerId: partner.partnerId })).apiKey);
   return `senderKey ${keys[keys.length - 1]}`;
 }
 

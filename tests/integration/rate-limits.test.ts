@@ -1,6 +1,6 @@
 // Rate limits on /v1 hold across several instances of the service: their counters live in PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApiKey } from "@/lib/auth/api-keys";
+import { createApiKey } from "@/lib/auth/create-api-key";
 import { db } from "@/lib/db/prisma";
 import { consumeRateLimit, leaseSize } from "@/lib/rate-limit/consume-rate-limit";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
@@ -31,7 +31,7 @@ async function startOfFreshWindow(): Promise<void> {
 describe("rate limits on /v1", () => {
   it("count one budget per credential across two server instances, then answer 429 with Retry-After", async () => {
     await startOfFreshWindow();
-    const key = await createApiKey(partner.partnerId);
+    const key = await createApiKey({ partnerId: partner.partnerId });
     const statuses: number[] = [];
     for (let i = 0; i < LIMIT; i++) {
       const answer = await send(servers[i % 2]!.baseUrl, { body: freshRequest(), authorization: senderKey(key.apiKey) });
@@ -50,7 +50,7 @@ describe("rate limits on /v1", () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
 
     // Another credential of the same partner has its own budget.
-    const other = await createApiKey(partner.partnerId);
+    const other = await createApiKey({ partnerId: partner.partnerId });
     expect((await send(servers[0]!.baseUrl, { body: freshRequest(), authorization: senderKey(other.apiKey) })).status).toBe(200);
   });
 });

@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { accessRuleFor, DEFAULT_RULE, isAllowed, isApiPath, isPublic, type Role } from "@/lib/auth/access-policy";
-import { createApiKey } from "@/lib/auth/api-keys";
-import { createOAuthClient } from "@/lib/auth/oauth";
+import { createApiKey } from "@/lib/auth/create-api-key";
+import { createOAuthClient } from "@/lib/auth/create-oauth-client";
 import { db } from "@/lib/db/prisma";
 import { newId } from "@/lib/ids";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
@@ -119,8 +119,8 @@ beforeAll(async () => {
   const transfer = await send(baseUrl, { body: freshRequest(), authorization: senderKey(partner.apiKey) });
   expect(transfer.status).toBe(200);
   // Throwaway rows for the admin routes that act on one (an allowed admin request may revoke or remove it).
-  const spareKey = await createApiKey(partner.partnerId);
-  const spareClient = await createOAuthClient(partner.partnerId);
+  const spareKey = await createApiKey({ partnerId: partner.partnerId });
+  const spareClient = await createOAuthClient({ partnerId: partner.partnerId });
   const spareUser = await createTestUser("pharmacist", "Matrix Spare");
   const storeId = newId("str");
   await db().store.deleteMany({ where: { npi: "1234567893" } });

@@ -1,8 +1,9 @@
 // Authentication of /v1 over real HTTP: API keys in every accepted form, OAuth client credentials, and
 // the refusals (401 with WWW-Authenticate and a TransferResponse envelope).
 import { beforeAll, describe, expect, it } from "vitest";
-import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
-import { revokeOAuthClient } from "@/lib/auth/oauth";
+import { createApiKey } from "@/lib/auth/create-api-key";
+import { revokeApiKey } from "@/lib/auth/revoke-api-key";
+import { revokeOAuthClient } from "@/lib/auth/revoke-oauth-client";
 import { db } from "@/lib/db/prisma";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { createTestPartner, expectEnvelope, freshRequest, send, senderKey } from "@/tests/support/api";
@@ -59,19 +60,19 @@ describe("API keys", () => {
   });
 
   it("refuses a revoked key at once, and an expired one", async () => {
-    const key = await createApiKey(partner.partnerId);
+    const key = await createApiKey({ partnerId: partner.partnerId });
     expect((await send(baseUrl, { body: freshRequest(), authorization: senderKey(key.apiKey) })).status).toBe(200);
-    await revokeApiKey(key.keyId);
+    await revokeApiKey({ keyId: key.keyId });
     expect((await send(baseUrl, { body: freshRequest(), authorization: senderKey(key.apiKey) })).status).toBe(401);
 
-    const expiring = await createApiKey(partner.partnerId, { expiresAt: new Date(Date.now() + 60_000) });
+    const expiring = await createApiKey({ partnerId: partner.partnerId, expiresAt: new Date(Date.now() + 60_000) });
     expect((await send(baseUrl, { body: freshRequest(), authorization: senderKey(expiring.apiKey) })).status).toBe(200);
     await db().apiKey.update({ where: { id: expiring.keyId }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect((await send(baseUrl, { body: freshRequest(), authorization: senderKey(expiring.apiKey) })).status).toBe(401);
   });
 
   it("records last use, at most once a minute", async () => {
-    const key = await createApiKey(partner.partnerId);
+    const key = await createApiKey({ partnerId: partner.partnerId });
     await send(baseUrl, { body: freshRequest(), authorization: senderKey(key.apiKey) });
     const first = (await db().apiKey.findUniqueOrThrow({ where: { id: key.keyId } })).lastUsedAt;
     expect(first).toBeInstanceOf(Date);
@@ -130,7 +131,7 @@ describe("OAuth client credentials", () => {
     const t = await token(new URLSearchParams({ grant_type: "client_credentials" }), { authorization: basic(other.clientId, other.clientSecret) });
     const bearer = `Bearer ${String(t.body.access_token)}`;
     expect((await send(baseUrl, { body: freshRequest(), authorization: bearer })).status).toBe(200);
-    await revokeOAuthClient(other.clientId);
+    await revokeOAuthClient({ clientId: other.clientId });
     const refused = await send(baseUrl, { body: freshRequest(), authorization: bearer });
     expect(refused.status).toBe(401);
     expectEnvelope(refused);

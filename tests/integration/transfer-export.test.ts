@@ -14,7 +14,7 @@ import { approveTransfer } from "@/lib/transfers/approve-transfer";
 import { TRANSFER_EXPORT_COLUMNS } from "@/lib/transfers/export-transfers";
 import { rejectTransfer } from "@/lib/transfers/reject-transfer";
 import type { TransferRequest } from "@/lib/transfers/wire";
-import { setUserLicenseNumber } from "@/lib/users/manage-users";
+import { setUserLicenseNumber } from "@/lib/users/set-user-license-number";
 import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { createTestUser, dashboardFetch, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";
@@ -49,7 +49,7 @@ async function receive(medicationName: string, change?: (r: TransferRequest) => 
   return answer.body.metadata.referenceID;
 }
 
-/** RFC 4180, as lib/admin/csv.ts writes it: every field quoted, quotes doubled, CRLF lines. */
+/** RFC 4180, as lib/csv.ts writes it: every field quoted, quotes doubled, CRLF lines. */
 function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
@@ -114,7 +114,7 @@ const referenceIDs = (e: Export) => e.rows.map((r) => r.referenceID).sort();
 beforeAll(async () => {
   partner = await createTestPartner("Export");
   pharmacist = await createTestUser("pharmacist", "Rosa Export, PharmD");
-  await setUserLicenseNumber(pharmacist.id, LICENSE, SYSTEM_ACTOR);
+  await setUserLicenseNumber({ userId: pharmacist.id, licenseNumber: LICENSE, actor: SYSTEM_ACTOR });
   admin = await createTestUser("admin", "Export Admin");
   pharmacistCookie = await signedInCookie(baseUrl, pharmacist);
   adminCookie = await signedInCookie(baseUrl, admin);

@@ -2,7 +2,9 @@
 // instead of looking it up first. A key that is revoked, expires, or whose partner is suspended or changes its
 // NPIs must still be refused on its very next request, with the answer it always had, and nothing stored.
 import { beforeEach, describe, expect, it } from "vitest";
-import { createApiKey, revokeApiKey, type CreatedApiKey } from "@/lib/auth/api-keys";
+import type { CreatedApiKey } from "@/lib/auth/api-keys";
+import { createApiKey } from "@/lib/auth/create-api-key";
+import { revokeApiKey } from "@/lib/auth/revoke-api-key";
 import { db } from "@/lib/db/prisma";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { DEMO_SENDING_NPI } from "@/lib/transfers/fixtures";
@@ -41,13 +43,13 @@ async function expectRefusedAndNotStored(status: number, words: string): Promise
 
 beforeEach(async () => {
   partner = await createTestPartner("Key check");
-  key = await createApiKey(partner.partnerId);
+  key = await createApiKey({ partnerId: partner.partnerId });
 });
 
 describe("a known API key is checked again by the insert itself", () => {
   it("refuses a revoked key on its very next request and stores nothing", async () => {
     await useKey();
-    await revokeApiKey(key.keyId);
+    await revokeApiKey({ keyId: key.keyId });
     await expectRefusedAndNotStored(401, "not valid: unknown, revoked or expired");
     await expectRefusedAndNotStored(401, "not valid: unknown, revoked or expired");
   });

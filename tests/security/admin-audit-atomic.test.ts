@@ -5,14 +5,21 @@
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/audit/actor";
-import { createApiKey, revokeApiKey, rotateApiKey } from "@/lib/auth/api-keys";
-import { createOAuthClient, revokeOAuthClient } from "@/lib/auth/oauth";
-import { updatePartnerProfile } from "@/lib/admin/update-partner-profile";
+import { createApiKey } from "@/lib/auth/create-api-key";
+import { revokeApiKey } from "@/lib/auth/revoke-api-key";
+import { rotateApiKey } from "@/lib/auth/rotate-api-key";
+import { createOAuthClient } from "@/lib/auth/create-oauth-client";
+import { revokeOAuthClient } from "@/lib/auth/revoke-oauth-client";
+import { updatePartnerProfile } from "@/lib/partners/update-partner-profile";
 import { db, disconnectDb } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
 import { createPartner } from "@/lib/partners/create-partner";
-import { rotateWebhookSecret, setPartnerOutboundCredential, setPartnerSuspended, updatePartnerCallbackUrl } from "@/lib/partners/manage-partners";
-import { addStore, removeStore } from "@/lib/stores/manage-stores";
+import { rotateWebhookSecret } from "@/lib/partners/rotate-webhook-secret";
+import { setPartnerOutboundCredential } from "@/lib/partners/set-partner-outbound-credential";
+import { setPartnerSuspended } from "@/lib/partners/set-partner-suspended";
+import { updatePartnerCallbackUrl } from "@/lib/partners/update-partner-callback-url";
+import { addStore } from "@/lib/stores/add-store";
+import { removeStore } from "@/lib/stores/remove-store";
 import { createUser } from "@/lib/users/create-user";
 import { createMigratedDatabase } from "@/tests/support/database";
 import { TEST_SECRETS } from "@/tests/support/server";
@@ -83,28 +90,28 @@ const ATOMIC_STORE_NPI = "1003000126";
 type Case = { action: string; run: (ids: { partnerId: string; keyId: string; clientId: string; storeId: string }) => Promise<unknown> };
 
 const CASES: Case[] = [
-  { action: "partner.created", run: () => createPartner({ name: "Refused", callbackUrl: "https://refused.example/cb" }, actor) },
-  { action: "partner.updated", run: ({ partnerId }) => updatePartnerProfile(partnerId, { name: "Renamed" }, actor) },
-  { action: "partner.suspended", run: ({ partnerId }) => setPartnerSuspended(partnerId, true, actor) },
-  { action: "partner.callback_url_changed", run: ({ partnerId }) => updatePartnerCallbackUrl(partnerId, "https://moved.example/cb", actor) },
-  { action: "partner.webhook_secret_rotated", run: ({ partnerId }) => rotateWebhookSecret(partnerId, 24, actor) },
-  { action: "partner.outbound_credential_set", run: ({ partnerId }) => setPartnerOutboundCredential(partnerId, { name: "Authorization", value: "Bearer t" }, actor) },
-  { action: "api_key.created", run: ({ partnerId }) => createApiKey(partnerId, { actor }) },
-  { action: "api_key.rotated", run: ({ keyId }) => rotateApiKey(keyId, 24, actor) },
-  { action: "api_key.revoked", run: ({ keyId }) => revokeApiKey(keyId, actor) },
-  { action: "oauth_client.created", run: ({ partnerId }) => createOAuthClient(partnerId, actor) },
-  { action: "oauth_client.revoked", run: ({ clientId }) => revokeOAuthClient(clientId, actor) },
-  { action: "store.added", run: () => addStore({ name: "Refused Store", npi: "1234567893" }, actor) },
-  { action: "store.removed", run: ({ storeId }) => removeStore(storeId, actor) },
-  { action: "user.created", run: () => createUser({ email: "refused@pharmacy.test", password: "a-long-enough-password", role: "pharmacist" }, actor) },
+  { action: "partner.created", run: () => createPartner({ name: "Refused", callbackUrl: "https://refused.example/cb", actor }) },
+  { action: "partner.updated", run: ({ partnerId }) => updatePartnerProfile({ partnerId, change: { name: "Renamed" }, actor }) },
+  { action: "partner.suspended", run: ({ partnerId }) => setPartnerSuspended({ partnerId, suspended: true, actor }) },
+  { action: "partner.callback_url_changed", run: ({ partnerId }) => updatePartnerCallbackUrl({ partnerId, url: "https://moved.example/cb", actor }) },
+  { action: "partner.webhook_secret_rotated", run: ({ partnerId }) => rotateWebhookSecret({ partnerId, overlapHours: 24, actor }) },
+  { action: "partner.outbound_credential_set", run: ({ partnerId }) => setPartnerOutboundCredential({ partnerId, header: { name: "Authorization", value: "Bearer t" }, actor }) },
+  { action: "api_key.created", run: ({ partnerId }) => createApiKey({ partnerId, actor }) },
+  { action: "api_key.rotated", run: ({ keyId }) => rotateApiKey({ keyId, overlapHours: 24, actor }) },
+  { action: "api_key.revoked", run: ({ keyId }) => revokeApiKey({ keyId, actor }) },
+  { action: "oauth_client.created", run: ({ partnerId }) => createOAuthClient({ partnerId, actor }) },
+  { action: "oauth_client.revoked", run: ({ clientId }) => revokeOAuthClient({ clientId, actor }) },
+  { action: "store.added", run: () => addStore({ name: "Refused Store", npi: "1234567893", actor }) },
+  { action: "store.removed", run: ({ storeId }) => removeStore({ storeId, actor }) },
+  { action: "user.created", run: () => createUser({ email: "refused@pharmacy.test", password: "a-long-enough-password", role: "pharmacist", actor }) },
 ];
 
 describe("admin operations and their audit records commit together", () => {
   let ids: { partnerId: string; keyId: string; clientId: string; storeId: string };
 
   beforeAll(async () => {
-    const partner = await createPartner({ name: "Atomic Partner", callbackUrl: "https://atomic.example/cb" }, actor);
-    const store = await addStore({ name: "Atomic Store", npi: ATOMIC_STORE_NPI }, actor);
+    const partner = await createPartner({ name: "Atomic Partner", callbackUrl: "https://atomic.example/cb", actor });
+    const store = await addStore({ name: "Atomic Store", npi: ATOMIC_STORE_NPI, actor });
     ids = { partnerId: partner.partnerId, keyId: partner.keyId, clientId: partner.clientId, storeId: store.storeId };
   });
 
@@ -120,7 +127,7 @@ describe("admin operations and their audit records commit together", () => {
   it("partner.created: a change that fails part-way (its OAuth client) leaves no partner, no key and no audit record", async () => {
     const before = await snapshot();
     await refuseInsert("oauth_clients");
-    await expect(createPartner({ name: "Half Made", callbackUrl: "https://half.example/cb" }, actor)).rejects.toThrow(/refused by the test/);
+    await expect(createPartner({ name: "Half Made", callbackUrl: "https://half.example/cb", actor })).rejects.toThrow(/refused by the test/);
     expect(await snapshot()).toBe(before);
   });
 
@@ -137,8 +144,8 @@ describe("admin operations and their audit records commit together", () => {
   });
 
   it("a callback URL change audits the URL without its query string, which may carry a token", async () => {
-    await updatePartnerCallbackUrl(ids.partnerId, "https://acme.example/hooks?token=s3cr3t-in-query", actor);
-    const partner = await createPartner({ name: "Query Partner", callbackUrl: "https://acme.example/new?key=an0ther-s3cret" }, actor);
+    await updatePartnerCallbackUrl({ partnerId: ids.partnerId, url: "https://acme.example/hooks?token=s3cr3t-in-query", actor });
+    const partner = await createPartner({ name: "Query Partner", callbackUrl: "https://acme.example/new?key=an0ther-s3cret", actor });
     const records = await db().auditEvent.findMany({ where: { action: { in: ["partner.callback_url_changed", "partner.created"] } }, orderBy: { id: "desc" }, take: 2 });
     const text = JSON.stringify(records.map((r) => r.details));
     expect(text).not.toContain("s3cr3t-in-query");

@@ -82,7 +82,7 @@ describe("the default (allow-lists not enforced)", () => {
   it("accepts a partner without NPIs, and says so on the admin's partner list", async () => {
     const open = await createTestPartner("Open");
     expect((await send(baseUrl, { body: freshRequest(), authorization: senderKey(open.apiKey) })).status).toBe(200);
-    const { listPartners } = await import("@/lib/partners/create-partner");
+    const { listPartners } = await import("@/lib/partners/list-partners");
     const row = (await listPartners()).find((p) => p.partnerId === open.partnerId);
     expect(row?.npiWarning).toMatch(/any pharmacy NPI/);
   });

@@ -11,7 +11,8 @@ import { openSecret, sealedKeyId, secretOwner } from "@/lib/crypto/secret-box";
 import { db, disconnectDb } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
 import { createPartner } from "@/lib/partners/create-partner";
-import { rotateWebhookSecret, setPartnerOutboundCredential } from "@/lib/partners/manage-partners";
+import { rotateWebhookSecret } from "@/lib/partners/rotate-webhook-secret";
+import { setPartnerOutboundCredential } from "@/lib/partners/set-partner-outbound-credential";
 import { checkStoredSecrets, rotateStoredSecrets } from "@/lib/partners/sealed-secrets";
 import { runCli } from "@/tests/support/cli";
 import { createMigratedDatabase } from "@/tests/support/database";
@@ -62,9 +63,9 @@ beforeAll(async () => {
     plain.set(p.partnerId, { webhook: p.webhookSecret });
   }
   const [first, second, third] = [...plain.keys()] as [string, string, string];
-  const rotated = await rotateWebhookSecret(first, 24, SYSTEM_ACTOR);
+  const rotated = await rotateWebhookSecret({ partnerId: first, overlapHours: 24, actor: SYSTEM_ACTOR });
   plain.set(first, { webhook: rotated.webhookSecret, previous: plain.get(first)!.webhook });
-  await setPartnerOutboundCredential(second, { name: "Authorization", value: "Bearer partner-token" }, SYSTEM_ACTOR);
+  await setPartnerOutboundCredential({ partnerId: second, header: { name: "Authorization", value: "Bearer partner-token" }, actor: SYSTEM_ACTOR });
   plain.set(second, { ...plain.get(second)!, header: "Bearer partner-token" });
   // A partner whose secrets are still in the old format (written before issue 13).
   const client = new pg.Client({ connectionString: url });

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { AuditView, type AuditFilterState } from "@/components/admin/audit-view";
-import { listAuditActions } from "@/lib/admin/audit-log";
+import { listAuditActions } from "@/lib/audit/list-audit-actions";
 import { requirePageUser } from "@/lib/auth/require-user";
-import { listUsers } from "@/lib/users/manage-users";
+import { listUsers } from "@/lib/users/list-users";
 
 export const metadata: Metadata = { title: "Audit log" };
 

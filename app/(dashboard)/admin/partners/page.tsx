@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { PartnersView } from "@/components/admin/partners-view";
-import { listPartnerSummaries } from "@/lib/admin/partner-overview";
+import { listPartnerSummaries } from "@/lib/partners/list-partner-summaries";
 import { requirePageUser } from "@/lib/auth/require-user";
 import { callbackUrlHint, npisHint, partnerPolicy } from "@/lib/partners/npi-policy";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { StoresView } from "@/components/admin/stores-view";
 import { requirePageUser } from "@/lib/auth/require-user";
-import { listStores } from "@/lib/stores/manage-stores";
+import { listStores } from "@/lib/stores/list-stores";
 
 export const metadata: Metadata = { title: "Stores" };
 

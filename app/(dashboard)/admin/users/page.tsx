@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { UsersView } from "@/components/admin/users-view";
 import { requirePageUser } from "@/lib/auth/require-user";
-import { listUsers } from "@/lib/users/manage-users";
+import { listUsers } from "@/lib/users/list-users";
 
 export const metadata: Metadata = { title: "Users" };
 

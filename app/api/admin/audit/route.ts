@@ -1,6 +1,7 @@
 // GET /api/admin/audit?user&action&transfer&from&to&order&cursor&limit: one page of the audit log, keyset
 // on the record id (nextCursor for the next page).
-import { parseAuditQuery, queryAuditLog } from "@/lib/admin/audit-log";
+import { parseAuditQuery } from "@/lib/audit/audit-query";
+import { queryAuditLog } from "@/lib/audit/query-audit-log";
 import { dashboardRoute, json } from "@/lib/http/dashboard-api";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 // GET /api/admin/integration-keys: every integration key (never the secret).
 // POST /api/admin/integration-keys {name}: a new key for a dispensing system's interface engine, returned
 // this once (201). Admins only (the access policy); audited.
-import { adminActor } from "@/lib/admin/admin-actor";
+import { adminActor } from "@/lib/audit/actor";
 import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
 import { CreateIntegrationKeyInputSchema } from "@/lib/integration/integration-key-input";
 import { createIntegrationKey, listIntegrationKeys } from "@/lib/integration/integration-keys";

@@ -1,9 +1,9 @@
 // GET /api/admin/partners: every sending partner with its recent traffic and callback health.
 // POST /api/admin/partners {name, callbackUrl, npis}: a new partner with its API key, OAuth client and
 // webhook secret, returned this once (201). Admins only (the access policy); audited.
-import { adminActor } from "@/lib/admin/admin-actor";
-import { CreatePartnerInputSchema } from "@/lib/admin/admin-inputs";
-import { listPartnerSummaries } from "@/lib/admin/partner-overview";
+import { adminActor } from "@/lib/audit/actor";
+import { CreatePartnerInputSchema } from "@/lib/partners/partner-inputs";
+import { listPartnerSummaries } from "@/lib/partners/list-partner-summaries";
 import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
 import { createPartner } from "@/lib/partners/create-partner";
 
@@ -13,5 +13,5 @@ export const GET = dashboardRoute(async () => json({ partners: await listPartner
 
 export const POST = dashboardRoute(async (ctx) => {
   const input = await readJsonBody(ctx.request, CreatePartnerInputSchema);
-  return json(await createPartner(input, adminActor(ctx)), 201);
+  return json(await createPartner({ ...input, actor: adminActor(ctx) }), 201);
 });

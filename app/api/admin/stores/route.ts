@@ -1,9 +1,10 @@
 // GET /api/admin/stores: this pharmacy's stores, the receivingPharmacy NPIs a request may name.
 // POST {name, npi, dea?, address fields?}: another store (201). Audited.
-import { adminActor } from "@/lib/admin/admin-actor";
-import { StoreInputSchema, storeAddressOf } from "@/lib/admin/admin-inputs";
+import { adminActor } from "@/lib/audit/actor";
+import { StoreInputSchema, storeAddressOf } from "@/lib/stores/store-inputs";
 import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
-import { addStore, listStores } from "@/lib/stores/manage-stores";
+import { addStore } from "@/lib/stores/add-store";
+import { listStores } from "@/lib/stores/list-stores";
 
 export const dynamic = "force-dynamic";
 
@@ -11,9 +12,6 @@ export const GET = dashboardRoute(async () => json({ stores: await listStores() 
 
 export const POST = dashboardRoute(async (ctx) => {
   const input = await readJsonBody(ctx.request, StoreInputSchema);
-  const store = await addStore(
-    { name: input.name, npi: input.npi, dea: input.dea || null, address: storeAddressOf(input) },
-    adminActor(ctx),
-  );
+  const store = await addStore({ name: input.name, npi: input.npi, dea: input.dea || null, address: storeAddressOf(input), actor: adminActor(ctx) });
   return json(store, 201);
 });

@@ -1,9 +1,9 @@
 // GET /api/admin/users: dashboard users. POST {email, name?, role, password, licenseNumber?}: a new user (201).
 // Audited.
-import { adminActor } from "@/lib/admin/admin-actor";
+import { adminActor } from "@/lib/audit/actor";
 import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
 import { createUser } from "@/lib/users/create-user";
-import { listUsers } from "@/lib/users/manage-users";
+import { listUsers } from "@/lib/users/list-users";
 import { CreateUserWithLicenseSchema } from "@/lib/users/user-inputs";
 
 export const dynamic = "force-dynamic";
@@ -12,5 +12,5 @@ export const GET = dashboardRoute(async () => json({ users: await listUsers() })
 
 export const POST = dashboardRoute(async (ctx) => {
   const input = await readJsonBody(ctx.request, CreateUserWithLicenseSchema);
-  return json(await createUser(input, adminActor(ctx)), 201);
+  return json(await createUser({ ...input, actor: adminActor(ctx) }), 201);
 });

@@ -1,4 +1,4 @@
-// The approval as the receiving pharmacy's legal transfer record (21 CFR 1306.25; domain.md): read from the
+// The approval as the receiving pharmacy's legal transfer record (21 CFR 1306.25): read from the
 // immutable decision row and the request as received, laid out to print.
 import type { Metadata } from "next";
 import { headers } from "next/headers";

@@ -1,5 +1,5 @@
 // POST /api/admin/integration-keys/{keyId}/revoke: the key stops working at once. Audited.
-import { adminActor } from "@/lib/admin/admin-actor";
+import { adminActor } from "@/lib/audit/actor";
 import { DomainError } from "@/lib/errors";
 import { dashboardRoute, json } from "@/lib/http/dashboard-api";
 import { revokeIntegrationKey } from "@/lib/integration/integration-keys";

@@ -1,10 +1,10 @@
 // PUT /api/admin/partners/{partnerId}/outbound-credential {headerName, headerValue}: the partner's own
 // credential that our callbacks carry (the value is sealed at rest and never shown again).
 // DELETE: callbacks go without it. Audited (the header name only).
-import { adminActor } from "@/lib/admin/admin-actor";
-import { OutboundCredentialInputSchema } from "@/lib/admin/admin-inputs";
+import { adminActor } from "@/lib/audit/actor";
+import { OutboundCredentialInputSchema } from "@/lib/partners/partner-inputs";
 import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
-import { setPartnerOutboundCredential } from "@/lib/partners/manage-partners";
+import { setPartnerOutboundCredential } from "@/lib/partners/set-partner-outbound-credential";
 
 export const dynamic = "force-dynamic";
 
@@ -12,15 +12,11 @@ type Params = { partnerId: string };
 
 export const PUT = dashboardRoute<Params>(async (ctx) => {
   const input = await readJsonBody(ctx.request, OutboundCredentialInputSchema);
-  await setPartnerOutboundCredential(
-    ctx.params.partnerId,
-    { name: input.headerName, value: input.headerValue },
-    adminActor(ctx),
-  );
+  await setPartnerOutboundCredential({ partnerId: ctx.params.partnerId, header: { name: input.headerName, value: input.headerValue }, actor: adminActor(ctx) });
   return json({ headerName: input.headerName });
 });
 
 export const DELETE = dashboardRoute<Params>(async (ctx) => {
-  await setPartnerOutboundCredential(ctx.params.partnerId, null, adminActor(ctx));
+  await setPartnerOutboundCredential({ partnerId: ctx.params.partnerId, header: null, actor: adminActor(ctx) });
   return json({ headerName: null });
 });

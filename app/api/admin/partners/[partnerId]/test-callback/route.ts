@@ -1,6 +1,6 @@
 // POST /api/admin/partners/{partnerId}/test-callback: send the partner a signed sample callback now
 // (metadata.test: true) and answer with the attempt's outcome. Audited.
-import { adminActor } from "@/lib/admin/admin-actor";
+import { adminActor } from "@/lib/audit/actor";
 import { sendTestCallback } from "@/lib/callbacks/send-test-callback";
 import { dashboardRoute, json } from "@/lib/http/dashboard-api";
 

@@ -1,6 +1,6 @@
 // PUT /api/admin/stores/{storeId}/alerts {alertThresholdsMinutes, openingHours (null: always open), timeZone}:
 // the store's alert settings (issue 17). 400 naming the field; audited as store.alerts_changed.
-import { adminActor } from "@/lib/admin/admin-actor";
+import { adminActor } from "@/lib/audit/actor";
 import { StoreAlertSettingsSchema } from "@/lib/alerts/alert-settings";
 import { setStoreAlertSettings } from "@/lib/alerts/set-store-alert-settings";
 import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";

@@ -1,6 +1,6 @@
 // DELETE /api/admin/users/{userId}/sessions: "End this user's sessions" — every open session of that user
 // ends at once (they can sign in again; disable them to keep them out). Audited (user.sessions_ended).
-import { adminActor } from "@/lib/admin/admin-actor";
+import { adminActor } from "@/lib/audit/actor";
 import { endAllUserSessions } from "@/lib/auth/user-sessions";
 import { dashboardRoute, json } from "@/lib/http/dashboard-api";
 

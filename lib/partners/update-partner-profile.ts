@@ -1,6 +1,4 @@
-// Renames a sending partner or changes the pharmacy NPIs it may send from; audited. (The other partner
-// operations are in lib/partners/manage-partners.ts; this one is the admin screens' addition, with its
-// CLI command `partner update`.)
+// Renames a sending partner or changes the pharmacy NPIs it may send from; audited.
 import type { Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
@@ -8,12 +6,9 @@ import { DomainError } from "@/lib/errors";
 import { isValidNpi } from "@/lib/transfers/identifiers";
 
 export type PartnerProfileChange = { name?: string; npis?: string[] };
+export type UpdatePartnerProfileOptions = { partnerId: string; change: PartnerProfileChange; actor: Actor };
 
-export async function updatePartnerProfile(
-  partnerId: string,
-  change: PartnerProfileChange,
-  actor: Actor,
-): Promise<{ name: string; npis: string[] }> {
+export async function updatePartnerProfile({ partnerId, change, actor }: UpdatePartnerProfileOptions): Promise<{ name: string; npis: string[] }> {
   const data: { name?: string; npis?: string[] } = {};
   if (change.name !== undefined) {
     const name = change.name.trim();

@@ -1,56 +1,19 @@
-// This pharmacy's stores: the NPIs an incoming request may name as receivingPharmacy, and each store's drug
-// rules (state schedules on top of the federal table, how long a non-controlled prescription stays valid).
+// A store's drug rules: state schedules on top of the federal table, and how long a non-controlled
+// prescription stays valid.
+import type { Prisma } from "@/generated/prisma/client";
 import type { Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
-import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
-import { newId } from "@/lib/ids";
 import { forgetStoreDirectory } from "@/lib/stores/store-npis";
-import { parseStoreAlertSettings } from "@/lib/alerts/alert-settings";
 import { parseStoreRules, StoreRulesSchema, type StoreRules } from "@/lib/stores/store-rules";
 import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
-import { AddressSchema } from "@/lib/transfers/wire";
-import { isValidDea, isValidNpi } from "@/lib/transfers/identifiers";
-import type { Prisma } from "@/generated/prisma/client";
-
-export type StoreInput = { name: string; npi: string; dea?: string | null; address?: unknown };
-
-export async function addStore(input: StoreInput, actor: Actor) {
-  const name = input.name.trim();
-  if (!name || name.length > 200) throw new DomainError("invalid_input", "store name must be 1-200 characters");
-  if (!isValidNpi(input.npi)) throw new DomainError("invalid_input", "NPI must be 10 digits with a valid check digit");
-  if (input.dea && !isValidDea(input.dea)) throw new DomainError("invalid_input", "DEA number is not valid (2 letters, 7 digits, check digit)");
-  let address: Prisma.InputJsonValue | undefined;
-  if (input.address !== undefined && input.address !== null) {
-    const parsed = AddressSchema.safeParse(input.address);
-    if (!parsed.success) throw new DomainError("invalid_input", `address: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
-    address = parsed.data;
-  }
-  if (await db().store.findUnique({ where: { npi: input.npi } })) throw new DomainError("conflict", `a store with NPI ${input.npi} exists`);
-  const store = await db().$transaction(async (tx) => {
-    const store = await tx.store.create({ data: { id: newId("str"), name, npi: input.npi, dea: input.dea || null, address } });
-    await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "store.added", clientAddress: actor.clientAddress, details: { storeId: store.id, npi: store.npi } }, tx);
-    return store;
-  });
-  forgetStoreDirectory();
-  return { storeId: store.id };
-}
-
-export async function removeStore(storeId: string, actor: Actor): Promise<void> {
-  const store = await db().store.findUnique({ where: { id: storeId } });
-  if (!store) throw new DomainError("not_found", `no store ${storeId}`);
-  if (store.npi === env().PHARMACY_NPI) throw new DomainError("conflict", "this store is PHARMACY_NPI, configured in the environment; change it there");
-  await db().$transaction(async (tx) => {
-    await tx.store.delete({ where: { id: storeId } });
-    await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "store.removed", clientAddress: actor.clientAddress, details: { storeId, npi: store.npi } }, tx);
-  });
-  forgetStoreDirectory();
-}
 
 export type StoreRulesChange = { extraSchedules?: unknown; rxExpiryMonths?: unknown };
 /** Either or both of the rules; what the admin API takes (400 naming the field). */
 export const StoreRulesChangeSchema = StoreRulesSchema.partial();
+/** storeRef: the store's id or its NPI (10 digits), as the CLI takes it. */
+export type SetStoreRulesOptions = { storeRef: string; change: StoreRulesChange; actor: Actor };
 export type StoreRulesResult = StoreRules & { storeId: string; npi: string; reclassified: number };
 
 /** A store by its id or by its NPI (10 digits), as the CLI takes it. */
@@ -82,7 +45,7 @@ function validateRulesChange(change: StoreRulesChange): Partial<StoreRules> {
  * directory cache is dropped and, when the state schedules changed, the store's pending transfers are
  * classified again so that the queue shows and filters on the new schedules.
  */
-export async function setStoreRules(storeRef: string, change: StoreRulesChange, actor: Actor): Promise<StoreRulesResult> {
+export async function setStoreRules({ storeRef, change, actor }: SetStoreRulesOptions): Promise<StoreRulesResult> {
   const wanted = validateRulesChange(change);
   const found = await findStore(storeRef);
   const { before, after } = await db().$transaction(async (tx) => {
@@ -118,18 +81,4 @@ export async function setStoreRules(storeRef: string, change: StoreRulesChange, 
   const schedulesChanged = JSON.stringify(before.extraSchedules) !== JSON.stringify(after.extraSchedules);
   const reclassified = schedulesChanged ? await classifyStoredTransfers({ receivingNpi: found.npi }) : 0;
   return { storeId: found.id, npi: found.npi, ...after, reclassified };
-}
-
-export async function listStores() {
-  const stores = await db().store.findMany({ orderBy: { createdAt: "asc" } });
-  return stores.map((s) => ({
-    storeId: s.id,
-    name: s.name,
-    npi: s.npi,
-    dea: s.dea,
-    address: s.address,
-    configured: s.npi === env().PHARMACY_NPI,
-    ...parseStoreRules(s),
-    ...parseStoreAlertSettings(s),
-  }));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvField, csvRow } from "@/lib/admin/csv";
+import { csvField, csvRow } from "@/lib/csv";
 
 describe("CSV for spreadsheets", () => {
   it("quotes every field and doubles quotes", () => {

@@ -1,0 +1,65 @@
+// The sender behind an API key on /v1 (lib/auth/sender-auth.ts), noting when the key was last used; and the
+// keys this process has seen valid, so that the intake can check a key inside its insert (one round trip).
+import { Prisma } from "@/generated/prisma/client";
+import { API_KEY_PREFIX, looksLikeApiKey } from "@/lib/auth/api-keys";
+import { hasValidChecksum, sha256Hex } from "@/lib/auth/secrets";
+import { db } from "@/lib/db/prisma";
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export type ApiKeySender = { partnerId: string; npis: string[]; keyId: string };
+
+/** What makes a key usable, over `api_keys k JOIN partners p`: the one definition both lookups use. */
+const KEY_IS_VALID = Prisma.sql`k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now()) AND p.suspended_at IS NULL`;
+
+/** The partner an API key belongs to, or null for an unknown, revoked or expired key or a suspended partner. */
+export async function findSenderByApiKey(apiKey: string): Promise<ApiKeySender | null> {
+  if (!hasValidChecksum(apiKey, API_KEY_PREFIX)) return null;
+  const hash = sha256Hex(apiKey);
+  const rows = await db().$queryRaw<{ id: string; partner_id: string; npis: string[]; last_used_at: Date | null }[]>`
+    SELECT k.id, k.partner_id, p.npis, k.last_used_at
+      FROM api_keys k JOIN partners p ON p.id = k.partner_id
+     WHERE k.hash = ${hash} AND ${KEY_IS_VALID}`;
+  const row = rows[0];
+  if (!row) {
+    knownKeys.delete(hash);
+    return null;
+  }
+  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
+    // At most one write a minute per key; the guard in SQL keeps concurrent instances from piling up.
+    await db().$executeRaw`
+      UPDATE api_keys SET last_used_at = now()
+       WHERE id = ${row.id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+  }
+  remember(hash, { partnerId: row.partner_id, npis: row.npis, keyId: row.id, hash });
+  return { partnerId: row.partner_id, npis: row.npis, keyId: row.id };
+}
+
+/**
+ * A key this process has seen valid, by hash. Not a credential cache: nothing is accepted on its strength.
+ * It only lets the intake fold the key check into its insert (validApiKeySql), which checks the key again in
+ * the same statement, so a revoked, expired or suspended key is refused on its very next request.
+ */
+export type KnownApiKey = ApiKeySender & { hash: string };
+const MAX_KNOWN_KEYS = 10_000;
+const knownKeys = new Map<string, KnownApiKey>();
+
+function remember(hash: string, key: KnownApiKey): void {
+  if (knownKeys.size >= MAX_KNOWN_KEYS && !knownKeys.has(hash)) knownKeys.clear();
+  knownKeys.set(hash, key);
+}
+
+/** The key as last found valid, or null (never seen, or refused since): the caller then looks it up. */
+export function knownApiKey(apiKey: string): KnownApiKey | null {
+  if (!looksLikeApiKey(apiKey) || !hasValidChecksum(apiKey, API_KEY_PREFIX)) return null;
+  return knownKeys.get(sha256Hex(apiKey)) ?? null;
+}
+
+/** One row (the key's id) while the key is exactly as it was found: still valid, same partner, same NPIs. */
+export function validApiKeySql(key: KnownApiKey): Prisma.Sql {
+  return Prisma.sql`
+    SELECT k.id FROM api_keys k JOIN partners p ON p.id = k.partner_id
+     WHERE k.hash = ${key.hash} AND k.id = ${key.keyId} AND k.partner_id = ${key.partnerId}
+       AND p.npis = ${key.npis}::text[] AND ${KEY_IS_VALID}`;
+}
+

@@ -1,0 +1,108 @@
+// The pieces the partner reads share: each partner's recent traffic and callback outcomes (one query each
+// for any number of partners), its callback endpoint's state, a key's state, and the basics every listing
+// shows first.
+import { partnerCallbackHealth } from "@/lib/callbacks/callback-health";
+import { db } from "@/lib/db/prisma";
+import { npiWarningFor } from "@/lib/partners/npi-policy";
+import type { ApiKeyState, PartnerCallbacks, PartnerTraffic } from "@/lib/partners/partner-views";
+
+/** What every partner listing shows first, whatever else it adds. */
+export function partnerBasics(p: { id: string; name: string; npis: string[]; callbackUrl: string; suspendedAt: Date | null; createdAt: Date }) {
+  return {
+    partnerId: p.id,
+    name: p.name,
+    npis: p.npis,
+    /** Set when the partner has no NPI allow-list (lib/partners/npi-policy.ts). */
+    npiWarning: npiWarningFor(p.npis),
+    callbackUrl: p.callbackUrl,
+    suspended: p.suspendedAt !== null,
+    createdAt: p.createdAt.toISOString(),
+  };
+}
+
+export const EMPTY_TRAFFIC: PartnerTraffic = { last24h: 0, last7d: 0, lastReceivedAt: null };
+const EMPTY_CALLBACKS: PartnerCallbacks["last7d"] = { delivered: 0, pending: 0, retrying: 0, failed: 0, gone: 0 };
+
+/** Counts over the (partner_id, received_at) and (partner_id, created_at) indexes, one row per partner. */
+export async function trafficOf(
+  partnerIds: string[],
+): Promise<
+  Map<string, { traffic: PartnerTraffic; callbacks: PartnerCallbacks["last7d"]; lastDeliveredAt: string | null }>
+> {
+  const out = new Map<
+    string,
+    { traffic: PartnerTraffic; callbacks: PartnerCallbacks["last7d"]; lastDeliveredAt: string | null }
+  >();
+  if (partnerIds.length === 0) return out;
+  const traffic = await db().$queryRaw<
+    { id: string; last24h: number; last7d: number; last_received_at: Date | null }[]
+  >`
+    SELECT p.id,
+           (SELECT count(*) FROM transfers t WHERE t.partner_id = p.id AND t.received_at > now() - interval '24 hours')::int AS last24h,
+           (SELECT count(*) FROM transfers t WHERE t.partner_id = p.id AND t.received_at > now() - interval '7 days')::int AS last7d,
+           (SELECT max(t.received_at) FROM transfers t WHERE t.partner_id = p.id) AS last_received_at
+      FROM partners p
+     WHERE p.id = ANY(${partnerIds}::text[])`;
+  const callbacks = await db().$queryRaw<
+    {
+      partner_id: string;
+      delivered: number;
+      pending: number;
+      retrying: number;
+      failed: number;
+      gone: number;
+      last_delivered_at: Date | null;
+    }[]
+  >`
+    SELECT c.partner_id,
+           count(*) FILTER (WHERE c.status = 'DELIVERED')::int AS delivered,
+           count(*) FILTER (WHERE c.status = 'PENDING' AND c.last_status_code IS NULL AND c.last_error IS NULL)::int AS pending,
+           count(*) FILTER (WHERE c.status = 'PENDING' AND (c.last_status_code IS NOT NULL OR c.last_error IS NOT NULL))::int AS retrying,
+           count(*) FILTER (WHERE c.status = 'FAILED')::int AS failed,
+           count(*) FILTER (WHERE c.status = 'GONE')::int AS gone,
+           max(c.delivered_at) AS last_delivered_at
+      FROM callbacks c
+     WHERE c.partner_id = ANY(${partnerIds}::text[]) AND c.created_at > now() - interval '7 days'
+     GROUP BY c.partner_id`;
+  for (const t of traffic) {
+    out.set(t.id, {
+      traffic: { last24h: t.last24h, last7d: t.last7d, lastReceivedAt: t.last_received_at?.toISOString() ?? null },
+      callbacks: { ...EMPTY_CALLBACKS },
+      lastDeliveredAt: null,
+    });
+  }
+  for (const c of callbacks) {
+    const entry = out.get(c.partner_id);
+    if (!entry) continue;
+    entry.callbacks = {
+      delivered: c.delivered,
+      pending: c.pending,
+      retrying: c.retrying,
+      failed: c.failed,
+      gone: c.gone,
+    };
+    entry.lastDeliveredAt = c.last_delivered_at?.toISOString() ?? null;
+  }
+  return out;
+}
+
+export function callbacksOf(
+  partner: { callbackFailingSince: Date | null; callbackGoneAt: Date | null },
+  stats: { callbacks: PartnerCallbacks["last7d"]; lastDeliveredAt: string | null } | undefined,
+  now: Date,
+): PartnerCallbacks {
+  const health = partnerCallbackHealth(partner, now);
+  return {
+    state: health.state,
+    isFlagged: health.isFlagged,
+    since: health.since?.toISOString() ?? null,
+    last7d: stats?.callbacks ?? { ...EMPTY_CALLBACKS },
+    lastDeliveredAt: stats?.lastDeliveredAt ?? null,
+  };
+}
+
+export function apiKeyStateOf(key: { revokedAt: Date | null; expiresAt: Date | null }, now: Date): ApiKeyState {
+  if (key.revokedAt) return "revoked";
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return "expired";
+  return "active";
+}

@@ -14,6 +14,8 @@ export default defineConfig({
           name: "unit",
           include: ["lib/**/*.test.ts", "tests/unit/**/*.test.ts"],
           environment: "node",
+          // The property tests run hundreds of generated cases in one test: seconds on a busy 2-core machine.
+          testTimeout: 30_000,
         },
       },
       {

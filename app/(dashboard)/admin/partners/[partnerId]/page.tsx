@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { PartnerDetailView } from "@/components/admin/partner-detail-view";
+import { PartnerDetailView } from "@/components/admin/partner/partner-detail-view";
 import { getPartnerDetails, type PartnerDetails } from "@/lib/admin/partner-overview";
 import { requirePageUser } from "@/lib/auth/require-user";
 import { DomainError } from "@/lib/errors";

@@ -1,7 +1,7 @@
 // One page of audit records: who did what, to which transfer, from where, and the record's hash.
 import Link from "next/link";
 import { LocalTime } from "@/components/ui/local-time";
-import { TABLE_CLASS, TD_CLASS, TH_CLASS, THEAD_CLASS, TR_CLASS } from "@/components/ui/table";
+import { TABLE_CLASS, TableHead, TD_CLASS, TR_CLASS } from "@/components/ui/table";
 import type { AuditRow } from "@/lib/admin/audit-log";
 
 const COLUMNS = ["#", "Time", "User", "Action", "Transfer", "Client address", "Details", "Hash"];
@@ -50,15 +50,7 @@ export function AuditTable({ rows, caption, busy }: { rows: AuditRow[] | undefin
   return (
     <table className={TABLE_CLASS} aria-busy={busy}>
       <caption className="sr-only">{caption}</caption>
-      <thead className={THEAD_CLASS}>
-        <tr>
-          {COLUMNS.map((c) => (
-            <th key={c} scope="col" className={TH_CLASS}>
-              {c}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <TableHead columns={COLUMNS} />
       <tbody>
         {rows?.map((row) => (
           <AuditTableRow key={row.id} row={row} />

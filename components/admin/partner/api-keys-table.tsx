@@ -3,7 +3,7 @@
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
-import { TABLE_CLASS, TD_CLASS, TH_CLASS, THEAD_CLASS, TR_CLASS } from "@/components/ui/table";
+import { TABLE_CLASS, TableHead, TD_CLASS, TR_CLASS } from "@/components/ui/table";
 import type { ApiKeyInfo } from "@/lib/admin/partner-overview";
 
 const KEY_STATE_BADGE: Record<ApiKeyInfo["state"], React.ReactNode> = {
@@ -72,18 +72,7 @@ export function ApiKeysTable({
     <div className="overflow-x-auto">
       <table className={TABLE_CLASS}>
         <caption className="sr-only">API keys of {partnerName}</caption>
-        <thead className={THEAD_CLASS}>
-          <tr>
-            {COLUMNS.map((c) => (
-              <th key={c} scope="col" className={TH_CLASS}>
-                {c}
-              </th>
-            ))}
-            <th scope="col" className={TH_CLASS}>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={COLUMNS} actions />
         <tbody>
           {keys.map((k) => (
             <KeyRow key={k.keyId} k={k} onRotate={() => onRotate(k)} onRevoke={() => onRevoke(k)} />

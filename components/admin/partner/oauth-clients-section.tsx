@@ -11,7 +11,7 @@ import { useConfirmedAction } from "@/components/admin/use-confirmed-action";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
-import { TABLE_CLASS, TD_CLASS, TH_CLASS, THEAD_CLASS, TR_CLASS } from "@/components/ui/table";
+import { TABLE_CLASS, TableHead, TD_CLASS, TR_CLASS } from "@/components/ui/table";
 import type { OAuthClientInfo, PartnerDetails } from "@/lib/admin/partner-overview";
 
 function ClientsTable({ p, onRevoke }: { p: PartnerDetails; onRevoke: (client: OAuthClientInfo) => void }) {
@@ -19,18 +19,7 @@ function ClientsTable({ p, onRevoke }: { p: PartnerDetails; onRevoke: (client: O
     <div className="overflow-x-auto">
       <table className={TABLE_CLASS}>
         <caption className="sr-only">OAuth clients of {p.name}</caption>
-        <thead className={THEAD_CLASS}>
-          <tr>
-            {["Client ID", "Status", "Created"].map((c) => (
-              <th key={c} scope="col" className={TH_CLASS}>
-                {c}
-              </th>
-            ))}
-            <th scope="col" className={TH_CLASS}>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={["Client ID", "Status", "Created"]} actions />
         <tbody>
           {p.oauthClients.map((c) => (
             <tr key={c.clientId} className={TR_CLASS}>

@@ -5,7 +5,7 @@ import { formatOpeningHours } from "@/components/admin/stores/store-alert-dialog
 import type { StoreRow } from "@/components/admin/stores/store-row";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { TABLE_CLASS, TD_CLASS, TH_CLASS, THEAD_CLASS, TR_CLASS } from "@/components/ui/table";
+import { TABLE_CLASS, TableHead, TD_CLASS, TR_CLASS } from "@/components/ui/table";
 
 type StoreAddress = {
   addressLine1: string;
@@ -79,20 +79,10 @@ export function StoresTable({ stores, act }: { stores: StoreRow[]; act: StoreRow
     <>
       <table className={TABLE_CLASS}>
         <caption className="sr-only">This pharmacy&apos;s stores</caption>
-        <thead className={THEAD_CLASS}>
-          <tr>
-            <SortHeader label="Store" column="name" sort={sort} onSort={toggle} />
-            <SortHeader label="NPI" column="npi" sort={sort} onSort={toggle} />
-            {PLAIN_COLUMNS.map((c) => (
-              <th key={c} scope="col" className={TH_CLASS}>
-                {c}
-              </th>
-            ))}
-            <th scope="col" className={TH_CLASS}>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={PLAIN_COLUMNS} actions>
+          <SortHeader label="Store" column="name" sort={sort} onSort={toggle} />
+          <SortHeader label="NPI" column="npi" sort={sort} onSort={toggle} />
+        </TableHead>
         <tbody>
           {sorted.map((s) => (
             <StoreTableRow key={s.storeId} s={s} act={act} />

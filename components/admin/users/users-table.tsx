@@ -5,7 +5,7 @@ import type { UserRow } from "@/components/admin/users/user-row";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
-import { TABLE_CLASS, TD_CLASS, TH_CLASS, THEAD_CLASS, TR_CLASS } from "@/components/ui/table";
+import { TABLE_CLASS, TableHead, TD_CLASS, TR_CLASS } from "@/components/ui/table";
 
 const SORT_COLUMNS = {
   name: (u: UserRow) => u.name.toLowerCase(),
@@ -94,25 +94,14 @@ export function UsersTable({ users, currentUserId, now, act }: { users: UserRow[
   return (
     <table className={TABLE_CLASS}>
       <caption className="sr-only">Dashboard users</caption>
-      <thead className={THEAD_CLASS}>
-        <tr>
-          <SortHeader label="Name" column="name" sort={sort} onSort={toggle} />
-          <SortHeader label="Email" column="email" sort={sort} onSort={toggle} />
-          <SortHeader label="Role" column="role" sort={sort} onSort={toggle} />
-          <SortHeader label="Licence number" column="license" sort={sort} onSort={toggle} />
-          <SortHeader label="Status" column="status" sort={sort} onSort={toggle} />
-          <SortHeader label="Last sign-in" column="lastLogin" sort={sort} onSort={toggle} />
-          <th scope="col" className={TH_CLASS}>
-            Two-factor
-          </th>
-          <th scope="col" className={TH_CLASS}>
-            Open sessions
-          </th>
-          <th scope="col" className={TH_CLASS}>
-            <span className="sr-only">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={["Two-factor", "Open sessions"]} actions>
+        <SortHeader label="Name" column="name" sort={sort} onSort={toggle} />
+        <SortHeader label="Email" column="email" sort={sort} onSort={toggle} />
+        <SortHeader label="Role" column="role" sort={sort} onSort={toggle} />
+        <SortHeader label="Licence number" column="license" sort={sort} onSort={toggle} />
+        <SortHeader label="Status" column="status" sort={sort} onSort={toggle} />
+        <SortHeader label="Last sign-in" column="lastLogin" sort={sort} onSort={toggle} />
+      </TableHead>
       <tbody>
         {sorted.map((u) => (
           <UserTableRow

@@ -3,7 +3,7 @@
 // what to say when there is nothing to show (filtered out, nothing waiting, still loading).
 import { QueueRow } from "@/components/dashboard/queue/queue-row";
 import { TABS } from "@/components/dashboard/queue/queue-status-tabs";
-import { TABLE_CLASS, TH_CLASS, THEAD_CLASS } from "@/components/ui/table";
+import { TABLE_CLASS, TableHead } from "@/components/ui/table";
 import type { QueueItem } from "@/lib/transfers/list-queue";
 
 const COLUMNS = ["Age / status", "Patient", "DOB", "Drug", "Sender", "Received", "Flags", "Reviewer"];
@@ -55,15 +55,7 @@ export function QueueTable({ items, loaded, failed, status, sort, hasFilters, on
         <caption className="sr-only">
           Transfers, {TABS.find((t) => t.status === status)?.label.toLowerCase()}, {sort === "oldest" ? "oldest first" : "newest first"}
         </caption>
-        <thead className={THEAD_CLASS}>
-          <tr>
-            {COLUMNS.map((c) => (
-              <th key={c} scope="col" className={TH_CLASS}>
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={COLUMNS} />
         <tbody ref={bodyRef}>
           {items.map((item, index) => (
             <QueueRow

@@ -22,6 +22,24 @@ function actionGroups(actions: string[]): { prefix: string; actions: string[] }[
     .map(([prefix, list]) => ({ prefix, actions: list.sort() }));
 }
 
+function ActionOptions({ actions }: { actions: string[] }) {
+  return (
+    <>
+      <option value="">Any action</option>
+      {actionGroups(actions).map((g) => (
+        <optgroup key={g.prefix} label={g.prefix}>
+          {g.actions.length > 1 && <option value={`${g.prefix}.*`}>{`${g.prefix}.* (all)`}</option>}
+          {g.actions.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
+        </optgroup>
+      ))}
+    </>
+  );
+}
+
 export function AuditFilters({
   applied,
   onApply,
@@ -67,17 +85,7 @@ export function AuditFilters({
       <Field label="Action">
         {(f) => (
           <select {...f} value={draft.action} onChange={set("action")}>
-            <option value="">Any action</option>
-            {actionGroups(actions).map((g) => (
-              <optgroup key={g.prefix} label={g.prefix}>
-                {g.actions.length > 1 && <option value={`${g.prefix}.*`}>{`${g.prefix}.* (all)`}</option>}
-                {g.actions.map((a) => (
-                  <option key={a} value={a}>
-                    {a}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
+            <ActionOptions actions={actions} />
           </select>
         )}
       </Field>

@@ -25,27 +25,13 @@ const SCHEDULE_OPTIONS = [
 const SELECT_CLASS = "mt-0.5 rounded border border-slate-300 bg-white px-1.5 py-1";
 const DATE_CLASS = "mt-0.5 rounded border border-slate-300 bg-white px-1.5 py-0.5";
 
-export function QueueFilters({
-  state,
-  senders,
-  searchRef,
-}: {
-  state: QueueFiltersState;
-  senders: { partnerId: string; name: string }[];
-  /** The "/" shortcut focuses the search box. */
-  searchRef: React.Ref<HTMLInputElement>;
-}) {
-  const { filters, change, searchText, setSearchText } = state;
+type Part = { state: QueueFiltersState };
+
+/** Applied on Enter, not as typed: each search is audited. Escape clears it. */
+function SearchField({ state, searchRef }: Part & { searchRef: React.Ref<HTMLInputElement> }) {
+  const { change, searchText, setSearchText } = state;
   return (
-    <form
-      role="search"
-      aria-label="Search and filter transfers"
-      className="mt-2 flex flex-wrap items-end gap-x-3 gap-y-2 rounded border border-slate-200 bg-white p-2"
-      onSubmit={(e) => {
-        e.preventDefault();
-        change({ q: searchText.trim() });
-      }}
-    >
+    <>
       <Field id="queue-search" label="Search" className="min-w-64 flex-1">
         {(f) => (
           <div className="flex gap-1">
@@ -73,6 +59,52 @@ export function QueueFilters({
       <p id="queue-search-help" className="sr-only">
         Press Enter to search: a patient name in either order, a drug name, a date of birth as YYYY-MM-DD or MM/DD/YYYY, an Rx number or a reference ID. Escape clears.
       </p>
+    </>
+  );
+}
+
+function FlagsFieldset({ state: { filters, change } }: Part) {
+  return (
+    <fieldset className="flex flex-wrap items-center gap-x-3">
+      <legend className="text-xs font-medium text-slate-700">Flags</legend>
+      {FLAG_OPTIONS.map((flag) => (
+        <label key={flag.value} className="inline-flex items-center gap-1">
+          <input
+            type="checkbox"
+            checked={filters.flags.includes(flag.value)}
+            onChange={(e) =>
+              change({ flags: e.target.checked ? [...filters.flags, flag.value] : filters.flags.filter((f) => f !== flag.value) })
+            }
+          />
+          {flag.label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+export function QueueFilters({
+  state,
+  senders,
+  searchRef,
+}: {
+  state: QueueFiltersState;
+  senders: { partnerId: string; name: string }[];
+  /** The "/" shortcut focuses the search box. */
+  searchRef: React.Ref<HTMLInputElement>;
+}) {
+  const { filters, change, searchText } = state;
+  return (
+    <form
+      role="search"
+      aria-label="Search and filter transfers"
+      className="mt-2 flex flex-wrap items-end gap-x-3 gap-y-2 rounded border border-slate-200 bg-white p-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        change({ q: searchText.trim() });
+      }}
+    >
+      <SearchField state={state} searchRef={searchRef} />
       <Field label="Sender">
         {(f) => (
           <select {...f} value={filters.sender} onChange={(e) => change({ sender: e.target.value })} className={SELECT_CLASS}>
@@ -102,21 +134,7 @@ export function QueueFilters({
           </select>
         )}
       </Field>
-      <fieldset className="flex flex-wrap items-center gap-x-3">
-        <legend className="text-xs font-medium text-slate-700">Flags</legend>
-        {FLAG_OPTIONS.map((flag) => (
-          <label key={flag.value} className="inline-flex items-center gap-1">
-            <input
-              type="checkbox"
-              checked={filters.flags.includes(flag.value)}
-              onChange={(e) =>
-                change({ flags: e.target.checked ? [...filters.flags, flag.value] : filters.flags.filter((f) => f !== flag.value) })
-              }
-            />
-            {flag.label}
-          </label>
-        ))}
-      </fieldset>
+      <FlagsFieldset state={state} />
       <Field label="Sort">
         {(f) => (
           <select {...f} value={filters.sort} onChange={(e) => change({ sort: e.target.value })} className={SELECT_CLASS}>

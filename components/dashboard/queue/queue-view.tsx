@@ -7,7 +7,7 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { useEffect, useMemo, useState } from "react";
 import { apiFetch, ApiError } from "@/components/dashboard/api-client";
 import { QueueFilters } from "@/components/dashboard/queue/queue-filters";
-import { queueApiParams, useQueueFilters, type QueueInitialState } from "@/components/dashboard/queue/queue-filters-state";
+import { queueApiParams, useQueueFilters, type QueueFiltersState, type QueueInitialState } from "@/components/dashboard/queue/queue-filters-state";
 import { QueueStatusTabs } from "@/components/dashboard/queue/queue-status-tabs";
 import { QueueTable } from "@/components/dashboard/queue/queue-table";
 import { useQueueArrivals } from "@/components/dashboard/queue/use-queue-arrivals";
@@ -58,6 +58,33 @@ function useQueuePage(filters: QueueInitialState, cursor: string | undefined) {
   });
 }
 
+function QueueHeader({ fetching, updatedAt, searching }: { fetching: boolean; updatedAt: number | null; searching: boolean }) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-2">
+      <h1 className="text-lg font-semibold">Transfer queue</h1>
+      <p className="text-xs text-slate-500" aria-live="off">
+        {fetching ? "Updating…" : updatedAt !== null ? <>Updated <LocalTime iso={new Date(updatedAt).toISOString()} style="time" seconds /></> : null}
+        {!searching && ` · refreshes every ${REFRESH_MS / 1000} s`}
+      </p>
+    </div>
+  );
+}
+
+function QueuePager({ state, nextCursor, searching }: { state: QueueFiltersState; nextCursor: string | null | undefined; searching: boolean }) {
+  return (
+    <nav aria-label="Pages" className="mt-2 flex items-center gap-2">
+      <Button disabled={state.pageNumber === 1} onClick={state.previousPage}>
+        Previous page
+      </Button>
+      <span className="text-slate-600">Page {state.pageNumber}</span>
+      <Button disabled={!nextCursor} onClick={() => state.nextPage(nextCursor)}>
+        Next page
+      </Button>
+      {searching && <span className="text-xs text-slate-500">Search results do not refresh on their own: search again to update them.</span>}
+    </nav>
+  );
+}
+
 export function QueueView({
   initial,
   senders,
@@ -91,13 +118,7 @@ export function QueueView({
 
   return (
     <div>
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-lg font-semibold">Transfer queue</h1>
-        <p className="text-xs text-slate-500" aria-live="off">
-          {query.isFetching ? "Updating…" : page ? <>Updated <LocalTime iso={new Date(query.dataUpdatedAt).toISOString()} style="time" seconds /></> : null}
-          {!searching && ` · refreshes every ${REFRESH_MS / 1000} s`}
-        </p>
-      </div>
+      <QueueHeader fetching={query.isFetching} updatedAt={page ? query.dataUpdatedAt : null} searching={searching} />
       <p className="sr-only" role="status" aria-live="polite">
         {arrivals.announcement}
       </p>
@@ -135,16 +156,7 @@ export function QueueView({
         onOpen={nav.open}
         bodyRef={nav.bodyRef}
       />
-      <nav aria-label="Pages" className="mt-2 flex items-center gap-2">
-        <Button disabled={state.pageNumber === 1} onClick={state.previousPage}>
-          Previous page
-        </Button>
-        <span className="text-slate-600">Page {state.pageNumber}</span>
-        <Button disabled={!page?.nextCursor} onClick={() => state.nextPage(page?.nextCursor)}>
-          Next page
-        </Button>
-        {searching && <span className="text-xs text-slate-500">Search results do not refresh on their own: search again to update them.</span>}
-      </nav>
+      <QueuePager state={state} nextCursor={page?.nextCursor} searching={searching} />
       <ShortcutsBar shortcuts={SHORTCUTS} />
     </div>
   );

@@ -1,4 +1,4 @@
-// `npm test`: the whole suite, in the order a failure is cheapest to find: lint, production build,
+// `npm test`: the whole suite, in the order a failure is cheapest to find: lint, format, production build,
 // typecheck, unit and integration tests (Vitest, real PostgreSQL), browser tests (Playwright, Chromium).
 // Ends with one line `total: N passed, N failed, N skipped` counting every check and test it ran.
 import { spawnSync } from "node:child_process";
@@ -88,6 +88,7 @@ rmSync(RESULTS, { recursive: true, force: true });
 mkdirSync(RESULTS, { recursive: true });
 
 check("lint (eslint)", run("npx", ["eslint", "."]));
+check("format (prettier --check)", run("npx", ["prettier", "--check", "--log-level", "warn", "."]));
 const built = check("build (next build)", run("npm", ["run", "build"]));
 check("typecheck (tsc)", run("npx", ["tsc", "--noEmit"]));
 

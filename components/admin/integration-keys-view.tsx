@@ -1,9 +1,10 @@
 "use client";
 // Integration keys: the credentials of the pharmacy's dispensing system (its interface engine) for the feed
 // of approved transfers, GET /api/integration/transfers. Created here, shown once, revocable at once.
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { apiFetch, messageOf, submitShowingErrors } from "@/components/admin/api";
+import { apiFetch, submitShowingErrors } from "@/components/admin/api";
+import { useConfirmedAction } from "@/components/admin/use-confirmed-action";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
 import { Field } from "@/components/ui/field";
 import { StatusMessage } from "@/components/admin/notices";
@@ -26,7 +27,6 @@ export function IntegrationKeysView({ initial }: { initial: IntegrationKeySummar
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<CreatedIntegrationKey | null>(null);
   const [status, setStatus] = useState("");
-  const [revoking, setRevoking] = useState<IntegrationKeySummary | null>(null);
   const query = useQuery({
     queryKey: ["admin", "integration-keys"],
     queryFn: () => apiFetch<{ keys: IntegrationKeySummary[] }>("/api/admin/integration-keys", { background: true }).then((r) => r.keys),
@@ -39,11 +39,11 @@ export function IntegrationKeysView({ initial }: { initial: IntegrationKeySummar
     form.reset();
     await queryClient.invalidateQueries({ queryKey: ["admin", "integration-keys"] });
   });
-  const revoke = useMutation({
-    mutationFn: (keyId: string) => apiFetch(`/api/admin/integration-keys/${encodeURIComponent(keyId)}/revoke`, { method: "POST" }),
-    onSuccess: async (_data, keyId) => {
-      setStatus(`Integration key ${keyId} revoked: it stops working at once.`);
-      setRevoking(null);
+  const revoke = useConfirmedAction({
+    run: (key: IntegrationKeySummary) =>
+      apiFetch(`/api/admin/integration-keys/${encodeURIComponent(key.keyId)}/revoke`, { method: "POST" }),
+    onDone: async (_data, key) => {
+      setStatus(`Integration key ${key.keyId} revoked: it stops working at once.`);
       await queryClient.invalidateQueries({ queryKey: ["admin", "integration-keys"] });
     },
   });
@@ -97,7 +97,7 @@ export function IntegrationKeysView({ initial }: { initial: IntegrationKeySummar
                 {k.revokedAt ? (
                   <Badge tone="red">Revoked</Badge>
                 ) : (
-                  <Button variant="danger" onClick={() => setRevoking(k)}>
+                  <Button variant="danger" onClick={() => revoke.ask(k)}>
                     Revoke<span className="sr-only"> {k.name}</span>
                   </Button>
                 )}
@@ -107,17 +107,10 @@ export function IntegrationKeysView({ initial }: { initial: IntegrationKeySummar
         </tbody>
       </table>
       <ConfirmDialog
-        open={revoking !== null}
-        title={`Revoke the integration key of ${revoking?.name ?? ""}?`}
+        {...revoke.dialog}
+        title={`Revoke the integration key of ${revoke.target?.name ?? ""}?`}
         description="The system using it can no longer read the feed; this cannot be undone (create a new key instead)."
         confirmLabel="Revoke key"
-        pending={revoke.isPending}
-        error={revoke.error ? messageOf(revoke.error) : null}
-        onConfirm={() => revoking && revoke.mutate(revoking.keyId)}
-        onCancel={() => {
-          setRevoking(null);
-          revoke.reset();
-        }}
       />
     </div>
   );

@@ -7,20 +7,24 @@ export const INPUT_CLASS =
 
 export type FieldControlProps = { id: string; "aria-invalid": boolean; "aria-describedby"?: string; className: string };
 
+/** `id`: only where something outside links to the control by a fixed id (a deep link, a test). */
 export function Field({
+  id: fixedId,
   label,
   error,
   hint,
   className = "",
   children,
 }: {
+  id?: string;
   label: React.ReactNode;
   error?: string;
   hint?: React.ReactNode;
   className?: string;
   children: (control: FieldControlProps) => React.ReactNode;
 }) {
-  const id = useId();
+  const generatedId = useId();
+  const id = fixedId ?? generatedId;
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AuditView, type AuditFilterState } from "@/components/admin/audit-view";
+import { AuditView, type AuditFilterState } from "@/components/admin/audit/audit-view";
 import { listAuditActions } from "@/lib/audit/list-audit-actions";
 import { requirePageUser } from "@/lib/auth/require-user";
 import { listUsers } from "@/lib/users/list-users";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { StoresView } from "@/components/admin/stores-view";
+import { StoresView } from "@/components/admin/stores/stores-view";
 import { requirePageUser } from "@/lib/auth/require-user";
 import { listStores } from "@/lib/stores/list-stores";
 

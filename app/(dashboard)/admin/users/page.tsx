@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { UsersView } from "@/components/admin/users-view";
+import { UsersView } from "@/components/admin/users/users-view";
 import { requirePageUser } from "@/lib/auth/require-user";
 import { listUsers } from "@/lib/users/list-users";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { PartnerDetailView } from "@/components/admin/partner-detail-view";
+import { PartnerDetailView } from "@/components/admin/partner/partner-detail-view";
 import { getPartnerDetails } from "@/lib/partners/get-partner-details";
 import { type PartnerDetails } from "@/lib/partners/partner-views";
 import { requirePageUser } from "@/lib/auth/require-user";

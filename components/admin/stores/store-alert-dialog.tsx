@@ -1,10 +1,11 @@
 "use client";
 // A store's alert settings (issue 17): the ages at which a pending transfer alerts, and its opening hours in
 // its time zone (a crossing while closed alerts at the next opening; the sender's 4-hour clock does not stop).
-import { useQueryClient } from "@tanstack/react-query";
 import * as z from "zod";
-import { apiFetch, submitShowingErrors } from "@/components/admin/api";
+import { apiFetch } from "@/components/admin/api";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
+import { useStoresRefresh } from "@/components/admin/stores/store-row";
+import { useConfirmedAction } from "@/components/admin/use-confirmed-action";
 import { Field } from "@/components/ui/field";
 import { useSchemaForm } from "@/components/forms/use-schema-form";
 import {
@@ -60,36 +61,42 @@ export function formatOpeningHours(hours: OpeningHours | null): string {
   return hours.map((d, i) => `${WEEKDAYS[i]!.slice(0, 3)} ${d ? `${d.open}-${d.close}` : "closed"}`).join(", ");
 }
 
-export function StoreAlertDialog({ store, onDone, onCancel }: { store: StoreAlertRow | null; onDone: (message: string) => void; onCancel: () => void }) {
-  const queryClient = useQueryClient();
-  const form = useSchemaForm(AlertFormSchema, {
-    values: {
-      thresholds: (store?.alertThresholdsMinutes ?? [120, 180]).join(", "),
-      timeZone: store?.timeZone ?? "UTC",
-      alwaysOpen: !store?.openingHours,
-      days: (store?.openingHours ?? Array.from({ length: 7 }, () => null)).map((d) => (d ? `${d.open}-${d.close}` : "")),
+export function useStoreAlerts(onDone: (message: string) => void) {
+  const refresh = useStoresRefresh();
+  const form = useSchemaForm(AlertFormSchema, { defaultValues: alertFormValues(null) });
+  const action = useConfirmedAction({
+    form: { form, fields: ["thresholds", "timeZone"], valuesOf: (store: StoreAlertRow) => alertFormValues(store) },
+    run: (store: StoreAlertRow, input) => apiFetch(`/api/admin/stores/${store.storeId}/alerts`, { method: "PUT", body: input }),
+    onDone: async (_data, store) => {
+      onDone(`Alert settings of ${store.name} saved.`);
+      await refresh();
     },
   });
+  return { action, form };
+}
+
+function alertFormValues(store: StoreAlertRow | null): z.input<typeof AlertFormSchema> {
+  return {
+    thresholds: (store?.alertThresholdsMinutes ?? [120, 180]).join(", "),
+    timeZone: store?.timeZone ?? "UTC",
+    alwaysOpen: !store?.openingHours,
+    days: (store?.openingHours ?? Array.from({ length: 7 }, () => null)).map((d) => (d ? `${d.open}-${d.close}` : "")),
+  };
+}
+
+export function StoreAlertDialog({ change }: { change: ReturnType<typeof useStoreAlerts> }) {
+  const { action, form } = change;
+  const store = action.target;
   const errors = form.formState.errors;
   const alwaysOpen = form.watch("alwaysOpen");
-  const submit = submitShowingErrors(form, ["thresholds", "timeZone"], async (input) => {
-    if (!store) return;
-    await apiFetch(`/api/admin/stores/${store.storeId}/alerts`, { method: "PUT", body: input });
-    onDone(`Alert settings of ${store.name} saved.`);
-    await queryClient.invalidateQueries({ queryKey: ["admin", "stores"] });
-  });
   return (
     <ConfirmDialog
-      open={store !== null}
+      {...action.dialog}
       title={`Alerts of ${store?.name ?? ""}`}
       description="Pharmacists are alerted when a pending transfer reaches these ages. The sender treats a transfer as failed after 4 hours, and that clock does not stop while the store is closed."
       confirmLabel="Save alert settings"
       pendingLabel="Saving…"
       variant="primary"
-      pending={form.formState.isSubmitting}
-      error={errors.root?.server?.message}
-      onCancel={onCancel}
-      onConfirm={() => void submit()}
     >
       <Field label="Alert at these ages (minutes)" error={errors.thresholds?.message} hint="Ascending, under 240, separated by commas. Default: 120, 180.">
         {(f) => <input {...f} autoComplete="off" data-autofocus {...form.register("thresholds")} />}

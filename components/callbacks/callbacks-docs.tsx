@@ -129,6 +129,10 @@ export function CallbacksDocs() {
           <strong>Deduplicate by webhook-id.</strong> A callback can arrive more than once (a retry after an answer we did not receive,
           or a pharmacist pressing &quot;Redeliver&quot;); answer 2xx to a repeat and ignore it.
         </li>
+        <li>
+          <strong>Expect several at once, in any order.</strong> Callbacks of different transfers are independent: a backlog (after your
+          endpoint was down) is sent several requests at a time over kept-alive connections, each signed on its own.
+        </li>
         <li>We only connect to public internet addresses; the callback URL should use https.</li>
         <li>
           Before your first transfer the pharmacy can send you a test callback: signed like any other, with <code className={mono}>metadata.test: true</code> and

@@ -163,7 +163,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth((request) => {
         // (By next-auth's `type`: class names do not survive the production build's minifier.)
         const type = error instanceof AuthError ? error.type : null;
         if (type === "CallbackRouteError" || type === "OAuthCallbackError" || type === "InvalidCheck") {
-          const cause = error.cause && typeof error.cause === "object" && "err" in error.cause ? error.cause.err : error.cause;
+          const cause =
+            error.cause && typeof error.cause === "object" && "err" in error.cause ? error.cause.err : error.cause;
           log("warn", "sso sign-in refused", { errorType: type, cause: cause instanceof Error ? cause.message : null });
           return;
         }

@@ -78,7 +78,14 @@ function refuse(request: NextRequest, reason: "signed_out" | "idle" | "expired",
         : reason === "expired"
           ? "Your session reached its maximum length. Sign in again."
           : "Sign in to use the dashboard API.";
-    response = problemResponse(401, reason, "Sign-in required", detail, {}, { "www-authenticate": 'Session realm="dashboard"' });
+    response = problemResponse(
+      401,
+      reason,
+      "Sign-in required",
+      detail,
+      {},
+      { "www-authenticate": 'Session realm="dashboard"' },
+    );
   } else {
     const params = new URLSearchParams({ callbackUrl: `${pathname}${search}` });
     if (reason !== "signed_out") params.set("reason", reason);
@@ -103,12 +110,21 @@ export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
   // CSRF: a state-changing request another site's page made is refused before anything else.
   if (isCrossSiteWrite(request)) {
-    return problemResponse(403, "cross_site_request", "Cross-site request refused", "This request came from another site's page; use the dashboard itself.");
+    return problemResponse(
+      403,
+      "cross_site_request",
+      "Cross-site request refused",
+      "This request came from another site's page; use the dashboard itself.",
+    );
   }
   // A fresh nonce per request: Next puts it on its own scripts when it sees it in the request's CSP.
   const nonce = btoa(crypto.randomUUID());
   const issuer = env().OIDC_ISSUER;
-  const csp = pageContentSecurityPolicy(nonce, env().NODE_ENV === "development", issuer ? [new URL(issuer).origin] : []);
+  const csp = pageContentSecurityPolicy(
+    nonce,
+    env().NODE_ENV === "development",
+    issuer ? [new URL(issuer).origin] : [],
+  );
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", csp);
@@ -116,7 +132,11 @@ export async function proxy(request: NextRequest) {
 
   // `npm start` answers these before Next (lib/http/production-server.ts); this covers `next dev`.
   if (isMalformedPath(pathname)) {
-    return secure(request, toWebResponse(malformedPathAnswer(audienceOf(pathname) === "page" ? "page" : "json-api")), csp);
+    return secure(
+      request,
+      toWebResponse(malformedPathAnswer(audienceOf(pathname) === "page" ? "page" : "json-api")),
+      csp,
+    );
   }
   return secure(request, await decide(request, pathname, next), csp);
 }
@@ -130,7 +150,12 @@ async function decide(request: NextRequest, pathname: string, next: () => NextRe
 
   if (!isAllowed(rule, session.claims.role)) {
     if (isApiPath(pathname)) {
-      return problemResponse(403, "forbidden", "Forbidden", `Your role (${session.claims.role}) may not ${request.method} ${pathname}.`);
+      return problemResponse(
+        403,
+        "forbidden",
+        "Forbidden",
+        `Your role (${session.claims.role}) may not ${request.method} ${pathname}.`,
+      );
     }
     return redirectTo(request, `/transfers?${new URLSearchParams({ denied: pathname })}`);
   }

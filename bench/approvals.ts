@@ -18,7 +18,14 @@ import { approveTransfer } from "@/lib/transfers/approve-transfer";
 import { pendingTransfers, pool } from "./callbacks";
 import { percentile, processTreeCpuMs, progress } from "./support";
 
-type Side = { approvalsPerSecond: number; p50: number; p95: number; statementsPerApproval: number | null; benchCpuMsPerApproval: number; postgresCpuMsPerApproval: number };
+type Side = {
+  approvalsPerSecond: number;
+  p50: number;
+  p95: number;
+  statementsPerApproval: number | null;
+  benchCpuMsPerApproval: number;
+  postgresCpuMsPerApproval: number;
+};
 type StatementProfile = { query: string; callsPerApproval: number; meanMs: number; totalMsPerApproval: number };
 export type ApprovalsResult = {
   concurrency: number;
@@ -34,7 +41,15 @@ export type ApprovalsResult = {
 };
 
 type StatRow = { queryid: bigint; query: string; calls: bigint; total: number };
-type Tally = { rates: number[]; times: number[]; count: number; benchCpuMs: number; postgresCpuMs: number; statements: number | null; byQuery: Map<bigint, { query: string; calls: number; total: number }> };
+type Tally = {
+  rates: number[];
+  times: number[];
+  count: number;
+  benchCpuMs: number;
+  postgresCpuMs: number;
+  statements: number | null;
+  byQuery: Map<bigint, { query: string; calls: number; total: number }>;
+};
 
 /** pg_stat_statements in the bench database when the server preloads it (the embedded one does); else false. */
 async function enableStatementStats(): Promise<boolean> {
@@ -62,7 +77,15 @@ async function postmasterPid(): Promise<number> {
 }
 
 async function round(
-  opts: { partnerId: string; pharmacyNpi: string; actor: SessionUser; count: number; concurrency: number; stats: boolean; postmaster: number },
+  opts: {
+    partnerId: string;
+    pharmacyNpi: string;
+    actor: SessionUser;
+    count: number;
+    concurrency: number;
+    stats: boolean;
+    postmaster: number;
+  },
   tally?: Tally,
 ): Promise<number> {
   const ids = await pendingTransfers(opts.partnerId, opts.pharmacyNpi, opts.count);
@@ -73,7 +96,12 @@ async function round(
   const started = performance.now();
   await pool(ids, opts.concurrency, async (id) => {
     const t = performance.now();
-    await approveTransfer({ transferId: id, actor: opts.actor, clientAddress: "127.0.0.1", approval: { oneTimeTransferConfirmed: true } });
+    await approveTransfer({
+      transferId: id,
+      actor: opts.actor,
+      clientAddress: "127.0.0.1",
+      approval: { oneTimeTransferConfirmed: true },
+    });
     times.push(performance.now() - t);
   });
   const rate = opts.count / ((performance.now() - started) / 1000);
@@ -101,20 +129,38 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-export async function benchApprovals(opts: { databaseUrl: string; partnerId: string; pharmacyNpi: string; actor: SessionUser; count: number; rounds: number }): Promise<ApprovalsResult> {
+export async function benchApprovals(opts: {
+  databaseUrl: string;
+  partnerId: string;
+  pharmacyNpi: string;
+  actor: SessionUser;
+  count: number;
+  rounds: number;
+}): Promise<ApprovalsResult> {
   const concurrency = 4;
   const chains = env().AUDIT_CHAINS;
   await installJobQueue(opts.databaseUrl); // approvals enqueue their callback jobs (no worker takes them here)
   const stats = await enableStatementStats();
   const settings = { ...opts, concurrency, stats, postmaster: await postmasterPid() };
-  const tally = (): Tally => ({ rates: [], times: [], count: 0, benchCpuMs: 0, postgresCpuMs: 0, statements: null, byQuery: new Map() });
+  const tally = (): Tally => ({
+    rates: [],
+    times: [],
+    count: 0,
+    benchCpuMs: 0,
+    postgresCpuMs: 0,
+    statements: null,
+    byQuery: new Map(),
+  });
   const results = { single: tally(), chained: tally() };
   const loads: number[] = [os.loadavg()[0]!];
   await round({ ...settings, count: 20 }); // warm-up
   try {
     for (let r = 0; r < opts.rounds; r++) {
       for (const side of r % 2 === 0 ? (["single", "chained"] as const) : (["chained", "single"] as const)) {
-        const done = progress(`approvals: ${opts.count} at ${concurrency} at once, ${side === "single" ? "1 audit chain" : `${chains} audit chains`}`, 1);
+        const done = progress(
+          `approvals: ${opts.count} at ${concurrency} at once, ${side === "single" ? "1 audit chain" : `${chains} audit chains`}`,
+          1,
+        );
         setEnv({ AUDIT_CHAINS: side === "single" ? "1" : String(chains) });
         await round(settings, results[side]);
         loads.push(os.loadavg()[0]!);
@@ -137,7 +183,12 @@ export async function benchApprovals(opts: { databaseUrl: string; partnerId: str
   const statements = stats
     ? [...results.chained.byQuery.values()]
         .sort((a, b) => b.total - a.total)
-        .map((q) => ({ query: q.query.replace(/\s+/g, " ").slice(0, 160), callsPerApproval: round2(q.calls / results.chained.count), meanMs: round2(q.total / q.calls), totalMsPerApproval: round2(q.total / results.chained.count) }))
+        .map((q) => ({
+          query: q.query.replace(/\s+/g, " ").slice(0, 160),
+          callsPerApproval: round2(q.calls / results.chained.count),
+          meanMs: round2(q.total / q.calls),
+          totalMsPerApproval: round2(q.total / results.chained.count),
+        }))
     : null;
   const result: ApprovalsResult = {
     concurrency,
@@ -158,12 +209,15 @@ export async function benchApprovals(opts: { databaseUrl: string; partnerId: str
 function printApprovals(r: ApprovalsResult): void {
   const line = (name: string, s: Side) =>
     `  ${name}: ${s.statementsPerApproval ?? "?"} statements, CPU ms bench ${s.benchCpuMsPerApproval} + PostgreSQL ${s.postgresCpuMsPerApproval} per approval\n`;
-  process.stdout.write(`\napprovals, per approval (load average ${r.loadAverage.min.toFixed(1)}-${r.loadAverage.max.toFixed(1)}):\n`);
+  process.stdout.write(
+    `\napprovals, per approval (load average ${r.loadAverage.min.toFixed(1)}-${r.loadAverage.max.toFixed(1)}):\n`,
+  );
   process.stdout.write(line(`${r.chains} audit chains`, r.chained) + line("1 audit chain", r.single));
   if (!r.statements) {
     process.stdout.write("  (pg_stat_statements not available: no statement profile)\n");
     return;
   }
   process.stdout.write(`statements of the ${r.chains}-chain side (calls/approval, mean ms, total ms/approval):\n`);
-  for (const s of r.statements.slice(0, 15)) process.stdout.write(`  ${s.callsPerApproval}  ${s.meanMs}  ${s.totalMsPerApproval}  ${s.query}\n`);
+  for (const s of r.statements.slice(0, 15))
+    process.stdout.write(`  ${s.callsPerApproval}  ${s.meanMs}  ${s.totalMsPerApproval}  ${s.query}\n`);
 }

@@ -41,17 +41,44 @@ const server = createServer((req, res) => {
       const r = result.request;
       const drug = classifyTransfer(r, DEFAULT_STORE_RULES);
       const id = `trf_${randomBytes(10).toString("hex")}`;
-      const response = { requestID: r.metadata.requestID, metadata: { responseType: "RECEIVED", referenceID: id, responseID: `rsp_${randomBytes(10).toString("hex")}`, responseTimestamp: new Date().toISOString() } };
+      const response = {
+        requestID: r.metadata.requestID,
+        metadata: {
+          responseType: "RECEIVED",
+          referenceID: id,
+          responseID: `rsp_${randomBytes(10).toString("hex")}`,
+          responseTimestamp: new Date().toISOString(),
+        },
+      };
       const inserted = await pool.query(
         `INSERT INTO transfers (id, partner_id, request_id, content_hash, status, active_rx_key,
            patient_first_name, patient_last_name, patient_search, patient_dob, sending_npi, sending_name, receiving_npi,
            rx_number, drug_name, drug_strength, has_allergies, drug_schedule, allergy_alert, received_at, request, response, response_id)
          VALUES ($1,$2,$3,$4,'RECEIVED',$5,$6,$7,$8,$9::date,$10,$11,$12,$13,$14,$15,$16,$17,$18,now(),$19::jsonb,$20::jsonb,$21)
          ON CONFLICT DO NOTHING RETURNING id`,
-        [id, partnerId, r.metadata.requestID, hashRequestContent(r), activeRxKey(r), r.patient.name.firstName, r.patient.name.lastName,
-          `${r.patient.name.lastName} ${r.patient.name.firstName}`.toLowerCase(), r.patient.dateOfBirth, r.sendingPharmacy.npi, r.sendingPharmacy.name,
-          r.receivingPharmacy.npi, r.prescription.rxNumber, r.prescription.medicationName, r.prescription.drugStrength,
-          r.patient.allergyDetails.allergies.length > 0, drug.drugSchedule, drug.allergyAlert, JSON.stringify(r), JSON.stringify(response), response.metadata.responseID],
+        [
+          id,
+          partnerId,
+          r.metadata.requestID,
+          hashRequestContent(r),
+          activeRxKey(r),
+          r.patient.name.firstName,
+          r.patient.name.lastName,
+          `${r.patient.name.lastName} ${r.patient.name.firstName}`.toLowerCase(),
+          r.patient.dateOfBirth,
+          r.sendingPharmacy.npi,
+          r.sendingPharmacy.name,
+          r.receivingPharmacy.npi,
+          r.prescription.rxNumber,
+          r.prescription.medicationName,
+          r.prescription.drugStrength,
+          r.patient.allergyDetails.allergies.length > 0,
+          drug.drugSchedule,
+          drug.allergyAlert,
+          JSON.stringify(r),
+          JSON.stringify(response),
+          response.metadata.responseID,
+        ],
       );
       send(res, inserted.rowCount ? 200 : 400, response);
     } catch (err) {

@@ -16,8 +16,14 @@ const SETTINGS: Record<string, Partial<RunnerOptions>> = {
   tuned: { preset: { worker: { localQueue: { size: CONCURRENCY + 1 }, completeJobBatchDelay: 0 } } },
 };
 
-async function drain(pool: pg.Pool, options: Partial<RunnerOptions>): Promise<{ perSecond: number; cpuMsPerJob: number }> {
-  await pool.query(`SELECT graphile_worker.add_jobs(array_agg(ROW('noop', '{}'::json, null, null, null, null, null, null)::graphile_worker.job_spec)) FROM generate_series(1, $1)`, [JOBS]);
+async function drain(
+  pool: pg.Pool,
+  options: Partial<RunnerOptions>,
+): Promise<{ perSecond: number; cpuMsPerJob: number }> {
+  await pool.query(
+    `SELECT graphile_worker.add_jobs(array_agg(ROW('noop', '{}'::json, null, null, null, null, null, null)::graphile_worker.job_spec)) FROM generate_series(1, $1)`,
+    [JOBS],
+  );
   let done = 0;
   let finished!: () => void;
   const allDone = new Promise<void>((resolve) => (finished = resolve));
@@ -36,7 +42,10 @@ async function drain(pool: pg.Pool, options: Partial<RunnerOptions>): Promise<{ 
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   await runner.stop();
-  return { perSecond: Math.round(JOBS / seconds), cpuMsPerJob: Math.round(((used.user + used.system) / 1000 / JOBS) * 1000) / 1000 };
+  return {
+    perSecond: Math.round(JOBS / seconds),
+    cpuMsPerJob: Math.round(((used.user + used.system) / 1000 / JOBS) * 1000) / 1000,
+  };
 }
 
 async function main(): Promise<void> {
@@ -54,7 +63,9 @@ async function main(): Promise<void> {
     for (const [name, rounds] of Object.entries(results)) {
       const rate = median(rounds.map((r) => r.perSecond));
       const cpu = median(rounds.map((r) => r.cpuMsPerJob));
-      process.stdout.write(`graphile-worker ${name}: ${rate} no-op jobs/s, ${cpu} ms worker CPU per job (rounds: ${rounds.map((r) => r.perSecond).join(", ")})\n`);
+      process.stdout.write(
+        `graphile-worker ${name}: ${rate} no-op jobs/s, ${cpu} ms worker CPU per job (rounds: ${rounds.map((r) => r.perSecond).join(", ")})\n`,
+      );
     }
   } finally {
     await postgres.stop();

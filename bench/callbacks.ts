@@ -21,7 +21,13 @@ import { startCallbackReceiver, type CallbackReceiver } from "@/tests/support/ca
 import { TEST_SECRETS } from "@/tests/support/server";
 import { median, percentile, processTreeCpuMs, progress, ROOT, startProcess, stopProcess } from "./support";
 
-export type DrainRound = { batchSize: number; perSecond: number; workerCpuMsPerCallback: number; writeTransactionsPerCallback: number; loadAverage: number };
+export type DrainRound = {
+  batchSize: number;
+  perSecond: number;
+  workerCpuMsPerCallback: number;
+  writeTransactionsPerCallback: number;
+  loadAverage: number;
+};
 
 export type CallbacksResult = {
   count: number;
@@ -31,7 +37,11 @@ export type CallbacksResult = {
   /** callbacksPerSecond: a backlog of approved transfers drained by a worker started after them (delivery alone), median of the rounds at `batchSize`. */
   ours: { callbacksPerSecond: number; approveAndDeliverPerSecond: number; latencyP50: number; latencyP99: number };
   /** The same backlogs drained with one job per callback (CALLBACK_BATCH_SIZE=1), alternating with the above. */
-  oneJobPerCallback: { callbacksPerSecond: number; workerCpuMsPerCallback: number; writeTransactionsPerCallback: number };
+  oneJobPerCallback: {
+    callbacksPerSecond: number;
+    workerCpuMsPerCallback: number;
+    writeTransactionsPerCallback: number;
+  };
   batched: { workerCpuMsPerCallback: number; writeTransactionsPerCallback: number };
   drainRounds: DrainRound[];
   baseline: { callbacksPerSecond: number; latencyP50: number; latencyP99: number };
@@ -56,13 +66,18 @@ export async function pendingTransfers(partnerId: string, pharmacyNpi: string, c
 /** Runs `fn` over `items`, at most `concurrency` at once. */
 export async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 function arrivalOf(receiver: CallbackReceiver, cbPath: string, referenceID: string): number | undefined {
-  return receiver.requests(cbPath).find((r) => (JSON.parse(r.body) as { metadata: { referenceID: string } }).metadata.referenceID === referenceID)?.at;
+  return receiver
+    .requests(cbPath)
+    .find((r) => (JSON.parse(r.body) as { metadata: { referenceID: string } }).metadata.referenceID === referenceID)
+    ?.at;
 }
 
 /** The next transaction id the database will hand out: write transactions used between two readings. */
@@ -71,14 +86,27 @@ async function nextTransactionId(client: pg.Client): Promise<number> {
   return Number(rows[0]!.next);
 }
 
-async function directPosts(bodies: string[], concurrency: number, url: string, secret: string): Promise<{ perSecond: number; latencies: number[] }> {
+async function directPosts(
+  bodies: string[],
+  concurrency: number,
+  url: string,
+  secret: string,
+): Promise<{ perSecond: number; latencies: number[] }> {
   const latencies: number[] = [];
   const started = Date.now();
   await pool(bodies, concurrency, async (body) => {
     const t = Date.now();
     const res = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", ...webhookHeaders({ id: `msg_${randomBytes(8).toString("hex")}`, timestamp: Math.floor(t / 1000), body, secrets: [secret] }) },
+      headers: {
+        "content-type": "application/json",
+        ...webhookHeaders({
+          id: `msg_${randomBytes(8).toString("hex")}`,
+          timestamp: Math.floor(t / 1000),
+          body,
+          secrets: [secret],
+        }),
+      },
       body,
     });
     await res.arrayBuffer();
@@ -103,7 +131,11 @@ export async function benchCallbacks(opts: {
   const concurrency = 4; // WORKER_CONCURRENCY's default: the baseline gets the same
   const receiver = await startCallbackReceiver();
   await installJobQueue(opts.databaseUrl);
-  const partner = await createPartner({ name: "Bench Callback Receiver", callbackUrl: `${receiver.baseUrl}/ours`, npis: [] });
+  const partner = await createPartner({
+    name: "Bench Callback Receiver",
+    callbackUrl: `${receiver.baseUrl}/ours`,
+    npis: [],
+  });
   const startWorker = (batchSize: number) =>
     startProcess(0, process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/worker.ts"], {
       DATABASE_URL: opts.databaseUrl,
@@ -118,7 +150,13 @@ export async function benchCallbacks(opts: {
   let worker = startWorker(opts.batchSize);
   const stats = new pg.Client({ connectionString: opts.databaseUrl });
   await stats.connect();
-  const approve = (id: string) => approveTransfer({ transferId: id, actor: opts.actor, clientAddress: "127.0.0.1", approval: { oneTimeTransferConfirmed: true } });
+  const approve = (id: string) =>
+    approveTransfer({
+      transferId: id,
+      actor: opts.actor,
+      clientAddress: "127.0.0.1",
+      approval: { oneTimeTransferConfirmed: true },
+    });
   try {
     // Warm-up, which also waits for the worker to be up.
     const [warm] = await pendingTransfers(partner.partnerId, opts.pharmacyNpi, 1);
@@ -152,7 +190,10 @@ export async function benchCallbacks(opts: {
     let bodies: string[] = [];
     for (let round = 0; round < opts.drainRounds; round++) {
       for (const batchSize of [1, opts.batchSize]) {
-        done = progress(`callbacks: a backlog of ${opts.count} drained by a worker, batch size ${batchSize} (round ${round + 1})`, 1);
+        done = progress(
+          `callbacks: a backlog of ${opts.count} drained by a worker, batch size ${batchSize} (round ${round + 1})`,
+          1,
+        );
         const backlog = await pendingTransfers(partner.partnerId, opts.pharmacyNpi, opts.count);
         await pool(backlog, concurrency, async (id) => void (await approve(id)));
         const before = receiver.requests("/ours").length;
@@ -186,7 +227,12 @@ export async function benchCallbacks(opts: {
 
     done = progress(`callbacks baseline: ${opts.count} signed POSTs sent directly`, 1);
     const base = await directPosts(bodies, concurrency, `${receiver.baseUrl}/baseline`, partner.webhookSecret);
-    const wide = await directPosts(bodies, concurrency * opts.batchSize, `${receiver.baseUrl}/baseline`, partner.webhookSecret);
+    const wide = await directPosts(
+      bodies,
+      concurrency * opts.batchSize,
+      `${receiver.baseUrl}/baseline`,
+      partner.webhookSecret,
+    );
     done();
 
     const batched = summary(opts.batchSize);
@@ -194,12 +240,27 @@ export async function benchCallbacks(opts: {
       count: opts.count,
       concurrency,
       batchSize: opts.batchSize,
-      ours: { callbacksPerSecond: batched.callbacksPerSecond, approveAndDeliverPerSecond: Math.round(endToEndRate), latencyP50: percentile(latencies, 50), latencyP99: percentile(latencies, 99) },
+      ours: {
+        callbacksPerSecond: batched.callbacksPerSecond,
+        approveAndDeliverPerSecond: Math.round(endToEndRate),
+        latencyP50: percentile(latencies, 50),
+        latencyP99: percentile(latencies, 99),
+      },
       oneJobPerCallback: summary(1),
-      batched: { workerCpuMsPerCallback: batched.workerCpuMsPerCallback, writeTransactionsPerCallback: batched.writeTransactionsPerCallback },
+      batched: {
+        workerCpuMsPerCallback: batched.workerCpuMsPerCallback,
+        writeTransactionsPerCallback: batched.writeTransactionsPerCallback,
+      },
       drainRounds: rounds,
-      baseline: { callbacksPerSecond: Math.round(base.perSecond), latencyP50: percentile(base.latencies, 50), latencyP99: percentile(base.latencies, 99) },
-      baselineAtBatchInFlight: { concurrency: concurrency * opts.batchSize, callbacksPerSecond: Math.round(wide.perSecond) },
+      baseline: {
+        callbacksPerSecond: Math.round(base.perSecond),
+        latencyP50: percentile(base.latencies, 50),
+        latencyP99: percentile(base.latencies, 99),
+      },
+      baselineAtBatchInFlight: {
+        concurrency: concurrency * opts.batchSize,
+        callbacksPerSecond: Math.round(wide.perSecond),
+      },
       ratio: round2(batched.callbacksPerSecond / base.perSecond),
     };
   } finally {

@@ -9,7 +9,15 @@ import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import type { TransferResponse } from "@/lib/transfers/wire";
 import { CHROMIUM_ARGS, findChromium, HOW_TO_GET_CHROMIUM } from "@/tests/support/chromium";
 import { freePort, TEST_SECRETS } from "@/tests/support/server";
-import { percentile, processTreeCpuMs, progress, SERVER_NODE_FLAGS, startProcess, stopProcess, waitForHttp } from "./support";
+import {
+  percentile,
+  processTreeCpuMs,
+  progress,
+  SERVER_NODE_FLAGS,
+  startProcess,
+  stopProcess,
+  waitForHttp,
+} from "./support";
 
 type Timing = { p50: number; p95: number; max: number };
 type Step = {
@@ -55,7 +63,9 @@ function letters(n: number): string {
 
 /** Pending transfers sent the way a sender sends them (POST /v1/transfer with its key), each a patient of its own. */
 async function sendPending(baseUrl: string, apiKey: string, pharmacyNpi: string, count: number): Promise<Pending[]> {
-  const run = randomBytes(3).toString("hex").replace(/[^a-f]/g, "x");
+  const run = randomBytes(3)
+    .toString("hex")
+    .replace(/[^a-f]/g, "x");
   const sent: Pending[] = [];
   for (let i = 0; i < count; i++) {
     const request = buildTransferRequest({}, { receivingNpi: pharmacyNpi });
@@ -71,7 +81,11 @@ async function sendPending(baseUrl: string, apiKey: string, pharmacyNpi: string,
     });
     if (res.status !== 200) throw new Error(`bench: /v1/transfer answered ${res.status}: ${await res.text()}`);
     const body = (await res.json()) as TransferResponse;
-    sent.push({ referenceID: body.metadata.referenceID, lastName: request.patient.name.lastName, firstName: request.patient.name.firstName });
+    sent.push({
+      referenceID: body.metadata.referenceID,
+      lastName: request.patient.name.lastName,
+      firstName: request.patient.name.firstName,
+    });
   }
   return sent;
 }
@@ -86,19 +100,28 @@ type Watch = { kind: "usable"; referenceID: string; lastName: string } | { kind:
  */
 async function arm(page: Page, watch: Watch): Promise<void> {
   await page.evaluate((w) => {
-    const visible = (el: Element | null | undefined): el is HTMLElement => Boolean(el && (el as HTMLElement).checkVisibility());
+    const visible = (el: Element | null | undefined): el is HTMLElement =>
+      Boolean(el && (el as HTMLElement).checkVisibility());
     const holds = (): boolean => {
       if (w.kind === "usable") {
         if (location.pathname !== `/transfers/${w.referenceID}`) return false;
         const heading = [...document.querySelectorAll("h1")].find((h) => h.textContent?.includes(w.lastName));
         const approve = [...document.querySelectorAll("button")].find((b) => b.textContent?.trim() === "Approve");
-        return visible(heading) && visible(document.querySelector('section[aria-label="Allergies"]')) && visible(approve) && !(approve as HTMLButtonElement).disabled;
+        return (
+          visible(heading) &&
+          visible(document.querySelector('section[aria-label="Allergies"]')) &&
+          visible(approve) &&
+          !(approve as HTMLButtonElement).disabled
+        );
       }
       const status = document.querySelector('[aria-label="Status"]');
-      const record = [...document.querySelectorAll("p")].find((p) => p.textContent?.startsWith(`Approved by ${w.name} at`));
+      const record = [...document.querySelectorAll("p")].find((p) =>
+        p.textContent?.startsWith(`Approved by ${w.name} at`),
+      );
       return status?.textContent?.trim() === "Approved" && visible(record);
     };
-    const notice = (): boolean => [...document.querySelectorAll('[role="status"]')].some((s) => s.textContent?.startsWith("Approved. CONFIRMED"));
+    const notice = (): boolean =>
+      [...document.querySelectorAll('[role="status"]')].some((s) => s.textContent?.startsWith("Approved. CONFIRMED"));
     const state = window as unknown as { __bench?: Promise<{ ms: number; noticeMs: number | null }> };
     state.__bench = new Promise((resolve) => {
       let clickedAt: number | null = null;
@@ -121,9 +144,15 @@ async function arm(page: Page, watch: Watch): Promise<void> {
 
 async function measured(page: Page, timeoutMs = 60_000): Promise<{ ms: number; noticeMs: number | null }> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("bench: the dashboard did not reach the state in time")), timeoutMs)));
+  const timeout = new Promise<never>(
+    (_, reject) =>
+      (timer = setTimeout(() => reject(new Error("bench: the dashboard did not reach the state in time")), timeoutMs)),
+  );
   try {
-    return await Promise.race([page.evaluate(() => (window as unknown as { __bench: Promise<{ ms: number; noticeMs: number | null }> }).__bench), timeout]);
+    return await Promise.race([
+      page.evaluate(() => (window as unknown as { __bench: Promise<{ ms: number; noticeMs: number | null }> }).__bench),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -150,7 +179,11 @@ async function apiAlone(page: Page, url: string, method: "GET" | "POST"): Promis
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;
-const timing = (xs: number[]): Timing => ({ p50: round(percentile(xs, 50)), p95: round(percentile(xs, 95)), max: round(Math.max(...xs)) });
+const timing = (xs: number[]): Timing => ({
+  p50: round(percentile(xs, 50)),
+  p95: round(percentile(xs, 95)),
+  max: round(Math.max(...xs)),
+});
 
 export async function benchDashboard(opts: {
   databaseUrl: string;
@@ -167,18 +200,23 @@ export async function benchDashboard(opts: {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // `npm start` (its callback worker included) on core 0, as the intake bench runs it.
-  const server = startProcess(0, process.execPath, [...SERVER_NODE_FLAGS, "--import", "tsx", "scripts/serve.ts", "start"], {
-    NODE_ENV: "production",
-    NEXT_TELEMETRY_DISABLED: "1",
-    DATABASE_URL: opts.databaseUrl,
-    ...TEST_SECRETS,
-    PHARMACY_NPI: opts.pharmacyNpi,
-    PORT: String(port),
-    LOG_LEVEL: "warn",
-    CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
-    CALLBACK_ALLOW_INSECURE_HTTP: "true",
-    V1_RATE_LIMIT_PER_MINUTE: "1000000",
-  });
+  const server = startProcess(
+    0,
+    process.execPath,
+    [...SERVER_NODE_FLAGS, "--import", "tsx", "scripts/serve.ts", "start"],
+    {
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      DATABASE_URL: opts.databaseUrl,
+      ...TEST_SECRETS,
+      PHARMACY_NPI: opts.pharmacyNpi,
+      PORT: String(port),
+      LOG_LEVEL: "warn",
+      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+      CALLBACK_ALLOW_INSECURE_HTTP: "true",
+      V1_RATE_LIMIT_PER_MINUTE: "1000000",
+    },
+  );
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
   try {
     await waitForHttp(`${baseUrl}/v1/openapi.json`, server);
@@ -201,7 +239,12 @@ export async function benchDashboard(opts: {
     await page.getByRole("heading", { name: "Transfer queue" }).waitFor();
 
     const open = { ours: [] as number[], baseline: [] as number[], requests: [] as string[][] };
-    const approve = { ours: [] as number[], baseline: [] as number[], notice: [] as number[], requests: [] as string[][] };
+    const approve = {
+      ours: [] as number[],
+      baseline: [] as number[],
+      notice: [] as number[],
+      requests: [] as string[][],
+    };
     const loadStart = os.loadavg().map(round);
     let cpuStart = 0;
     const done = progress(`dashboard: ${opts.warmUp} warm-up + ${opts.samples} samples (open a review, approve it)`, 1);
@@ -252,7 +295,14 @@ export async function benchDashboard(opts: {
     const step = (s: { ours: number[]; baseline: number[]; requests: string[][] }): Step => {
       const ours = timing(s.ours);
       const baseline = timing(s.baseline);
-      return { ours, baseline, ratio: Math.round((ours.p50 / baseline.p50) * 100) / 100, requestsPerStep: round(s.requests.reduce((n, r) => n + r.length, 0) / opts.samples), requestsOfLastSample: s.requests.at(-1) ?? [], samples: s.ours.map(round) };
+      return {
+        ours,
+        baseline,
+        ratio: Math.round((ours.p50 / baseline.p50) * 100) / 100,
+        requestsPerStep: round(s.requests.reduce((n, r) => n + r.length, 0) / opts.samples),
+        requestsOfLastSample: s.requests.at(-1) ?? [],
+        samples: s.ours.map(round),
+      };
     };
     return {
       transfersInTable: opts.transfersInTable,

@@ -8,16 +8,42 @@ import path from "node:path";
 import pg from "pg";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import { freePort, TEST_SECRETS } from "@/tests/support/server";
-import { median, pinned, processTreeCpuMs, progress, ROOT, runJsonChild, SERVER_NODE_FLAGS, startProcess, stopProcess, waitForHttp } from "./support";
+import {
+  median,
+  pinned,
+  processTreeCpuMs,
+  progress,
+  ROOT,
+  runJsonChild,
+  SERVER_NODE_FLAGS,
+  startProcess,
+  stopProcess,
+  waitForHttp,
+} from "./support";
 
-export type LoadResult = { requestsPerSecond: number; total: number; non2xx: number; errors: number; timeouts: number; p50: number; p99: number };
+export type LoadResult = {
+  requestsPerSecond: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  p50: number;
+  p99: number;
+};
 /**
  * A load run plus the server's CPU time per request (its whole process tree), which moves less with machine
  * noise than req/s, and the database transactions per request (pg_stat_database: each autocommit statement
  * is one), which does not move with load at all.
  */
 export type ServerRun = LoadResult & { cpuMsPerRequest: number; transactionsPerRequest?: number };
-type Summary = { requestsPerSecond: number; p50: number; p99: number; cpuMsPerRequest: number; transactionsPerRequest: number; runs: ServerRun[] };
+type Summary = {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  cpuMsPerRequest: number;
+  transactionsPerRequest: number;
+  runs: ServerRun[];
+};
 export type IntakeResult = {
   connections: number;
   seconds: number;
@@ -65,7 +91,12 @@ export async function benchIntake(opts: {
   /** A checkout of older code, built (`npm run build`), to run beside ours. */
   before?: string;
 }): Promise<IntakeResult> {
-  const ports = { ours: await freePort(), baseline: await freePort(), routeHandler: await freePort(), before: await freePort() };
+  const ports = {
+    ours: await freePort(),
+    baseline: await freePort(),
+    routeHandler: await freePort(),
+    before: await freePort(),
+  };
   const productEnv = {
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
@@ -78,11 +109,31 @@ export async function benchIntake(opts: {
   const node = (...args: string[]) => [...SERVER_NODE_FLAGS, ...args];
   const servers = {
     // The product as `npm start` runs it (its callback worker included, idle here).
-    ours: startProcess(0, process.execPath, node("--import", "tsx", "scripts/serve.ts", "start"), { ...productEnv, PORT: String(ports.ours) }),
-    baseline: startProcess(0, process.execPath, node("--import", "tsx", "bench/baseline-server.ts", String(ports.baseline), opts.databaseUrl, opts.pharmacyNpi), {}),
+    ours: startProcess(0, process.execPath, node("--import", "tsx", "scripts/serve.ts", "start"), {
+      ...productEnv,
+      PORT: String(ports.ours),
+    }),
+    baseline: startProcess(
+      0,
+      process.execPath,
+      node("--import", "tsx", "bench/baseline-server.ts", String(ports.baseline), opts.databaseUrl, opts.pharmacyNpi),
+      {},
+    ),
     // For reference: the same handler behind Next's own pipeline (a bare `next start`, as before the direct route).
-    routeHandler: startProcess(0, process.execPath, node(path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(ports.routeHandler)), productEnv),
-    ...(opts.before ? { before: startBefore(opts.before, node("--import", "tsx", "scripts/serve.ts", "start"), { ...productEnv, PORT: String(ports.before) }) } : {}),
+    routeHandler: startProcess(
+      0,
+      process.execPath,
+      node(path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(ports.routeHandler)),
+      productEnv,
+    ),
+    ...(opts.before
+      ? {
+          before: startBefore(opts.before, node("--import", "tsx", "scripts/serve.ts", "start"), {
+            ...productEnv,
+            PORT: String(ports.before),
+          }),
+        }
+      : {}),
   };
   type Name = keyof typeof ports;
   const transactions = new pg.Client({ connectionString: opts.databaseUrl });
@@ -112,17 +163,24 @@ export async function benchIntake(opts: {
         // Backends report their counts within a second of going idle.
         await new Promise((r) => setTimeout(r, 1500));
         const transactionsPerRequest = ((await committed(transactions)) - xactsBefore) / Math.max(1, load.total);
-        return { ...load, cpuMsPerRequest: Math.round(cpuMsPerRequest * 1000) / 1000, transactionsPerRequest: Math.round(transactionsPerRequest * 100) / 100 };
+        return {
+          ...load,
+          cpuMsPerRequest: Math.round(cpuMsPerRequest * 1000) / 1000,
+          transactionsPerRequest: Math.round(transactionsPerRequest * 100) / 100,
+        };
       } finally {
         done();
       }
     };
-    const order: Name[] = opts.before ? ["baseline", "before", "ours", "routeHandler"] : ["baseline", "ours", "routeHandler"];
+    const order: Name[] = opts.before
+      ? ["baseline", "before", "ours", "routeHandler"]
+      : ["baseline", "ours", "routeHandler"];
     // Warm-up: JIT, pools and Next's lazily compiled route (2 s left the first round visibly colder).
     for (const name of order) await run(name, Math.min(5, opts.seconds), `intake warm-up ${name}`);
     const runs: Record<Name, ServerRun[]> = { ours: [], baseline: [], routeHandler: [], before: [] };
     for (let round = 1; round <= opts.rounds; round++) {
-      for (const name of order) runs[name].push(await run(name, opts.seconds, `intake ${name} round ${round}/${opts.rounds}`));
+      for (const name of order)
+        runs[name].push(await run(name, opts.seconds, `intake ${name} round ${round}/${opts.rounds}`));
     }
     for (const r of Object.values(runs).flat()) {
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`intake run had failures: ${JSON.stringify(r)}`);
@@ -132,7 +190,12 @@ export async function benchIntake(opts: {
     const old = opts.before ? summarize(runs.before) : undefined;
     // The aim's own terms: latency when ours carries half the baseline's throughput, paced at that rate.
     const halfRate = Math.round(b.requestsPerSecond / 2);
-    const paced = await run("ours", opts.seconds, `intake ours paced at ${halfRate} req/s (half the baseline's)`, halfRate);
+    const paced = await run(
+      "ours",
+      opts.seconds,
+      `intake ours paced at ${halfRate} req/s (half the baseline's)`,
+      halfRate,
+    );
     if (paced.non2xx > 0 || paced.errors > 0) throw new Error(`intake run had failures: ${JSON.stringify(paced)}`);
     return {
       connections: opts.connections,
@@ -151,7 +214,12 @@ export async function benchIntake(opts: {
             },
           }
         : {}),
-      atHalfBaseline: { rate: halfRate, requestsPerSecond: Math.round(paced.requestsPerSecond), p50: paced.p50, p99: paced.p99 },
+      atHalfBaseline: {
+        rate: halfRate,
+        requestsPerSecond: Math.round(paced.requestsPerSecond),
+        p50: paced.p50,
+        p99: paced.p99,
+      },
       ratio: Math.round((o.requestsPerSecond / b.requestsPerSecond) * 100) / 100,
       cpuRatio: Math.round((b.cpuMsPerRequest / o.cpuMsPerRequest) * 100) / 100,
     };
@@ -164,12 +232,18 @@ export async function benchIntake(opts: {
 /** Committed and rolled-back transactions of this database so far. */
 async function committed(client: pg.Client): Promise<number> {
   await client.query("SELECT pg_stat_clear_snapshot()");
-  const { rows } = await client.query<{ n: string }>("SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()");
+  const { rows } = await client.query<{ n: string }>(
+    "SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()",
+  );
   return Number(rows[0]!.n);
 }
 
 /** `npm start` of another checkout, on core 0 like ours. */
 function startBefore(checkout: string, args: string[], env: Record<string, string>) {
   const [cmd, argv] = pinned(0, process.execPath, args);
-  return spawn(cmd, argv, { cwd: path.resolve(checkout), env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] });
+  return spawn(cmd, argv, {
+    cwd: path.resolve(checkout),
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
 }

@@ -3,7 +3,15 @@
 import autocannon from "autocannon";
 
 /** rate: requests per second for the whole run (paced); without it, as fast as the server answers. */
-type Args = { url: string; apiKey: string; template: string; connections: number; seconds: number; prefix: string; rate?: number };
+type Args = {
+  url: string;
+  apiKey: string;
+  template: string;
+  connections: number;
+  seconds: number;
+  prefix: string;
+  rate?: number;
+};
 const args = JSON.parse(process.argv[2]!) as Args;
 
 let n = 0;
@@ -20,7 +28,9 @@ const instance = autocannon(
         headers: { "content-type": "application/json", authorization: `senderKey ${args.apiKey}` },
         setupRequest: (req) => {
           n++;
-          const body = args.template.replace("__REQUEST_ID__", `${args.prefix}-${n}`).replace("__RX__", `${args.prefix}${n}`);
+          const body = args.template
+            .replace("__REQUEST_ID__", `${args.prefix}-${n}`)
+            .replace("__RX__", `${args.prefix}${n}`);
           return { ...req, body };
         },
       },

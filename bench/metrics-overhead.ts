@@ -5,7 +5,16 @@
 import { randomBytes } from "node:crypto";
 import { freePort, TEST_SECRETS } from "@/tests/support/server";
 import { requestTemplate, type LoadResult, type ServerRun } from "./intake";
-import { median, processTreeCpuMs, progress, runJsonChild, SERVER_NODE_FLAGS, startProcess, stopProcess, waitForHttp } from "./support";
+import {
+  median,
+  processTreeCpuMs,
+  progress,
+  runJsonChild,
+  SERVER_NODE_FLAGS,
+  startProcess,
+  stopProcess,
+  waitForHttp,
+} from "./support";
 
 export type MetricsOverheadResult = {
   connections: number;
@@ -58,7 +67,9 @@ export async function benchMetricsOverhead(opts: {
       let scraping = name === "on";
       const scraper = (async () => {
         while (scraping) {
-          const res = await fetch(`http://127.0.0.1:${ports.on}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+          const res = await fetch(`http://127.0.0.1:${ports.on}/metrics`, {
+            headers: { authorization: `Bearer ${TOKEN}` },
+          });
           if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
           await res.text();
           scrapes++;
@@ -74,7 +85,8 @@ export async function benchMetricsOverhead(opts: {
           seconds,
           prefix: `metrics-${name}-${randomBytes(4).toString("hex")}`,
         });
-        if (load.non2xx > 0 || load.errors > 0) throw new Error(`metrics overhead run had failures: ${JSON.stringify(load)}`);
+        if (load.non2xx > 0 || load.errors > 0)
+          throw new Error(`metrics overhead run had failures: ${JSON.stringify(load)}`);
         const cpuMsPerRequest = (processTreeCpuMs(server.pid!) - cpuBefore) / Math.max(1, load.total);
         return { ...load, cpuMsPerRequest: Math.round(cpuMsPerRequest * 1000) / 1000 };
       } finally {
@@ -88,7 +100,8 @@ export async function benchMetricsOverhead(opts: {
     for (let round = 1; round <= opts.rounds; round++) {
       // Alternating which goes first, so neither always runs on the fuller table.
       const order: Name[] = round % 2 === 1 ? ["off", "on"] : ["on", "off"];
-      for (const name of order) runs[name].push(await run(name, opts.seconds, `metrics ${name} round ${round}/${opts.rounds}`));
+      for (const name of order)
+        runs[name].push(await run(name, opts.seconds, `metrics ${name} round ${round}/${opts.rounds}`));
     }
     const sum = (rs: ServerRun[]) => ({
       requestsPerSecond: Math.round(median(rs.map((r) => r.requestsPerSecond))),

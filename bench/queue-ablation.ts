@@ -31,12 +31,23 @@ async function main(): Promise<void> {
   const postgres = await startTestPostgres();
   try {
     const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_queue_ablation");
-    setEnv({ DATABASE_URL: databaseUrl, ...TEST_SECRETS, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_ALLOW_INSECURE_HTTP: "true", LOG_LEVEL: "warn" });
+    setEnv({
+      DATABASE_URL: databaseUrl,
+      ...TEST_SECRETS,
+      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+      CALLBACK_ALLOW_INSECURE_HTTP: "true",
+      LOG_LEVEL: "warn",
+    });
     enableQueryEvents();
     let statements = 0;
     (db() as unknown as { $on(event: "query", cb: () => void): void }).$on("query", () => statements++);
     const partner = await createPartner({ name: "Bench Sender", callbackUrl: "http://127.0.0.1:9/unused", npis: [] });
-    const { userId } = await createUser({ email: "ablation@pharmacy.test", password: randomBytes(12).toString("base64url"), role: "pharmacist", name: "Ablation" });
+    const { userId } = await createUser({
+      email: "ablation@pharmacy.test",
+      password: randomBytes(12).toString("base64url"),
+      role: "pharmacist",
+      name: "Ablation",
+    });
     const actor = { id: userId, email: "ablation@pharmacy.test", name: "Ablation", role: "pharmacist" as const };
     const seedSeconds = await seedTransfers(databaseUrl, partner.partnerId, TOTAL);
     process.stdout.write(`seeded ${TOTAL.toLocaleString()} transfers in ${seedSeconds} s\n`);
@@ -44,8 +55,13 @@ async function main(): Promise<void> {
     const [deep] = await db().$queryRaw<{ received_at: Date; id: string }[]>`
       SELECT received_at, id FROM transfers WHERE status = 'RECEIVED'
        ORDER BY received_at, id OFFSET (SELECT count(*) * 9 / 10 FROM transfers WHERE status = 'RECEIVED') LIMIT 1`;
-    const cursor = Buffer.from(JSON.stringify({ p: 0, t: deep!.received_at.toISOString(), i: deep!.id })).toString("base64url");
-    const pages: Record<string, QueueQuery> = { first: QueueQuerySchema.parse({}), deep: QueueQuerySchema.parse({ cursor }) };
+    const cursor = Buffer.from(JSON.stringify({ p: 0, t: deep!.received_at.toISOString(), i: deep!.id })).toString(
+      "base64url",
+    );
+    const pages: Record<string, QueueQuery> = {
+      first: QueueQuerySchema.parse({}),
+      deep: QueueQuerySchema.parse({ cursor }),
+    };
     const variants = {
       served: (q: QueueQuery) => listQueue(q, { actor, clientAddress: "127.0.0.1" }),
       refresh: (q: QueueQuery) => listQueue(q, { actor, clientAddress: "127.0.0.1", isBackground: true }),
@@ -78,24 +94,46 @@ async function main(): Promise<void> {
       }
     }
     for (const [key, list] of Object.entries(times)) {
-      process.stdout.write(`${key.padEnd(16)} p50 ${round2(median(list))} ms  p95 ${round2(percentile(list, 95))} ms  statements/page ${perPage[key]}\n`);
+      process.stdout.write(
+        `${key.padEnd(16)} p50 ${round2(median(list))} ms  p95 ${round2(percentile(list, 95))} ms  statements/page ${perPage[key]}\n`,
+      );
     }
 
     // The patient groups and after-hours marks alone, over the first page's own rows.
-    const rows = await db().$queryRaw<{ status: string; patient_name_key: string; patient_dob: Date; partner_id: string; patient_reference_id: string | null; received_at: Date; receiving_npi: string }[]>`
+    const rows = await db().$queryRaw<
+      {
+        status: string;
+        patient_name_key: string;
+        patient_dob: Date;
+        partner_id: string;
+        patient_reference_id: string | null;
+        received_at: Date;
+        receiving_npi: string;
+      }[]
+    >`
       SELECT status::text AS status, patient_name_key, patient_dob, partner_id, patient_reference_id, received_at, receiving_npi
         FROM transfers WHERE status = 'RECEIVED' ORDER BY received_at, id LIMIT 50`;
     const alerts = await getAllStoreAlertSettings();
     const reps = 2000;
     const t = performance.now();
     for (let i = 0; i < reps; i++) {
-      groupConsecutivePatients(rows.map((r) => ({ pending: r.status === "RECEIVED", nameKey: r.patient_name_key, dob: r.patient_dob.toISOString().slice(0, 10), partnerId: r.partner_id, patientReferenceId: r.patient_reference_id })));
+      groupConsecutivePatients(
+        rows.map((r) => ({
+          pending: r.status === "RECEIVED",
+          nameKey: r.patient_name_key,
+          dob: r.patient_dob.toISOString().slice(0, 10),
+          partnerId: r.partner_id,
+          patientReferenceId: r.patient_reference_id,
+        })),
+      );
       for (const r of rows) {
         const s = alerts.get(r.receiving_npi) ?? DEFAULT_ALERT_SETTINGS;
         arrivedAfterHours(r.received_at, s.openingHours, s.timeZone);
       }
     }
-    process.stdout.write(`patient groups + after-hours marks for a 50-row page: ${round2((performance.now() - t) / reps)} ms\n`);
+    process.stdout.write(
+      `patient groups + after-hours marks for a 50-row page: ${round2((performance.now() - t) / reps)} ms\n`,
+    );
   } finally {
     await postgres.stop();
   }

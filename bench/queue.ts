@@ -10,10 +10,80 @@ import { listQueue, QueueQuerySchema, type QueueQuery } from "@/lib/transfers/li
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import { percentile, progress } from "./support";
 
-const LAST_NAMES = ["smith", "johnson", "williams", "brown", "jones", "garcia", "miller", "davis", "rodriguez", "martinez", "hernandez", "lopez", "gonzalez", "wilson", "anderson", "thomas", "taylor", "moore", "jackson", "martin", "lee", "perez", "thompson", "white", "harris", "sanchez", "clark", "ramirez", "lewis", "robinson", "walker", "young", "allen", "king", "wright", "scott", "torres", "nguyen", "hill", "flores"];
-const FIRST_NAMES = ["james", "mary", "robert", "patricia", "john", "jennifer", "michael", "linda", "david", "elizabeth", "william", "barbara", "richard", "susan", "joseph", "jessica", "thomas", "sarah", "charles", "karen"];
+const LAST_NAMES = [
+  "smith",
+  "johnson",
+  "williams",
+  "brown",
+  "jones",
+  "garcia",
+  "miller",
+  "davis",
+  "rodriguez",
+  "martinez",
+  "hernandez",
+  "lopez",
+  "gonzalez",
+  "wilson",
+  "anderson",
+  "thomas",
+  "taylor",
+  "moore",
+  "jackson",
+  "martin",
+  "lee",
+  "perez",
+  "thompson",
+  "white",
+  "harris",
+  "sanchez",
+  "clark",
+  "ramirez",
+  "lewis",
+  "robinson",
+  "walker",
+  "young",
+  "allen",
+  "king",
+  "wright",
+  "scott",
+  "torres",
+  "nguyen",
+  "hill",
+  "flores",
+];
+const FIRST_NAMES = [
+  "james",
+  "mary",
+  "robert",
+  "patricia",
+  "john",
+  "jennifer",
+  "michael",
+  "linda",
+  "david",
+  "elizabeth",
+  "william",
+  "barbara",
+  "richard",
+  "susan",
+  "joseph",
+  "jessica",
+  "thomas",
+  "sarah",
+  "charles",
+  "karen",
+];
 
-export type QueueCase = { name: string; p50: number; p95: number; baselineP50: number; baselineP95: number; ratio: number; plan: string[] };
+export type QueueCase = {
+  name: string;
+  p50: number;
+  p95: number;
+  baselineP50: number;
+  baselineP95: number;
+  ratio: number;
+  plan: string[];
+};
 export type QueueSize = { transfers: number; seedSeconds: number; cases: QueueCase[] };
 
 /** Adds transfers up to `total` in batches: ~2 % pending, the rest decided, spread over a year. */
@@ -27,7 +97,10 @@ export async function seedTransfers(databaseUrl: string, partnerId: string, tota
     const batch = 100_000;
     for (let from = have + 1; from <= total; from += batch) {
       const to = Math.min(total, from + batch - 1);
-      const done = progress(`seeding transfers ${from.toLocaleString()}–${to.toLocaleString()} of ${total.toLocaleString()}`, 1);
+      const done = progress(
+        `seeding transfers ${from.toLocaleString()}–${to.toLocaleString()} of ${total.toLocaleString()}`,
+        1,
+      );
       await client.query(
         `INSERT INTO transfers (id, partner_id, request_id, content_hash, status, active_rx_key,
            patient_first_name, patient_last_name, patient_search, patient_dob, sending_npi, sending_name, receiving_npi,
@@ -77,7 +150,10 @@ async function explain(databaseUrl: string, q: Captured): Promise<string[]> {
   await client.connect();
   try {
     const params = JSON.parse(q.params) as unknown[];
-    const rows = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${q.query}`, params);
+    const rows = await client.query<{ "QUERY PLAN": string }>(
+      `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${q.query}`,
+      params,
+    );
     return rows.rows.map((r) => r["QUERY PLAN"]);
   } finally {
     await client.end();
@@ -94,16 +170,27 @@ async function timeIt(runs: number, fn: () => Promise<unknown>): Promise<number[
   return ms;
 }
 
-export async function benchQueue(opts: { databaseUrl: string; partnerId: string; actor: SessionUser; runs: number }): Promise<QueueCase[]> {
+export async function benchQueue(opts: {
+  databaseUrl: string;
+  partnerId: string;
+  actor: SessionUser;
+  runs: number;
+}): Promise<QueueCase[]> {
   const capture = captureQueries();
   const middle = await db().$queryRaw<{ received_at: Date; id: string }[]>`
     SELECT received_at, id FROM transfers WHERE status = 'RECEIVED'
      ORDER BY received_at, id OFFSET (SELECT count(*) * 9 / 10 FROM transfers WHERE status = 'RECEIVED') LIMIT 1`;
   const deep = middle[0];
-  const deepCursor = deep ? Buffer.from(JSON.stringify({ p: 0, t: deep.received_at.toISOString(), i: deep.id })).toString("base64url") : undefined;
+  const deepCursor = deep
+    ? Buffer.from(JSON.stringify({ p: 0, t: deep.received_at.toISOString(), i: deep.id })).toString("base64url")
+    : undefined;
 
   const cases: { name: string; query: Partial<QueueQuery>; floor: Prisma.Sql }[] = [
-    { name: "first page (pending, oldest first)", query: {}, floor: Prisma.sql`SELECT id FROM transfers WHERE status = 'RECEIVED' ORDER BY received_at, id LIMIT 51` },
+    {
+      name: "first page (pending, oldest first)",
+      query: {},
+      floor: Prisma.sql`SELECT id FROM transfers WHERE status = 'RECEIVED' ORDER BY received_at, id LIMIT 51`,
+    },
     {
       name: "filtered page (sender + allergies)",
       query: { sender: opts.partnerId, flags: ["allergies"] },
@@ -166,8 +253,19 @@ export async function benchQueue(opts: { databaseUrl: string; partnerId: string;
  * birth, and the sender's patient id: 5 transfers share each bench patient id) with the audit row it writes,
  * beside the bare index read of the same matches.
  */
-async function benchHistory(opts: { databaseUrl: string; actor: SessionUser; runs: number }, capture: { take(): Captured[] }): Promise<QueueCase> {
-  const [target] = await db().$queryRaw<{ id: string; partner_id: string; patient_name_key: string; patient_dob: Date; patient_reference_id: string | null }[]>`
+async function benchHistory(
+  opts: { databaseUrl: string; actor: SessionUser; runs: number },
+  capture: { take(): Captured[] },
+): Promise<QueueCase> {
+  const [target] = await db().$queryRaw<
+    {
+      id: string;
+      partner_id: string;
+      patient_name_key: string;
+      patient_dob: Date;
+      patient_reference_id: string | null;
+    }[]
+  >`
     SELECT id, partner_id, patient_name_key, patient_dob, patient_reference_id FROM transfers
      WHERE status = 'RECEIVED' ORDER BY received_at, id LIMIT 1`;
   if (!target) throw new Error("bench: no pending transfer for the history case");

@@ -30,7 +30,9 @@ if (process.argv.includes("--only") && !PARTS.includes(onlyArg as Part)) {
   process.exit(2);
 }
 /** `--intake-before <checkout>`: run that built checkout's `npm start` in the intake's rounds too (an A/B). */
-const intakeBefore = process.argv.includes("--intake-before") ? process.argv[process.argv.indexOf("--intake-before") + 1] : undefined;
+const intakeBefore = process.argv.includes("--intake-before")
+  ? process.argv[process.argv.indexOf("--intake-before") + 1]
+  : undefined;
 const runs = (part: Part) => !process.argv.includes("--only") || onlyArg === part;
 const settings = quick ? { connections: 10, seconds: 3, rounds: 1 } : { connections: 50, seconds: 20, rounds: 2 };
 const queueSizes = quick ? [20_000] : [100_000, 1_000_000];
@@ -38,7 +40,9 @@ const queueRuns = quick ? 5 : 40;
 const approvalSettings = quick ? { count: 20, rounds: 1 } : { count: 300, rounds: 4 };
 // The dashboard in Chromium: over the largest queue size (seeded here when the queue part did not run).
 const dashboardSettings = quick ? { samples: 3, warmUp: 1 } : { samples: 40, warmUp: 3 };
-const callbackSettings = quick ? { count: 20, latencySamples: 5, drainRounds: 1 } : { count: 500, latencySamples: 50, drainRounds: 3 };
+const callbackSettings = quick
+  ? { count: 20, latencySamples: 5, drainRounds: 1 }
+  : { count: 500, latencySamples: 50, drainRounds: 3 };
 
 function step(text: string): void {
   process.stdout.write(`\n▶ ${text}\n`);
@@ -56,7 +60,13 @@ async function serverVersion(url: string): Promise<string> {
 
 function machine() {
   const cpus = os.cpus();
-  return { cpu: cpus[0]?.model ?? "unknown", cores: cpus.length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
+  return {
+    cpu: cpus[0]?.model ?? "unknown",
+    cores: cpus.length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+  };
 }
 
 function table(rows: string[][]): string {
@@ -76,7 +86,13 @@ async function main(): Promise<void> {
     const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_bench");
     const authSecret = TEST_SECRETS.AUTH_SECRET;
     // `npm start` requires explicit keys; this process writes sealed secrets and audit records with the same.
-    setEnv({ DATABASE_URL: databaseUrl, ...TEST_SECRETS, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_ALLOW_INSECURE_HTTP: "true", LOG_LEVEL: "warn" });
+    setEnv({
+      DATABASE_URL: databaseUrl,
+      ...TEST_SECRETS,
+      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+      CALLBACK_ALLOW_INSECURE_HTTP: "true",
+      LOG_LEVEL: "warn",
+    });
     enableQueryEvents();
     const partner = await createPartner({ name: "Bench Sender", callbackUrl: "http://127.0.0.1:9/unused", npis: [] });
     const pgVersion = await serverVersion(databaseUrl);
@@ -84,16 +100,37 @@ async function main(): Promise<void> {
     let intake: IntakeResult | undefined;
     if (runs("intake")) {
       step(`intake: ${settings.rounds} round(s) of ${settings.seconds} s at ${settings.connections} connections`);
-      intake = await benchIntake({ databaseUrl, authSecret, apiKey: partner.apiKey, pharmacyNpi: DEMO_PHARMACY_NPI, ...settings, before: intakeBefore });
+      intake = await benchIntake({
+        databaseUrl,
+        authSecret,
+        apiKey: partner.apiKey,
+        pharmacyNpi: DEMO_PHARMACY_NPI,
+        ...settings,
+        before: intakeBefore,
+      });
     }
 
     let metrics: MetricsOverheadResult | undefined;
     if (runs("metrics")) {
-      step(`metrics overhead: intake with metrics recorded and scraped every second vs METRICS_ENABLED=false, ${Math.max(2, settings.rounds)} alternating rounds of ${settings.seconds} s`);
-      metrics = await benchMetricsOverhead({ databaseUrl, authSecret, apiKey: partner.apiKey, pharmacyNpi: DEMO_PHARMACY_NPI, ...settings, rounds: Math.max(2, settings.rounds) });
+      step(
+        `metrics overhead: intake with metrics recorded and scraped every second vs METRICS_ENABLED=false, ${Math.max(2, settings.rounds)} alternating rounds of ${settings.seconds} s`,
+      );
+      metrics = await benchMetricsOverhead({
+        databaseUrl,
+        authSecret,
+        apiKey: partner.apiKey,
+        pharmacyNpi: DEMO_PHARMACY_NPI,
+        ...settings,
+        rounds: Math.max(2, settings.rounds),
+      });
     }
 
-    const { userId } = await createUser({ email: "bench@pharmacy.test", password: randomBytes(12).toString("base64url"), role: "pharmacist", name: "Bench Pharmacist" });
+    const { userId } = await createUser({
+      email: "bench@pharmacy.test",
+      password: randomBytes(12).toString("base64url"),
+      role: "pharmacist",
+      name: "Bench Pharmacist",
+    });
     const actor = { id: userId, email: "bench@pharmacy.test", name: "Bench Pharmacist", role: "pharmacist" as const };
     let queue: QueueSize[] | undefined;
     if (runs("queue")) {
@@ -101,47 +138,121 @@ async function main(): Promise<void> {
       for (const size of queueSizes) {
         step(`queue at ${size.toLocaleString()} transfers`);
         const seedSeconds = await seedTransfers(databaseUrl, partner.partnerId, size);
-        queue.push({ transfers: size, seedSeconds, cases: await benchQueue({ databaseUrl, partnerId: partner.partnerId, actor, runs: queueRuns }) });
+        queue.push({
+          transfers: size,
+          seedSeconds,
+          cases: await benchQueue({ databaseUrl, partnerId: partner.partnerId, actor, runs: queueRuns }),
+        });
       }
     }
 
     let dashboard: DashboardResult | undefined;
     if (runs("dashboard")) {
       const size = queueSizes[queueSizes.length - 1]!;
-      step(`dashboard in Chromium over ${size.toLocaleString()} transfers: ${dashboardSettings.warmUp} warm-up + ${dashboardSettings.samples} samples`);
+      step(
+        `dashboard in Chromium over ${size.toLocaleString()} transfers: ${dashboardSettings.warmUp} warm-up + ${dashboardSettings.samples} samples`,
+      );
       if (!queue) await seedTransfers(databaseUrl, partner.partnerId, size);
-      const pharmacist = { email: "bench-dashboard@pharmacy.test", password: randomBytes(12).toString("base64url"), name: "Dana Bench, PharmD" };
+      const pharmacist = {
+        email: "bench-dashboard@pharmacy.test",
+        password: randomBytes(12).toString("base64url"),
+        name: "Dana Bench, PharmD",
+      };
       await createUser({ ...pharmacist, role: "pharmacist" });
-      dashboard = await benchDashboard({ databaseUrl, apiKey: partner.apiKey, pharmacyNpi: DEMO_PHARMACY_NPI, transfersInTable: size, pharmacist, ...dashboardSettings });
+      dashboard = await benchDashboard({
+        databaseUrl,
+        apiKey: partner.apiKey,
+        pharmacyNpi: DEMO_PHARMACY_NPI,
+        transfersInTable: size,
+        pharmacist,
+        ...dashboardSettings,
+      });
     }
 
     let approvals: ApprovalsResult | undefined;
     if (runs("approvals")) {
-      step(`approvals: ${approvalSettings.rounds} alternating round(s) of ${approvalSettings.count}, 1 audit chain vs AUDIT_CHAINS`);
-      approvals = await benchApprovals({ databaseUrl, partnerId: partner.partnerId, pharmacyNpi: DEMO_PHARMACY_NPI, actor, ...approvalSettings });
+      step(
+        `approvals: ${approvalSettings.rounds} alternating round(s) of ${approvalSettings.count}, 1 audit chain vs AUDIT_CHAINS`,
+      );
+      approvals = await benchApprovals({
+        databaseUrl,
+        partnerId: partner.partnerId,
+        pharmacyNpi: DEMO_PHARMACY_NPI,
+        actor,
+        ...approvalSettings,
+      });
     }
 
     let callbacks: CallbacksResult | undefined;
     if (runs("callbacks")) {
       step(`callbacks: ${callbackSettings.count} deliveries, ${callbackSettings.latencySamples} latency samples`);
-      callbacks = await benchCallbacks({ databaseUrl, authSecret, pharmacyNpi: DEMO_PHARMACY_NPI, actor, batchSize: env().CALLBACK_BATCH_SIZE, ...callbackSettings });
+      callbacks = await benchCallbacks({
+        databaseUrl,
+        authSecret,
+        pharmacyNpi: DEMO_PHARMACY_NPI,
+        actor,
+        batchSize: env().CALLBACK_BATCH_SIZE,
+        ...callbackSettings,
+      });
     }
 
-    const result = { at: new Date().toISOString(), quick, only: process.argv.includes("--only") ? onlyArg : null, machine: { ...machine(), postgres: pgVersion }, intake, queue, dashboard, approvals, callbacks, metrics, seconds: Math.round((Date.now() - started) / 1000) };
+    const result = {
+      at: new Date().toISOString(),
+      quick,
+      only: process.argv.includes("--only") ? onlyArg : null,
+      machine: { ...machine(), postgres: pgVersion },
+      intake,
+      queue,
+      dashboard,
+      approvals,
+      callbacks,
+      metrics,
+      seconds: Math.round((Date.now() - started) / 1000),
+    };
     const dir = path.join(ROOT, "bench", "results");
     mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, `${result.at.replace(/[:.]/g, "-")}${quick ? "-quick" : ""}${result.only ? `-${result.only}` : ""}.json`);
+    const file = path.join(
+      dir,
+      `${result.at.replace(/[:.]/g, "-")}${quick ? "-quick" : ""}${result.only ? `-${result.only}` : ""}.json`,
+    );
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 
     if (intake) {
-      process.stdout.write(`\n${table([
-        ["figure", "ours", "baseline", "ratio"],
-        ["intake req/s", String(intake.ours.requestsPerSecond), String(intake.baseline.requestsPerSecond), String(intake.ratio)],
-        ["intake p50 ms", String(intake.ours.p50), String(intake.baseline.p50), (intake.ours.p50 / intake.baseline.p50).toFixed(2)],
-        ["intake p99 ms", String(intake.ours.p99), String(intake.baseline.p99), (intake.ours.p99 / intake.baseline.p99).toFixed(2)],
-        ["intake server CPU ms/request", String(intake.ours.cpuMsPerRequest), String(intake.baseline.cpuMsPerRequest), String(intake.cpuRatio)],
-        ["intake DB transactions/request", String(intake.ours.transactionsPerRequest), String(intake.baseline.transactionsPerRequest), ""],
-      ])}\n`);
+      process.stdout.write(
+        `\n${table([
+          ["figure", "ours", "baseline", "ratio"],
+          [
+            "intake req/s",
+            String(intake.ours.requestsPerSecond),
+            String(intake.baseline.requestsPerSecond),
+            String(intake.ratio),
+          ],
+          [
+            "intake p50 ms",
+            String(intake.ours.p50),
+            String(intake.baseline.p50),
+            (intake.ours.p50 / intake.baseline.p50).toFixed(2),
+          ],
+          [
+            "intake p99 ms",
+            String(intake.ours.p99),
+            String(intake.baseline.p99),
+            (intake.ours.p99 / intake.baseline.p99).toFixed(2),
+          ],
+          [
+            "intake server CPU ms/request",
+            String(intake.ours.cpuMsPerRequest),
+            String(intake.baseline.cpuMsPerRequest),
+            String(intake.cpuRatio),
+          ],
+          [
+            "intake DB transactions/request",
+            String(intake.ours.transactionsPerRequest),
+            String(intake.baseline.transactionsPerRequest),
+            "",
+          ],
+        ])}\n`,
+      );
       const old = intake.before;
       if (old) {
         process.stdout.write(
@@ -149,7 +260,9 @@ async function main(): Promise<void> {
         );
       }
       const half = intake.atHalfBaseline;
-      process.stdout.write(`ours paced at half the baseline's throughput (${half.rate} req/s): p50 ${half.p50} ms, p99 ${half.p99} ms\n`);
+      process.stdout.write(
+        `ours paced at half the baseline's throughput (${half.rate} req/s): p50 ${half.p50} ms, p99 ${half.p99} ms\n`,
+      );
       const rh = intake.routeHandler;
       process.stdout.write(
         `(reference: the same endpoint through Next's route handler, \`next start\`: ${rh.requestsPerSecond} req/s, p50 ${rh.p50} ms, p99 ${rh.p99} ms, ${rh.cpuMsPerRequest} ms CPU/request)\n`,
@@ -161,52 +274,142 @@ async function main(): Promise<void> {
       );
     }
     for (const size of queue ?? []) {
-      process.stdout.write(`\nqueue at ${size.transfers.toLocaleString()} transfers (ms; baseline: the bare keyset index read of the same page)\n`);
-      process.stdout.write(`${table([
-        ["case", "p50", "p95", "baseline p50", "baseline p95", "ratio p50"],
-        ...size.cases.map((c) => [c.name, String(c.p50), String(c.p95), String(c.baselineP50), String(c.baselineP95), String(c.ratio)]),
-      ])}\n`);
+      process.stdout.write(
+        `\nqueue at ${size.transfers.toLocaleString()} transfers (ms; baseline: the bare keyset index read of the same page)\n`,
+      );
+      process.stdout.write(
+        `${table([
+          ["case", "p50", "p95", "baseline p50", "baseline p95", "ratio p50"],
+          ...size.cases.map((c) => [
+            c.name,
+            String(c.p50),
+            String(c.p95),
+            String(c.baselineP50),
+            String(c.baselineP95),
+            String(c.ratio),
+          ]),
+        ])}\n`,
+      );
       for (const c of size.cases) {
-        const indexes = [...new Set(c.plan.flatMap((line) => /(Index(?: Only)? Scan(?: Backward)? using \S+|Bitmap Index Scan on \S+|Seq Scan on \S+)/.exec(line)?.[1] ?? []))];
+        const indexes = [
+          ...new Set(
+            c.plan.flatMap(
+              (line) =>
+                /(Index(?: Only)? Scan(?: Backward)? using \S+|Bitmap Index Scan on \S+|Seq Scan on \S+)/.exec(
+                  line,
+                )?.[1] ?? [],
+            ),
+          ),
+        ];
         process.stdout.write(`  plan of ${c.name}: ${indexes.join(", ") || "(no plan captured)"}\n`);
       }
     }
     if (dashboard) {
       const d = dashboard;
-      process.stdout.write(`\ndashboard in Chromium against npm start, ${d.transfersInTable.toLocaleString()} transfers seeded (${d.samples} samples after ${d.warmUp} warm-up; ms)\n`);
-      process.stdout.write(`${table([
-        ["step", "p50", "p95", "max", "API call alone p50 / p95", "ratio p50", "requests"],
-        ["queue row click -> usable review", String(d.open.ours.p50), String(d.open.ours.p95), String(d.open.ours.max), `${d.open.baseline.p50} / ${d.open.baseline.p95}`, String(d.open.ratio), String(d.open.requestsPerStep)],
-        ["confirm approval -> approved", String(d.approve.ours.p50), String(d.approve.ours.p95), String(d.approve.ours.max), `${d.approve.baseline.p50} / ${d.approve.baseline.p95}`, String(d.approve.ratio), String(d.approve.requestsPerStep)],
-      ])}\n`);
-      process.stdout.write(`(approval notice p50 / p95 ${d.approveNotice.p50} / ${d.approveNotice.p95} ms; server CPU ${d.serverCpuMsPerSample} ms per sample; load average ${d.loadAverage.start.join(" ")} -> ${d.loadAverage.end.join(" ")}; ${d.seconds} s in all, ${d.serverStartSeconds} s of it starting npm start)\n`);
+      process.stdout.write(
+        `\ndashboard in Chromium against npm start, ${d.transfersInTable.toLocaleString()} transfers seeded (${d.samples} samples after ${d.warmUp} warm-up; ms)\n`,
+      );
+      process.stdout.write(
+        `${table([
+          ["step", "p50", "p95", "max", "API call alone p50 / p95", "ratio p50", "requests"],
+          [
+            "queue row click -> usable review",
+            String(d.open.ours.p50),
+            String(d.open.ours.p95),
+            String(d.open.ours.max),
+            `${d.open.baseline.p50} / ${d.open.baseline.p95}`,
+            String(d.open.ratio),
+            String(d.open.requestsPerStep),
+          ],
+          [
+            "confirm approval -> approved",
+            String(d.approve.ours.p50),
+            String(d.approve.ours.p95),
+            String(d.approve.ours.max),
+            `${d.approve.baseline.p50} / ${d.approve.baseline.p95}`,
+            String(d.approve.ratio),
+            String(d.approve.requestsPerStep),
+          ],
+        ])}\n`,
+      );
+      process.stdout.write(
+        `(approval notice p50 / p95 ${d.approveNotice.p50} / ${d.approveNotice.p95} ms; server CPU ${d.serverCpuMsPerSample} ms per sample; load average ${d.loadAverage.start.join(" ")} -> ${d.loadAverage.end.join(" ")}; ${d.seconds} s in all, ${d.serverStartSeconds} s of it starting npm start)\n`,
+      );
     }
     if (approvals) {
-      process.stdout.write(`\napprovals at concurrency ${approvals.concurrency}, no worker (${approvals.rounds} alternating rounds of ${approvals.count}; median round)\n`);
-      process.stdout.write(`${table([
-        ["figure", `${approvals.chains} audit chains`, "1 audit chain (before)", "ratio"],
-        ["approvals/s", String(approvals.chained.approvalsPerSecond), String(approvals.single.approvalsPerSecond), String(approvals.ratio)],
-        ["approval p50 / p95 ms", `${approvals.chained.p50} / ${approvals.chained.p95}`, `${approvals.single.p50} / ${approvals.single.p95}`, ""],
-      ])}\n`);
+      process.stdout.write(
+        `\napprovals at concurrency ${approvals.concurrency}, no worker (${approvals.rounds} alternating rounds of ${approvals.count}; median round)\n`,
+      );
+      process.stdout.write(
+        `${table([
+          ["figure", `${approvals.chains} audit chains`, "1 audit chain (before)", "ratio"],
+          [
+            "approvals/s",
+            String(approvals.chained.approvalsPerSecond),
+            String(approvals.single.approvalsPerSecond),
+            String(approvals.ratio),
+          ],
+          [
+            "approval p50 / p95 ms",
+            `${approvals.chained.p50} / ${approvals.chained.p95}`,
+            `${approvals.single.p50} / ${approvals.single.p95}`,
+            "",
+          ],
+        ])}\n`,
+      );
     }
     if (callbacks) {
       const c = callbacks;
-      process.stdout.write(`\ncallbacks (${c.count} deliveries at concurrency ${c.concurrency}, batch size ${c.batchSize}; baseline: the same signed POSTs sent directly)\n`);
-      process.stdout.write(`${table([
-        ["figure", "ours", "baseline", "ratio"],
-        ["callbacks/s (a backlog drained)", String(c.ours.callbacksPerSecond), String(c.baseline.callbacksPerSecond), String(c.ratio)],
-        [`… one job per callback (batch size 1)`, String(c.oneJobPerCallback.callbacksPerSecond), "", String(Math.round((c.oneJobPerCallback.callbacksPerSecond / c.baseline.callbacksPerSecond) * 100) / 100)],
-        [`… baseline with ${c.baselineAtBatchInFlight.concurrency} POSTs in flight`, "", String(c.baselineAtBatchInFlight.callbacksPerSecond), String(Math.round((c.ours.callbacksPerSecond / c.baselineAtBatchInFlight.callbacksPerSecond) * 100) / 100)],
-        ["worker CPU ms / callback (ours: batched; right: batch 1)", String(c.batched.workerCpuMsPerCallback), String(c.oneJobPerCallback.workerCpuMsPerCallback), ""],
-        ["write transactions / callback (batched; batch 1)", String(c.batched.writeTransactionsPerCallback), String(c.oneJobPerCallback.writeTransactionsPerCallback), ""],
-        ["approvals + callbacks/s (end to end)", String(c.ours.approveAndDeliverPerSecond), "", ""],
-        ["approve-to-callback p50 ms", String(c.ours.latencyP50), String(c.baseline.latencyP50), ""],
-        ["approve-to-callback p99 ms", String(c.ours.latencyP99), String(c.baseline.latencyP99), ""],
-      ])}\n`);
+      process.stdout.write(
+        `\ncallbacks (${c.count} deliveries at concurrency ${c.concurrency}, batch size ${c.batchSize}; baseline: the same signed POSTs sent directly)\n`,
+      );
+      process.stdout.write(
+        `${table([
+          ["figure", "ours", "baseline", "ratio"],
+          [
+            "callbacks/s (a backlog drained)",
+            String(c.ours.callbacksPerSecond),
+            String(c.baseline.callbacksPerSecond),
+            String(c.ratio),
+          ],
+          [
+            `… one job per callback (batch size 1)`,
+            String(c.oneJobPerCallback.callbacksPerSecond),
+            "",
+            String(Math.round((c.oneJobPerCallback.callbacksPerSecond / c.baseline.callbacksPerSecond) * 100) / 100),
+          ],
+          [
+            `… baseline with ${c.baselineAtBatchInFlight.concurrency} POSTs in flight`,
+            "",
+            String(c.baselineAtBatchInFlight.callbacksPerSecond),
+            String(Math.round((c.ours.callbacksPerSecond / c.baselineAtBatchInFlight.callbacksPerSecond) * 100) / 100),
+          ],
+          [
+            "worker CPU ms / callback (ours: batched; right: batch 1)",
+            String(c.batched.workerCpuMsPerCallback),
+            String(c.oneJobPerCallback.workerCpuMsPerCallback),
+            "",
+          ],
+          [
+            "write transactions / callback (batched; batch 1)",
+            String(c.batched.writeTransactionsPerCallback),
+            String(c.oneJobPerCallback.writeTransactionsPerCallback),
+            "",
+          ],
+          ["approvals + callbacks/s (end to end)", String(c.ours.approveAndDeliverPerSecond), "", ""],
+          ["approve-to-callback p50 ms", String(c.ours.latencyP50), String(c.baseline.latencyP50), ""],
+          ["approve-to-callback p99 ms", String(c.ours.latencyP99), String(c.baseline.latencyP99), ""],
+        ])}\n`,
+      );
     }
-    process.stdout.write(`\nmachine: ${result.machine.cpu}, ${result.machine.cores} cores, ${result.machine.memoryGiB} GiB, Node ${result.machine.node}, PostgreSQL ${pgVersion}\n`);
+    process.stdout.write(
+      `\nmachine: ${result.machine.cpu}, ${result.machine.cores} cores, ${result.machine.memoryGiB} GiB, Node ${result.machine.node}, PostgreSQL ${pgVersion}\n`,
+    );
     process.stdout.write(`written to ${path.relative(ROOT, file)}\n`);
-    if (intake) process.stdout.write(`intake: ${intake.ours.requestsPerSecond} req/s vs baseline ${intake.baseline.requestsPerSecond} req/s, ratio ${intake.ratio}\n`);
+    if (intake)
+      process.stdout.write(
+        `intake: ${intake.ours.requestsPerSecond} req/s vs baseline ${intake.baseline.requestsPerSecond} req/s, ratio ${intake.ratio}\n`,
+      );
   } finally {
     await postgres.stop();
   }

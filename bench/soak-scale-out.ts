@@ -84,7 +84,13 @@ async function abort(reason: string, code: number): Promise<never> {
   process.exit(code);
 }
 
-const plain = (name: string, ok: boolean, detail: string): Check => ({ name, ok, checked: 0, failures: ok ? 0 : 1, examples: ok ? [] : [detail] });
+const plain = (name: string, ok: boolean, detail: string): Check => ({
+  name,
+  ok,
+  checked: 0,
+  failures: ok ? 0 : 1,
+  examples: ok ? [] : [detail],
+});
 
 /** /readyz's status over a fresh connection (node:http: see bench/soak/server.ts on fetch here). */
 function readyStatus(baseUrl: string): Promise<number | "no answer"> {
@@ -107,15 +113,25 @@ export async function runScaleOutSoak(): Promise<void> {
   });
   const started = Date.now();
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  const hardDeadline = setTimeout(() => void abort(`hard deadline of ${HARD_DEADLINE_MS / 1000} s passed`, 1), HARD_DEADLINE_MS);
-  step(`${quick ? "quick " : ""}scale-out soak: ${SETTINGS.instances} instances + ${SETTINGS.workers} standalone worker(s), ${SETTINGS.loadSeconds} s of load, ${SETTINGS.kills} instance kills`);
+  const hardDeadline = setTimeout(
+    () => void abort(`hard deadline of ${HARD_DEADLINE_MS / 1000} s passed`, 1),
+    HARD_DEADLINE_MS,
+  );
+  step(
+    `${quick ? "quick " : ""}scale-out soak: ${SETTINGS.instances} instances + ${SETTINGS.workers} standalone worker(s), ${SETTINGS.loadSeconds} s of load, ${SETTINGS.kills} instance kills`,
+  );
   ensureBuild();
 
   step("PostgreSQL, receiver, partners, pharmacists");
   postgres = await startTestPostgres();
   const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_soak_scale");
   receiver = await startSoakReceiver();
-  const { runTag, partners, pharmacists } = await createSoakCast({ databaseUrl, receiverUrl: receiver.baseUrl, label: "Scale", pharmacistCount: SETTINGS.pharmacists });
+  const { runTag, partners, pharmacists } = await createSoakCast({
+    databaseUrl,
+    receiverUrl: receiver.baseUrl,
+    label: "Scale",
+    pharmacistCount: SETTINGS.pharmacists,
+  });
 
   step("instances, workers, balancer");
   const workDir = mkdtempSync(path.join(os.tmpdir(), "rx-soak-scale-"));
@@ -138,7 +154,8 @@ export async function runScaleOutSoak(): Promise<void> {
   );
   const intake = newIntakeStats();
   const decisionStats = newDecisionStats();
-  for (const p of pharmacists) if (!(await signIn(balancer.baseUrl, p, decisionStats))) throw new Error(`${p.email} could not sign in`);
+  for (const p of pharmacists)
+    if (!(await signIn(balancer.baseUrl, p, decisionStats))) throw new Error(`${p.email} could not sign in`);
 
   const sent = new Map<string, SentTransfer>();
   const targets = new Map<string, DecisionTarget>();
@@ -152,23 +169,50 @@ export async function runScaleOutSoak(): Promise<void> {
   };
   const kills: { instance: number; atSecond: number; downSeconds: number }[] = [];
   const workerKills: { atSecond: number }[] = [];
-  const readiness: { instance: number; whileDraining: (number | "no answer")[]; afterRestart: number | "no answer" } = { instance: -1, whileDraining: [], afterRestart: "no answer" };
+  const readiness: { instance: number; whileDraining: (number | "no answer")[]; afterRestart: number | "no answer" } = {
+    instance: -1,
+    whileDraining: [],
+    afterRestart: "no answer",
+  };
 
-  step(`load for ${SETTINGS.loadSeconds} s through the balancer: ${SETTINGS.senders} senders, ${SETTINGS.pharmacists} pharmacists`);
+  step(
+    `load for ${SETTINGS.loadSeconds} s through the balancer: ${SETTINGS.senders} senders, ${SETTINGS.pharmacists} pharmacists`,
+  );
   const t0 = Date.now();
   const elapsed = () => (Date.now() - t0) / 1000;
   const stamp5 = () => `[${elapsed().toFixed(0).padStart(4)} s]`;
   const ticker = setInterval(() => {
     const acked = [...sent.values()].filter((t) => t.acked).length;
-    say(`  ${stamp5()} acked ${acked}/${sent.size} | instances ${servers.map((s) => s.state()).join(",")} | receiver ${receiver!.mode()} | callbacks ${receiver!.deliveredIds().size} | per instance ${balancer!.perBackend().join("/")}`);
+    say(
+      `  ${stamp5()} acked ${acked}/${sent.size} | instances ${servers.map((s) => s.state()).join(",")} | receiver ${receiver!.mode()} | callbacks ${receiver!.deliveredIds().size} | per instance ${balancer!.perBackend().join("/")}`,
+    );
   }, 5_000);
   const senderCtl = { baseUrl: balancer.baseUrl, stopNew: () => stopNew, giveUpAt: () => giveUpAt, onAcked };
   const sendersDone = Array.from({ length: SETTINGS.senders }, (_, i) =>
-    runSender({ ctl: senderCtl, stats: intake, partner: partners[i % partners.length]!, client: i, runTag, sent, thinkMs: SETTINGS.senderThinkMs }),
+    runSender({
+      ctl: senderCtl,
+      stats: intake,
+      partner: partners[i % partners.length]!,
+      client: i,
+      runTag,
+      sent,
+      thinkMs: SETTINGS.senderThinkMs,
+    }),
   );
-  const pharmacistCtl = { baseUrl: balancer.baseUrl, stopNew: () => stopNew, giveUpAt: () => giveUpAt, take: () => queue.shift() };
+  const pharmacistCtl = {
+    baseUrl: balancer.baseUrl,
+    stopNew: () => stopNew,
+    giveUpAt: () => giveUpAt,
+    take: () => queue.shift(),
+  };
   const decidersDone = pharmacists.map((me) =>
-    runPharmacist({ ctl: pharmacistCtl, stats: decisionStats, me, colleagues: pharmacists.filter((p) => p !== me), thinkMs: SETTINGS.pharmacistThinkMs }),
+    runPharmacist({
+      ctl: pharmacistCtl,
+      stats: decisionStats,
+      me,
+      colleagues: pharmacists.filter((p) => p !== me),
+      thinkMs: SETTINGS.pharmacistThinkMs,
+    }),
   );
 
   const load = SETTINGS.loadSeconds;
@@ -186,7 +230,11 @@ export async function runScaleOutSoak(): Promise<void> {
       say(`  ${stamp5()} ✗ instance ${i} SIGKILLed`);
       await sleep(randomInt(500, 3_000));
       await s.start();
-      kills.push({ instance: i, atSecond: Math.round(atSecond), downSeconds: Math.round((elapsed() - atSecond) * 10) / 10 });
+      kills.push({
+        instance: i,
+        atSecond: Math.round(atSecond),
+        downSeconds: Math.round((elapsed() - atSecond) * 10) / 10,
+      });
       say(`  ${stamp5()} ✓ instance ${i} back`);
       if (k === 0 && workers[0]) {
         // The standalone worker, once, while callbacks are flowing.
@@ -211,7 +259,9 @@ export async function runScaleOutSoak(): Promise<void> {
     await stopping;
     await s.start();
     readiness.afterRestart = await readyStatus(s.baseUrl);
-    say(`  ${stamp5()} ~ instance ${i} stopped gracefully: /readyz ${readiness.whileDraining.join(",")} while draining, ${readiness.afterRestart} after restart`);
+    say(
+      `  ${stamp5()} ~ instance ${i} stopped gracefully: /readyz ${readiness.whileDraining.join(",")} while draining, ${readiness.afterRestart} after restart`,
+    );
   })();
   const outage = (async () => {
     const upAt = load * 0.8;
@@ -238,7 +288,10 @@ export async function runScaleOutSoak(): Promise<void> {
   step(`waiting (up to ${SETTINGS.drainSeconds} s) for every decision's callback`);
   let drained = false;
   for (;;) {
-    const progress = await callbackProgress(databaseUrl, partners.map((p) => p.partnerId));
+    const progress = await callbackProgress(
+      databaseUrl,
+      partners.map((p) => p.partnerId),
+    );
     const have = receiver.deliveredIds();
     const missing = progress.ids.filter((id) => !have.has(id)).length;
     if (missing === 0 && progress.ids.length === progress.decisions && progress.deliveredInDb === progress.ids.length) {
@@ -254,26 +307,58 @@ export async function runScaleOutSoak(): Promise<void> {
   const drainSeconds = Math.round((Date.now() - loadEnded) / 1000);
 
   step("checks");
-  const { checks, numbers } = await runChecks({ databaseUrl, partners, sent, targets, deliveries: receiver.deliveries() });
+  const { checks, numbers } = await runChecks({
+    databaseUrl,
+    partners,
+    sent,
+    targets,
+    deliveries: receiver.deliveries(),
+  });
   const perInstance = balancer.perBackend();
   const extra: Check[] = [
-    plain(`instances were killed and restarted while the others served (${SETTINGS.kills} planned)`, kills.length >= Math.min(2, SETTINGS.kills), `${kills.length} kills`),
-    plain("the standalone worker was killed and came back", SETTINGS.workers === 0 || workerKills.length === 1, `${workerKills.length} worker kills`),
-    plain("every instance served requests", perInstance.every((n) => n > 0), perInstance.join("/")),
+    plain(
+      `instances were killed and restarted while the others served (${SETTINGS.kills} planned)`,
+      kills.length >= Math.min(2, SETTINGS.kills),
+      `${kills.length} kills`,
+    ),
+    plain(
+      "the standalone worker was killed and came back",
+      SETTINGS.workers === 0 || workerKills.length === 1,
+      `${workerKills.length} worker kills`,
+    ),
+    plain(
+      "every instance served requests",
+      perInstance.every((n) => n > 0),
+      perInstance.join("/"),
+    ),
     plain(
       "/readyz answered 503 while an instance drained, and 200 after its restart",
       readiness.whileDraining.includes(503) && readiness.afterRestart === 200,
       `${readiness.whileDraining.join(",")} then ${readiness.afterRestart}`,
     ),
     plain("every decision's callback arrived within the drain time", drained, `${drainSeconds} s`),
-    plain("no 500 and nothing unexpected from /v1/transfer", intake.status500 === 0 && intake.anomalies.length === 0, intake.anomalies.slice(0, 5).join(" | ") || "none"),
-    plain("no 500 and nothing unexpected from the dashboard API", decisionStats.status500 === 0 && decisionStats.anomalies.length === 0, decisionStats.anomalies.slice(0, 5).join(" | ") || "none"),
-    plain("there was load", numbers.transfersAcked > 0 && numbers.decisionsAcked > 0, `${numbers.transfersAcked} transfers, ${numbers.decisionsAcked} decisions`),
+    plain(
+      "no 500 and nothing unexpected from /v1/transfer",
+      intake.status500 === 0 && intake.anomalies.length === 0,
+      intake.anomalies.slice(0, 5).join(" | ") || "none",
+    ),
+    plain(
+      "no 500 and nothing unexpected from the dashboard API",
+      decisionStats.status500 === 0 && decisionStats.anomalies.length === 0,
+      decisionStats.anomalies.slice(0, 5).join(" | ") || "none",
+    ),
+    plain(
+      "there was load",
+      numbers.transfersAcked > 0 && numbers.decisionsAcked > 0,
+      `${numbers.transfersAcked} transfers, ${numbers.decisionsAcked} decisions`,
+    ),
   ];
   const allChecks = [...checks, ...extra];
   const pass = allChecks.every((c) => c.ok);
   for (const c of allChecks) {
-    say(`  ${c.ok ? "ok  " : "FAIL"} ${c.name}${c.checked ? ` (${c.checked} checked${c.failures ? `, ${c.failures} failed` : ""})` : ""}`);
+    say(
+      `  ${c.ok ? "ok  " : "FAIL"} ${c.name}${c.checked ? ` (${c.checked} checked${c.failures ? `, ${c.failures} failed` : ""})` : ""}`,
+    );
     for (const e of c.examples) say(`         ${e}`);
   }
   const result = {
@@ -309,7 +394,10 @@ export async function runScaleOutSoak(): Promise<void> {
   say(
     pass
       ? `soak: PASS scale-out: ${SETTINGS.instances} instances + ${SETTINGS.workers} worker(s), ${numbers.transfersAcked} transfers acknowledged and stored once, ${numbers.decisionsInDb} decisions, ${numbers.callbacksDelivered} callbacks delivered, ${kills.length} instance kills, ${workerKills.length} worker kill(s), 0 missing`
-      : `soak: FAIL scale-out: ${allChecks.filter((c) => !c.ok).map((c) => c.name).join("; ")}`,
+      : `soak: FAIL scale-out: ${allChecks
+          .filter((c) => !c.ok)
+          .map((c) => c.name)
+          .join("; ")}`,
   );
   process.exit(pass ? 0 : 1);
 }

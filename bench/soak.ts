@@ -110,7 +110,9 @@ async function embeddedClusterDir(adminUrl: string): Promise<string | null> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    const dir = path.dirname((await client.query<{ data_directory: string }>("SHOW data_directory")).rows[0]!.data_directory);
+    const dir = path.dirname(
+      (await client.query<{ data_directory: string }>("SHOW data_directory")).rows[0]!.data_directory,
+    );
     return path.basename(dir).startsWith("rx-test-pg-") ? dir : null;
   } finally {
     await client.end();
@@ -136,9 +138,14 @@ function table(rows: [string, string][]): string {
 async function main(): Promise<void> {
   const started = Date.now();
   const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-  const hardDeadline = setTimeout(() => void abort(`hard deadline of ${HARD_DEADLINE_MS / 1000} s passed`, 1), HARD_DEADLINE_MS);
+  const hardDeadline = setTimeout(
+    () => void abort(`hard deadline of ${HARD_DEADLINE_MS / 1000} s passed`, 1),
+    HARD_DEADLINE_MS,
+  );
 
-  step(`${quick ? "quick " : ""}soak: ${SETTINGS.loadSeconds} s of load, ${SETTINGS.kills} server kills, receiver down ${SETTINGS.receiverDown} s + failing ${SETTINGS.receiverFailing} s`);
+  step(
+    `${quick ? "quick " : ""}soak: ${SETTINGS.loadSeconds} s of load, ${SETTINGS.kills} server kills, receiver down ${SETTINGS.receiverDown} s + failing ${SETTINGS.receiverFailing} s`,
+  );
   step("production build");
   ensureBuild();
 
@@ -149,7 +156,12 @@ async function main(): Promise<void> {
 
   step("receiver, partners, pharmacists");
   receiver = await startSoakReceiver();
-  const { runTag, partners, pharmacists } = await createSoakCast({ databaseUrl, receiverUrl: receiver.baseUrl, label: "Soak", pharmacistCount: SETTINGS.pharmacists });
+  const { runTag, partners, pharmacists } = await createSoakCast({
+    databaseUrl,
+    receiverUrl: receiver.baseUrl,
+    label: "Soak",
+    pharmacistCount: SETTINGS.pharmacists,
+  });
 
   step("server");
   const workDir = mkdtempSync(path.join(os.tmpdir(), "rx-soak-"));
@@ -184,7 +196,8 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   timeline.loadStartedAt = new Date(t0).toISOString();
   const elapsed = () => (Date.now() - t0) / 1000;
-  const decided = () => [...targets.values()].reduce((n, t) => n + t.attempts.filter((a) => a.result === "acked").length, 0);
+  const decided = () =>
+    [...targets.values()].reduce((n, t) => n + t.attempts.filter((a) => a.result === "acked").length, 0);
   const line = () => {
     const s = server!;
     const r = receiver!;
@@ -195,11 +208,30 @@ async function main(): Promise<void> {
 
   const senderCtl = { baseUrl: server.baseUrl, stopNew: () => stopNew, giveUpAt: () => giveUpAt, onAcked };
   const senders = Array.from({ length: SETTINGS.senders }, (_, i) =>
-    runSender({ ctl: senderCtl, stats: intake, partner: partners[i % partners.length]!, client: i, runTag, sent, thinkMs: SETTINGS.senderThinkMs }),
+    runSender({
+      ctl: senderCtl,
+      stats: intake,
+      partner: partners[i % partners.length]!,
+      client: i,
+      runTag,
+      sent,
+      thinkMs: SETTINGS.senderThinkMs,
+    }),
   );
-  const pharmacistCtl = { baseUrl: server.baseUrl, stopNew: () => stopNew, giveUpAt: () => giveUpAt, take: () => queue.shift() };
+  const pharmacistCtl = {
+    baseUrl: server.baseUrl,
+    stopNew: () => stopNew,
+    giveUpAt: () => giveUpAt,
+    take: () => queue.shift(),
+  };
   const deciders = pharmacists.map((me) =>
-    runPharmacist({ ctl: pharmacistCtl, stats: decisionStats, me, colleagues: pharmacists.filter((p) => p !== me), thinkMs: SETTINGS.pharmacistThinkMs }),
+    runPharmacist({
+      ctl: pharmacistCtl,
+      stats: decisionStats,
+      me,
+      colleagues: pharmacists.filter((p) => p !== me),
+      thinkMs: SETTINGS.pharmacistThinkMs,
+    }),
   );
 
   // Chaos: kills spread over the load, each at a random moment of its slot; the receiver's outage.
@@ -216,7 +248,10 @@ async function main(): Promise<void> {
       say(`  [${atSecond.toFixed(0).padStart(4)} s] ✗ server SIGKILLed (kill ${i + 1}/${SETTINGS.kills})`);
       await sleep(randomInt(0, 2_000));
       const restartSeconds = await server!.start();
-      timeline.kills.push({ atSecond: Math.round(atSecond * 10) / 10, restartSeconds: Math.round(restartSeconds * 10) / 10 });
+      timeline.kills.push({
+        atSecond: Math.round(atSecond * 10) / 10,
+        restartSeconds: Math.round(restartSeconds * 10) / 10,
+      });
       say(`  [${elapsed().toFixed(0).padStart(4)} s] ✓ server back after ${(elapsed() - atSecond).toFixed(1)} s`);
     }
   })();
@@ -241,7 +276,9 @@ async function main(): Promise<void> {
   while (elapsed() < load) await sleep(200);
   stopNew = true;
   giveUpAt = Date.now() + SETTINGS.graceSeconds * 1000;
-  say(`  [${elapsed().toFixed(0).padStart(4)} s] load stops; unacknowledged requests are retried for up to ${SETTINGS.graceSeconds} s`);
+  say(
+    `  [${elapsed().toFixed(0).padStart(4)} s] load stops; unacknowledged requests are retried for up to ${SETTINGS.graceSeconds} s`,
+  );
   await Promise.all([killer, outage]);
   await Promise.all([...senders, ...deciders]);
   clearInterval(ticker);
@@ -254,12 +291,18 @@ async function main(): Promise<void> {
   let lastSay = 0;
   let drained = false;
   for (;;) {
-    const progress = await callbackProgress(databaseUrl, partners.map((p) => p.partnerId));
+    const progress = await callbackProgress(
+      databaseUrl,
+      partners.map((p) => p.partnerId),
+    );
     const have = receiver.deliveredIds();
     const missing = progress.ids.filter((id) => !have.has(id)).length;
-    const complete = missing === 0 && progress.ids.length === progress.decisions && progress.deliveredInDb === progress.ids.length;
+    const complete =
+      missing === 0 && progress.ids.length === progress.decisions && progress.deliveredInDb === progress.ids.length;
     if (complete || Date.now() > drainDeadline || Date.now() - lastSay > 5_000) {
-      say(`  [drain ${((Date.now() - loadEnded) / 1000).toFixed(0).padStart(3)} s] decisions ${progress.decisions}, callbacks delivered ${progress.ids.length - missing}/${progress.ids.length} (database says ${progress.deliveredInDb}), missing ${missing}`);
+      say(
+        `  [drain ${((Date.now() - loadEnded) / 1000).toFixed(0).padStart(3)} s] decisions ${progress.decisions}, callbacks delivered ${progress.ids.length - missing}/${progress.ids.length} (database says ${progress.deliveredInDb}), missing ${missing}`,
+      );
       lastSay = Date.now();
     }
     if (complete) {
@@ -273,7 +316,13 @@ async function main(): Promise<void> {
 
   // ---- checks ----
   step("checks");
-  const { checks, numbers } = await runChecks({ databaseUrl, partners, sent, targets, deliveries: receiver.deliveries() });
+  const { checks, numbers } = await runChecks({
+    databaseUrl,
+    partners,
+    sent,
+    targets,
+    deliveries: receiver.deliveries(),
+  });
   const outageSeconds = receiver.outageSeconds();
   const serverDownSeconds = Math.round(server.downSeconds());
   await server.stop();
@@ -281,8 +330,16 @@ async function main(): Promise<void> {
   const serverLog = summarizeServerLog(server.logFile);
 
   const extra: Check[] = [
-    plain(`the server was killed at least ${MIN_KILLS} times and came back each time`, timeline.kills.length >= MIN_KILLS, `${timeline.kills.length} kills`),
-    plain("the receiver went down and came back", timeline.receiver !== null && outageSeconds.down > 0, `${outageSeconds.down} s down, ${outageSeconds.failing} s failing`),
+    plain(
+      `the server was killed at least ${MIN_KILLS} times and came back each time`,
+      timeline.kills.length >= MIN_KILLS,
+      `${timeline.kills.length} kills`,
+    ),
+    plain(
+      "the receiver went down and came back",
+      timeline.receiver !== null && outageSeconds.down > 0,
+      `${outageSeconds.down} s down, ${outageSeconds.failing} s failing`,
+    ),
     plain("every decision's callback arrived within the drain time", drained, `${drainSeconds} s`),
     plain(
       "no 500 answers and nothing unexpected from /v1/transfer",
@@ -294,13 +351,19 @@ async function main(): Promise<void> {
       decisionStats.status500 === 0 && decisionStats.anomalies.length === 0,
       decisionStats.anomalies.slice(0, 5).join(" | ") || "none",
     ),
-    plain("there was load: acknowledged transfers and decisions", numbers.transfersAcked > 0 && numbers.decisionsAcked > 0, `${numbers.transfersAcked} transfers, ${numbers.decisionsAcked} decisions`),
+    plain(
+      "there was load: acknowledged transfers and decisions",
+      numbers.transfersAcked > 0 && numbers.decisionsAcked > 0,
+      `${numbers.transfersAcked} transfers, ${numbers.decisionsAcked} decisions`,
+    ),
   ];
   const allChecks = [...checks, ...extra];
   const pass = allChecks.every((c) => c.ok);
 
   for (const c of allChecks) {
-    say(`  ${c.ok ? "ok  " : "FAIL"} ${c.name}${c.checked ? ` (${c.checked} checked${c.failures ? `, ${c.failures} failed` : ""})` : ""}`);
+    say(
+      `  ${c.ok ? "ok  " : "FAIL"} ${c.name}${c.checked ? ` (${c.checked} checked${c.failures ? `, ${c.failures} failed` : ""})` : ""}`,
+    );
     for (const e of c.examples) say(`         ${e}`);
   }
 
@@ -309,7 +372,12 @@ async function main(): Promise<void> {
     quick,
     pass,
     settings: SETTINGS,
-    seconds: { total: Math.round((Date.now() - started) / 1000), load: SETTINGS.loadSeconds, drain: drainSeconds, serverDown: serverDownSeconds },
+    seconds: {
+      total: Math.round((Date.now() - started) / 1000),
+      load: SETTINGS.loadSeconds,
+      drain: drainSeconds,
+      serverDown: serverDownSeconds,
+    },
     timeline,
     receiverOutageSeconds: outageSeconds,
     intake,
@@ -326,7 +394,10 @@ async function main(): Promise<void> {
   step("summary");
   say(summaryTable(result.seconds, timeline, outageSeconds, intake, decisionStats, numbers, serverLog));
   const slowest = numbers.slowestDeliveries[0];
-  if (slowest) say(`  slowest callback ${slowest.callbackId}: ${slowest.lagSeconds} s; attempts ${(slowest.attempts ?? []).join(", ")}`);
+  if (slowest)
+    say(
+      `  slowest callback ${slowest.callbackId}: ${slowest.lagSeconds} s; attempts ${(slowest.attempts ?? []).join(", ")}`,
+    );
   say(`\nwritten to ${path.relative(ROOT, file)}; server log ${server.logFile}`);
   clearTimeout(hardDeadline);
   finishing = true;
@@ -345,7 +416,11 @@ function plain(name: string, ok: boolean, detail: string): Check {
 }
 
 /** Error-level lines of the server's log, grouped by message (warnings are expected: failed callback attempts). */
-function summarizeServerLog(file: string): { errorLines: number; errorMessages: Record<string, number>; warnLines: number } {
+function summarizeServerLog(file: string): {
+  errorLines: number;
+  errorMessages: Record<string, number>;
+  warnLines: number;
+} {
   if (!existsSync(file)) return { errorLines: 0, errorMessages: {}, warnLines: 0 };
   const messages: Record<string, number> = {};
   let errors = 0;
@@ -375,36 +450,74 @@ function summaryTable(
   n: CheckNumbers,
   log: ReturnType<typeof summarizeServerLog>,
 ): string {
-  const other = Object.entries(intake.otherStatus).map(([s, c]) => `${s}×${c}`).join(" ") || "0";
+  const other =
+    Object.entries(intake.otherStatus)
+      .map(([s, c]) => `${s}×${c}`)
+      .join(" ") || "0";
   return table([
     ["duration", `${seconds.total} s total: ${seconds.load} s load, ${seconds.drain} s after it until checked`],
-    ["server kills / restarts", `${timeline.kills.length} / ${timeline.kills.length} at ${timeline.kills.map((k) => `${k.atSecond.toFixed(0)} s`).join(", ")}; down ${seconds.serverDown} s in all (restart ${timeline.kills.map((k) => k.restartSeconds.toFixed(1)).join(", ")} s)`],
+    [
+      "server kills / restarts",
+      `${timeline.kills.length} / ${timeline.kills.length} at ${timeline.kills.map((k) => `${k.atSecond.toFixed(0)} s`).join(", ")}; down ${seconds.serverDown} s in all (restart ${timeline.kills.map((k) => k.restartSeconds.toFixed(1)).join(", ")} s)`,
+    ],
     ["receiver outage", `${outage.down} s refusing + ${outage.failing} s answering 500/503`],
     ["intake requests sent", String(intake.requests)],
     ["  200", `${intake.ok200} (${intake.replayed200} replayed)`],
     ["  503 / connection errors / timeouts", `${intake.status503} / ${intake.connectionErrors} / ${intake.timeouts}`],
     ["  500 / other", `${intake.status500} / ${other}`],
-    ["  retries (unacknowledged)", `${intake.retries} (${intake.lostAnswersReplayed} found their transfer already stored: answer lost, first answer replayed)`],
+    [
+      "  retries (unacknowledged)",
+      `${intake.retries} (${intake.lostAnswersReplayed} found their transfer already stored: answer lost, first answer replayed)`,
+    ],
     ["  deliberate replays / concurrent pairs", `${intake.deliberateReplays} / ${intake.concurrentPairs}`],
-    ["transfers sent / acknowledged", `${n.transfersSent} / ${n.transfersAcked} (${intake.abandoned} abandoned unacknowledged)`],
+    [
+      "transfers sent / acknowledged",
+      `${n.transfersSent} / ${n.transfersAcked} (${intake.abandoned} abandoned unacknowledged)`,
+    ],
     ["transfers stored", `${n.transfersStored} (${n.storedNotAcked} stored without a 200 reaching the sender)`],
-    ["decision requests sent", `${decisions.requests} (2xx ${decisions.ok2xx}, 409 ${decisions.status409}, 503 ${decisions.status503}, connection errors ${decisions.connectionErrors}, timeouts ${decisions.timeouts}, 500 ${decisions.status500}, retries ${decisions.retries})`],
-    ["decisions acknowledged", `${n.decisionsAcked} (+${n.decisionsConfirmedAfterRetry} confirmed by a 409 after a lost answer; ${decisions.races} races, ${n.decisionsLostRace} lost; ${n.decisionsUnresolved} unresolved)`],
+    [
+      "decision requests sent",
+      `${decisions.requests} (2xx ${decisions.ok2xx}, 409 ${decisions.status409}, 503 ${decisions.status503}, connection errors ${decisions.connectionErrors}, timeouts ${decisions.timeouts}, 500 ${decisions.status500}, retries ${decisions.retries})`,
+    ],
+    [
+      "decisions acknowledged",
+      `${n.decisionsAcked} (+${n.decisionsConfirmedAfterRetry} confirmed by a 409 after a lost answer; ${decisions.races} races, ${n.decisionsLostRace} lost; ${n.decisionsUnresolved} unresolved)`,
+    ],
     ["decisions in the database", String(n.decisionsInDb)],
-    ["callbacks delivered", `${n.callbacksDelivered}/${n.callbacksInDb} webhook-ids (database DELIVERED ${n.callbacksDeliveredInDb}); receiver saw ${n.receiverRequests} requests, ${n.receiverRequests2xx} answered 2xx`],
-    ["duplicate deliveries", `${n.duplicateDeliveries} (over ${n.webhookIdsWithDuplicates} webhook-ids); ${n.interruptedAttempts} attempts cut short by a kill`],
+    [
+      "callbacks delivered",
+      `${n.callbacksDelivered}/${n.callbacksInDb} webhook-ids (database DELIVERED ${n.callbacksDeliveredInDb}); receiver saw ${n.receiverRequests} requests, ${n.receiverRequests2xx} answered 2xx`,
+    ],
+    [
+      "duplicate deliveries",
+      `${n.duplicateDeliveries} (over ${n.webhookIdsWithDuplicates} webhook-ids); ${n.interruptedAttempts} attempts cut short by a kill`,
+    ],
     ["missing callbacks", String(n.missingCallbacks)],
-    ["delivery lag (decision → first 2xx)", `max ${(n.maxDeliveryLagMs / 1000).toFixed(1)} s, p99 ${(n.p99DeliveryLagMs / 1000).toFixed(1)} s, p50 ${(n.p50DeliveryLagMs / 1000).toFixed(2)} s`],
-    ["server log", `${log.errorLines} error lines${log.errorLines ? ` (${Object.entries(log.errorMessages).map(([m, c]) => `${m}×${c}`).join(", ")})` : ""}, ${log.warnLines} warnings`],
+    [
+      "delivery lag (decision → first 2xx)",
+      `max ${(n.maxDeliveryLagMs / 1000).toFixed(1)} s, p99 ${(n.p99DeliveryLagMs / 1000).toFixed(1)} s, p50 ${(n.p50DeliveryLagMs / 1000).toFixed(2)} s`,
+    ],
+    [
+      "server log",
+      `${log.errorLines} error lines${
+        log.errorLines
+          ? ` (${Object.entries(log.errorMessages)
+              .map(([m, c]) => `${m}×${c}`)
+              .join(", ")})`
+          : ""
+      }, ${log.warnLines} warnings`,
+    ],
   ]);
 }
 
 // `--instances N [--workers M]`: the scale-out soak (bench/soak-scale-out.ts) instead.
 if (SCALE_OUT) {
-  void import("./soak-scale-out").then((m) => m.runScaleOutSoak()).catch((err: unknown) => {
-    process.stdout.write(`\nsoak: FAIL (${err instanceof Error ? (err.stack ?? err.message) : String(err)})\n`);
-    process.exit(1);
-  });
+  void import("./soak-scale-out")
+    .then((m) => m.runScaleOutSoak())
+    .catch((err: unknown) => {
+      process.stdout.write(`\nsoak: FAIL (${err instanceof Error ? (err.stack ?? err.message) : String(err)})\n`);
+      process.exit(1);
+    });
 } else {
   main().catch((err: unknown) => void abort(err instanceof Error ? (err.stack ?? err.message) : String(err), 1));
 }

@@ -58,7 +58,9 @@ export function progress(label: string, seconds: number): () => void {
     const done = Math.min(seconds, (Date.now() - started) / 1000);
     const width = 24;
     const filled = Math.round((done / seconds) * width);
-    process.stdout.write(`\r  ${label} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${done.toFixed(0)}/${seconds} s `);
+    process.stdout.write(
+      `\r  ${label} [${"#".repeat(filled)}${".".repeat(width - filled)}] ${done.toFixed(0)}/${seconds} s `,
+    );
   }, 500);
   return () => {
     clearInterval(timer);
@@ -79,7 +81,11 @@ export function percentile(values: number[], p: number): number {
 }
 
 export function runJsonChild<T>(core: 0 | 1, script: string, arg: unknown): Promise<T> {
-  const [cmd, argv] = pinned(core, process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), script, JSON.stringify(arg)]);
+  const [cmd, argv] = pinned(core, process.execPath, [
+    path.join(ROOT, "node_modules/tsx/dist/cli.mjs"),
+    script,
+    JSON.stringify(arg),
+  ]);
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, argv, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";

@@ -28,7 +28,10 @@ test("sign-in and the API docs", async ({ page }) => {
   await expectNoSeriousAxeViolations(page, "/docs");
 });
 
-test("the pharmacist's screens: queue, review, both dialogs, record, transfer log, security", async ({ page, request }) => {
+test("the pharmacist's screens: queue, review, both dialogs, record, transfer log, security", async ({
+  page,
+  request,
+}) => {
   const pharmacist = await createPharmacist("Avery Contrast, PharmD");
   const partner = await createSender();
   const transfer = sparseTransfer();

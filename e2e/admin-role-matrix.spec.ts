@@ -5,7 +5,14 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { createPharmacist, createSender, forgetSession, sendTransfer, signIn, transferRequest } from "./dashboard-helpers";
+import {
+  createPharmacist,
+  createSender,
+  forgetSession,
+  sendTransfer,
+  signIn,
+  transferRequest,
+} from "./dashboard-helpers";
 import { accessRuleFor, isAllowed, type Role } from "../lib/auth/access-policy";
 
 const APP_DIR = path.resolve(import.meta.dirname, "../app");
@@ -27,7 +34,11 @@ function pagePatterns(dir = APP_DIR, segments: string[] = []): string[] {
 
 /** Pages that send a signed-in visitor on by themselves. */
 // /login/two-factor: a session whose second factor is done goes on (tests/security/two-factor.test.ts covers the step).
-const OWN_REDIRECTS: Record<string, string> = { "/": "/transfers", "/login": "/transfers", "/login/two-factor": "/transfers" };
+const OWN_REDIRECTS: Record<string, string> = {
+  "/": "/transfers",
+  "/login": "/transfers",
+  "/login/two-factor": "/transfers",
+};
 
 async function visitAll(page: Page, role: Role | "anonymous", samples: Record<string, string>): Promise<string[]> {
   const failures: string[] = [];

@@ -138,7 +138,10 @@ test("an admin creates a user and changes their role", async ({ page }) => {
   await expect(row).toContainText("Admin");
 });
 
-test("an admin ends a user's sessions: the user's browser is signed out, nothing else changes", async ({ page, browser }) => {
+test("an admin ends a user's sessions: the user's browser is signed out, nothing else changes", async ({
+  page,
+  browser,
+}) => {
   const admin = await createPharmacist("Ada Sessions", "admin");
   const pharmacist = await createPharmacist("Pat Sessions");
   const theirs = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
@@ -152,7 +155,9 @@ test("an admin ends a user's sessions: the user's browser is signed out, nothing
     await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
     await dialog.getByRole("button", { name: "End sessions" }).click();
     await expect(dialog).toBeHidden();
-    await expect(page.getByRole("status").filter({ hasText: `${pharmacist.email}: 1 open session ended` })).toBeVisible();
+    await expect(
+      page.getByRole("status").filter({ hasText: `${pharmacist.email}: 1 open session ended` }),
+    ).toBeVisible();
     await expect(row).toContainText("Active");
 
     await theirPage.goto("/transfers");

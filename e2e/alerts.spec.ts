@@ -18,29 +18,53 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 async function createPartnerWithCli(databaseUrl: string): Promise<{ apiKey: string }> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/cli.ts", "partner", "create", "--name", "Alert Sender", "--callback-url", "https://sender.example/cb", "--json"],
+    [
+      path.join(ROOT, "node_modules/tsx/dist/cli.mjs"),
+      "scripts/cli.ts",
+      "partner",
+      "create",
+      "--name",
+      "Alert Sender",
+      "--callback-url",
+      "https://sender.example/cb",
+      "--json",
+    ],
     { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "warn" } },
   );
   return JSON.parse(stdout) as { apiKey: string };
 }
 
-test("the banner and the tab title count pending transfers past an alert threshold, and link to the oldest", async ({ page }) => {
+test("the banner and the tab title count pending transfers past an alert threshold, and link to the oldest", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const database = await createOwnDatabase("rx_e2e_alerts");
-  const server = await startTestServer({ databaseUrl: database.url, env: { RUN_WORKER: "false", ALERT_POLL_SECONDS: "1" } });
+  const server = await startTestServer({
+    databaseUrl: database.url,
+    env: { RUN_WORKER: "false", ALERT_POLL_SECONDS: "1" },
+  });
   const sql = new pg.Client({ connectionString: database.url });
   try {
     await sql.connect();
-    const pharmacist = { email: "alma@alerts.test", password: `pw-${Date.now()}-alerts`, name: "Alma Alert, RPh", role: "pharmacist" as const };
+    const pharmacist = {
+      email: "alma@alerts.test",
+      password: `pw-${Date.now()}-alerts`,
+      name: "Alma Alert, RPh",
+      role: "pharmacist" as const,
+    };
     await createUserWithCli(database.url, pharmacist);
     const partner = await createPartnerWithCli(database.url);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await page.request.post(`${server.baseUrl}/v1/transfer`, { data: transferRequest(), headers: { authorization: `senderKey ${partner.apiKey}` } });
+      const res = await page.request.post(`${server.baseUrl}/v1/transfer`, {
+        data: transferRequest(),
+        headers: { authorization: `senderKey ${partner.apiKey}` },
+      });
       expect(res.status(), await res.text()).toBe(200);
       ids.push(((await res.json()) as { metadata: { referenceID: string } }).metadata.referenceID);
     }
-    const age = (id: string, minutes: number) => sql.query("UPDATE transfers SET received_at = now() - make_interval(mins => $1) WHERE id = $2", [minutes, id]);
+    const age = (id: string, minutes: number) =>
+      sql.query("UPDATE transfers SET received_at = now() - make_interval(mins => $1) WHERE id = $2", [minutes, id]);
 
     // Notifications: the browser's permission granted, and the real constructor watched (not replaced).
     await page.context().grantPermissions(["notifications"], { origin: server.baseUrl });
@@ -56,7 +80,8 @@ test("the banner and the tab title count pending transfers past an alert thresho
       }
       window.Notification = Watched;
     });
-    const notified = () => page.evaluate(() => (window as unknown as { notified: { title: string; body: string }[] }).notified);
+    const notified = () =>
+      page.evaluate(() => (window as unknown as { notified: { title: string; body: string }[] }).notified);
 
     await page.goto(`${server.baseUrl}/login`);
     await page.getByLabel("Email").fill(pharmacist.email);
@@ -76,7 +101,10 @@ test("the banner and the tab title count pending transfers past an alert thresho
     // The screen notifies when the count grows, not for what it finds on its first poll: that first poll
     // (no alerts yet) must be answered before the transfers grow old.
     const firstPoll = page.waitForResponse(
-      (r) => new URL(r.url()).pathname === "/api/transfers/alerts" && r.ok() && new URL(r.frame().url()).pathname === "/transfers",
+      (r) =>
+        new URL(r.url()).pathname === "/api/transfers/alerts" &&
+        r.ok() &&
+        new URL(r.frame().url()).pathname === "/transfers",
     );
     await page.goto(`${server.baseUrl}/transfers`);
     await expect(page.getByRole("heading", { name: "Transfer queue" })).toBeVisible();
@@ -90,7 +118,12 @@ test("the banner and the tab title count pending transfers past an alert thresho
     await expect(banner).toContainText(/2 pending transfers waiting past 3 h; the oldest has waited 3 h 1\d min\./);
     await expect(banner).toContainText(/The sender treats it as failed in [45]\d min\./);
     await expect(page).toHaveTitle("(2) Transfer queue · Rx Transfer");
-    await expect.poll(notified).toEqual([{ title: "Rx Transfer: transfers waiting", body: expect.stringContaining("2 pending transfers waiting past 3 h") }]);
+    await expect.poll(notified).toEqual([
+      {
+        title: "Rx Transfer: transfers waiting",
+        body: expect.stringContaining("2 pending transfers waiting past 3 h"),
+      },
+    ]);
 
     await banner.getByRole("link", { name: "Open the oldest" }).click();
     await expect(page).toHaveURL(new RegExp(`/transfers/${ids[1]}$`));
@@ -100,7 +133,10 @@ test("the banner and the tab title count pending transfers past an alert thresho
     await age(ids[2]!, 125);
     await expect(page).toHaveTitle(/^\(3\) /);
     await expect(page.getByRole("region", { name: "Transfer alerts" })).toContainText("3 pending transfers");
-    await expect(page.getByRole("region", { name: "Transfer alerts" }).locator("xpath=..")).toHaveAttribute("aria-live", "polite");
+    await expect(page.getByRole("region", { name: "Transfer alerts" }).locator("xpath=..")).toHaveAttribute(
+      "aria-live",
+      "polite",
+    );
     // The banner is reachable from the keyboard.
     await page.getByRole("link", { name: "Open the oldest" }).focus();
     await expect(page.getByRole("link", { name: "Open the oldest" })).toBeFocused();
@@ -111,7 +147,9 @@ test("the banner and the tab title count pending transfers past an alert thresho
   }
 });
 
-test("an admin sets a store's alert thresholds and opening hours; a bad value is named at its field", async ({ page }) => {
+test("an admin sets a store's alert thresholds and opening hours; a bad value is named at its field", async ({
+  page,
+}) => {
   const admin = await createPharmacist("Ada Alerts", "admin");
   const body = `1${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
   const npi = `${body}${computeNpiCheckDigit(body)}`;

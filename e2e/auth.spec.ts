@@ -2,7 +2,10 @@
 import { expect, test } from "./fixtures";
 import { createPharmacist, createSender, sendTransfer, signIn, transferRequest } from "./dashboard-helpers";
 
-test("the anonymous are refused: pages go to the sign-in page, the dashboard API answers 401", async ({ page, request }) => {
+test("the anonymous are refused: pages go to the sign-in page, the dashboard API answers 401", async ({
+  page,
+  request,
+}) => {
   for (const path of ["/transfers", "/transfers/trf_anything", "/transfers/trf_anything/record", "/admin"]) {
     await page.goto(path);
     await expect(page).toHaveURL(/\/login\?callbackUrl=/);
@@ -17,7 +20,10 @@ test("the anonymous are refused: pages go to the sign-in page, the dashboard API
   expect(decide.status()).toBe(401);
 });
 
-test("signing in brings the pharmacist back to the page asked for; a wrong password says so", async ({ page, request }) => {
+test("signing in brings the pharmacist back to the page asked for; a wrong password says so", async ({
+  page,
+  request,
+}) => {
   const pharmacist = await createPharmacist("Sasha Ng, PharmD");
   const partner = await createSender();
   const referenceID = await sendTransfer(request, partner, transferRequest());

@@ -5,7 +5,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { connect } from "./dashboard-helpers";
 import { expect, test } from "./fixtures";
-import { startCallbackReceiver, verifyStandardWebhook, type CallbackReceiver } from "../tests/support/callback-receiver";
+import {
+  startCallbackReceiver,
+  verifyStandardWebhook,
+  type CallbackReceiver,
+} from "../tests/support/callback-receiver";
 
 let receiver: CallbackReceiver;
 
@@ -18,13 +22,20 @@ test.afterAll(async () => {
   await receiver?.close();
 });
 
-test("a pharmacist redelivers a callback from the review screen and sees the attempt on the timeline", async ({ page, baseURL }) => {
+test("a pharmacist redelivers a callback from the review screen and sees the attempt on the timeline", async ({
+  page,
+  baseURL,
+}) => {
   const { createPartner } = await import("../lib/partners/create-partner");
   const { createUser } = await import("../lib/users/create-user");
   const { approveTransfer } = await import("../lib/transfers/approve-transfer");
   const { freshRequest, send, senderKey } = await import("../tests/support/api");
 
-  const partner = await createPartner({ name: `E2E Sender ${randomUUID().slice(0, 6)}`, callbackUrl: `${receiver.baseUrl}/e2e-callbacks`, npis: [] });
+  const partner = await createPartner({
+    name: `E2E Sender ${randomUUID().slice(0, 6)}`,
+    callbackUrl: `${receiver.baseUrl}/e2e-callbacks`,
+    npis: [],
+  });
   const email = `redeliver-${randomUUID().slice(0, 8)}@pharmacy.test`;
   const password = randomBytes(12).toString("base64url");
   const { userId } = await createUser({ email, password, role: "pharmacist", name: "Robin Redeliver, PharmD" });
@@ -74,13 +85,19 @@ test("a pharmacist redelivers a callback from the review screen and sees the att
   await expect(timeline).toContainText(/Callback attempt 2 \(manual redelivery\): HTTP 204/, { timeout: 10_000 });
   expect(receiver.requests("/e2e-callbacks")).toHaveLength(2);
   // The state of the redelivery itself, not "queued" next to DELIVERED.
-  await expect(page.getByRole("status").filter({ hasText: "Redelivered: the sender acknowledged attempt 2 (HTTP 204)" })).toBeVisible({ timeout: 10_000 });
+  await expect(
+    page.getByRole("status").filter({ hasText: "Redelivered: the sender acknowledged attempt 2 (HTTP 204)" }),
+  ).toBeVisible({ timeout: 10_000 });
   await expect(page.getByText("Redelivery queued")).toHaveCount(0);
 
   // The same attempts as JSON, for the signed-in user.
   const res = await page.request.get(`/api/transfers/${transferId}/callbacks`);
   expect(res.status()).toBe(200);
-  const json = (await res.json()) as { callbackId: string; status: string; attempts: { attemptNumber: number; statusCode: number; manual: boolean }[] };
+  const json = (await res.json()) as {
+    callbackId: string;
+    status: string;
+    attempts: { attemptNumber: number; statusCode: number; manual: boolean }[];
+  };
   expect(json).toMatchObject({ callbackId: decided.callbackId, status: "DELIVERED" });
   expect(json.attempts.map((a) => [a.attemptNumber, a.statusCode, a.manual])).toEqual([
     [1, 204, false],

@@ -47,13 +47,19 @@ export async function createPharmacist(name: string, role: "pharmacist" | "admin
 
 export async function createSender(): Promise<CreatedPartner> {
   connect();
-  return createPartner({ name: `E2E Mail-Order ${randomUUID().slice(0, 6)}`, callbackUrl: "https://sender.example/callbacks", npis: [] });
+  return createPartner({
+    name: `E2E Mail-Order ${randomUUID().slice(0, 6)}`,
+    callbackUrl: "https://sender.example/callbacks",
+    npis: [],
+  });
 }
 
 /** A valid request for a patient of its own (unique last name), changed as the test needs. */
 export function transferRequest(change?: (r: TransferRequest) => void): TransferRequest {
   const request = structuredClone(buildTransferRequest());
-  const tag = randomUUID().replace(/[^a-z]/g, "").slice(0, 6);
+  const tag = randomUUID()
+    .replace(/[^a-z]/g, "")
+    .slice(0, 6);
   request.metadata.requestID = `req-${randomUUID()}`;
   request.prescription.rxNumber = `RX${Math.floor(Math.random() * 1e10)}`;
   request.sendingPharmacy.npi = DEMO_SENDING_NPI;
@@ -63,15 +69,28 @@ export function transferRequest(change?: (r: TransferRequest) => void): Transfer
   return request;
 }
 
-export async function sendTransfer(api: APIRequestContext, partner: CreatedPartner, request: TransferRequest): Promise<string> {
-  const res = await api.post("/v1/transfer", { data: request, headers: { authorization: `senderKey ${partner.apiKey}` } });
+export async function sendTransfer(
+  api: APIRequestContext,
+  partner: CreatedPartner,
+  request: TransferRequest,
+): Promise<string> {
+  const res = await api.post("/v1/transfer", {
+    data: request,
+    headers: { authorization: `senderKey ${partner.apiKey}` },
+  });
   expect(res.status(), await res.text()).toBe(200);
   const body = (await res.json()) as TransferResponse;
   return body.metadata.referenceID;
 }
 
-export async function transferStatus(api: APIRequestContext, partner: CreatedPartner, referenceID: string): Promise<TransferResponse> {
-  const res = await api.get(`/v1/transfer/${referenceID}`, { headers: { authorization: `senderKey ${partner.apiKey}` } });
+export async function transferStatus(
+  api: APIRequestContext,
+  partner: CreatedPartner,
+  referenceID: string,
+): Promise<TransferResponse> {
+  const res = await api.get(`/v1/transfer/${referenceID}`, {
+    headers: { authorization: `senderKey ${partner.apiKey}` },
+  });
   expect(res.status()).toBe(200);
   return (await res.json()) as TransferResponse;
 }

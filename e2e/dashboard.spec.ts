@@ -3,7 +3,15 @@
 // print the record; reject another with an error type and a description; and two browsers racing to
 // decide one transfer (exactly one wins, the other is told).
 import { expect, test } from "./fixtures";
-import { createPharmacist, createSender, queueName, sendTransfer, signIn, transferRequest, transferStatus } from "./dashboard-helpers";
+import {
+  createPharmacist,
+  createSender,
+  queueName,
+  sendTransfer,
+  signIn,
+  transferRequest,
+  transferStatus,
+} from "./dashboard-helpers";
 
 test("a transfer sent over /v1 appears in the open queue without a reload", async ({ page, request }) => {
   const pharmacist = await createPharmacist("Quinn Avery, PharmD");
@@ -22,7 +30,10 @@ test("a transfer sent over /v1 appears in the open queue without a reload", asyn
   await expect(row).toContainText(transfer.prescription.medicationName);
 });
 
-test("review shows allergies, prescriber NPI and insurance; approve with the keyboard; print the record", async ({ page, request }) => {
+test("review shows allergies, prescriber NPI and insurance; approve with the keyboard; print the record", async ({
+  page,
+  request,
+}) => {
   const pharmacist = await createPharmacist("Robin Hale, PharmD");
   const partner = await createSender();
   const transfer = transferRequest();
@@ -71,7 +82,9 @@ test("review shows allergies, prescriber NPI and insurance; approve with the key
   await expect(page).toHaveURL(new RegExp(`/transfers/${referenceID}/record$`));
   await expect(page.getByRole("heading", { name: "Prescription transfer record" })).toBeVisible();
   await expect(page.getByRole("row", { name: /Receiving pharmacist/ })).toContainText(pharmacist.name);
-  await expect(page.getByRole("row", { name: /Prescription \(Rx\) number/ })).toContainText(transfer.prescription.rxNumber);
+  await expect(page.getByRole("row", { name: /Prescription \(Rx\) number/ })).toContainText(
+    transfer.prescription.rxNumber,
+  );
   await expect(page.getByRole("button", { name: "Print record" })).toBeVisible();
 });
 
@@ -105,7 +118,10 @@ test("reject another transfer with an error type and a description the sender wi
   expect(outcome.error).toEqual({ type: "INVALID_INFO", description });
 });
 
-test("two browsers racing to decide one transfer: exactly one wins, the other is told", async ({ browser, request }) => {
+test("two browsers racing to decide one transfer: exactly one wins, the other is told", async ({
+  browser,
+  request,
+}) => {
   const dana = await createPharmacist("Dana Race, PharmD");
   const eli = await createPharmacist("Eli Other, RPh");
   const partner = await createSender();
@@ -127,7 +143,10 @@ test("two browsers racing to decide one transfer: exactly one wins, the other is
   await first!.getByRole("button", { name: "Approve" }).click();
   await second!.getByRole("button", { name: "Reject" }).click();
   await second!.getByRole("dialog", { name: "Reject transfer" }).getByLabel("Error type").selectOption("OTHER");
-  await second!.getByRole("dialog", { name: "Reject transfer" }).getByLabel("Description").fill("racing the other window");
+  await second!
+    .getByRole("dialog", { name: "Reject transfer" })
+    .getByLabel("Description")
+    .fill("racing the other window");
   await Promise.all([
     first!.getByRole("dialog", { name: "Approve transfer" }).getByRole("button", { name: "Confirm approval" }).click(),
     second!.getByRole("dialog", { name: "Reject transfer" }).getByRole("button", { name: "Confirm rejection" }).click(),
@@ -135,8 +154,12 @@ test("two browsers racing to decide one transfer: exactly one wins, the other is
 
   const approved = first!.getByText("Approved. CONFIRMED is on its way to the sender");
   const rejected = second!.getByText("Rejected. ERROR is on its way to the sender.");
-  const toldFirst = first!.getByRole("alert").filter({ hasText: /already rejected by .*Your decision was not recorded/ });
-  const toldSecond = second!.getByRole("alert").filter({ hasText: /already approved by .*Your decision was not recorded/ });
+  const toldFirst = first!
+    .getByRole("alert")
+    .filter({ hasText: /already rejected by .*Your decision was not recorded/ });
+  const toldSecond = second!
+    .getByRole("alert")
+    .filter({ hasText: /already approved by .*Your decision was not recorded/ });
   await expect(approved.or(toldFirst)).toBeVisible();
   await expect(rejected.or(toldSecond)).toBeVisible();
   // Both screens have answered, so the decision is committed: the sender's status says who won, and the
@@ -147,7 +170,9 @@ test("two browsers racing to decide one transfer: exactly one wins, the other is
   await expect(firstWon ? approved : rejected).toBeVisible();
   await expect(firstWon ? toldSecond : toldFirst).toContainText(dana.name);
   // The other pharmacist's screen follows: decided, no buttons.
-  await expect(other!.getByText(firstWon ? /Approved by .* at \d{4}-/ : /Rejected \(Other reason OTHER\) by .* at \d{4}-/)).toBeVisible({ timeout: 15_000 });
+  await expect(
+    other!.getByText(firstWon ? /Approved by .* at \d{4}-/ : /Rejected \(Other reason OTHER\) by .* at \d{4}-/),
+  ).toBeVisible({ timeout: 15_000 });
   await expect(other!.getByRole("button", { name: "Approve" })).toHaveCount(0);
   await Promise.all(contexts.map((c) => c.close()));
 });

@@ -13,7 +13,9 @@ import { freePort } from "../tests/support/server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
-test("the development server opened at 127.0.0.1 hydrates, the demo pharmacist signs in to the queue, and malformed paths are 400s", async ({ page }) => {
+test("the development server opened at 127.0.0.1 hydrates, the demo pharmacist signs in to the queue, and malformed paths are 400s", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const database = await createOwnDatabase("rx_e2e_dev");
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "rx-e2e-dev-"));
@@ -30,12 +32,16 @@ test("the development server opened at 127.0.0.1 hydrates, the demo pharmacist s
   };
   delete env.DEV_ALLOWED_ORIGINS;
   // Its own process group, so stopping it takes `next dev` (its child) along.
-  const server = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/serve.ts", "dev"], {
-    cwd: ROOT,
-    env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const server = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/serve.ts", "dev"],
+    {
+      cwd: ROOT,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   server.stdout.on("data", (d: Buffer) => (output += d.toString()));
   server.stderr.on("data", (d: Buffer) => (output += d.toString()));
@@ -46,8 +52,12 @@ test("the development server opened at 127.0.0.1 hydrates, the demo pharmacist s
     await expect
       .poll(
         async () => {
-          if (server.exitCode !== null) throw new Error(`the development server exited (${server.exitCode}):\n${output}`);
-          return fetch(`${base}/login`).then((r) => r.status, () => 0);
+          if (server.exitCode !== null)
+            throw new Error(`the development server exited (${server.exitCode}):\n${output}`);
+          return fetch(`${base}/login`).then(
+            (r) => r.status,
+            () => 0,
+          );
         },
         { timeout: 180_000, intervals: [1_000] },
       )
@@ -55,13 +65,19 @@ test("the development server opened at 127.0.0.1 hydrates, the demo pharmacist s
     // What it prints at start: the addresses that work.
     expect(output).toContain(`open http://localhost:${port} (or ${base}, http://[::1]:${port})`);
 
-    const demo = JSON.parse(await readFile(path.join(dataDir, "demo-credentials.json"), "utf8")) as { pharmacist: { email: string; password: string } };
+    const demo = JSON.parse(await readFile(path.join(dataDir, "demo-credentials.json"), "utf8")) as {
+      pharmacist: { email: string; password: string };
+    };
     await page.goto(`${base}/login`);
     // Hydrated: React has attached itself to the server-rendered form (it never did at 127.0.0.1 before).
-    await page.waitForFunction(() => {
-      const form = document.querySelector("form");
-      return form !== null && Object.keys(form).some((key) => key.startsWith("__reactFiber"));
-    }, undefined, { timeout: 120_000 });
+    await page.waitForFunction(
+      () => {
+        const form = document.querySelector("form");
+        return form !== null && Object.keys(form).some((key) => key.startsWith("__reactFiber"));
+      },
+      undefined,
+      { timeout: 120_000 },
+    );
     await page.getByLabel("Email").fill(demo.pharmacist.email);
     await page.getByLabel("Password").fill(demo.pharmacist.password);
     const signInPost = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/login");
@@ -72,7 +88,9 @@ test("the development server opened at 127.0.0.1 hydrates, the demo pharmacist s
     await expect(page).toHaveURL(`${base}/transfers`, { timeout: 120_000 });
     await expect(page.getByRole("heading", { name: "Transfer queue" })).toBeVisible({ timeout: 120_000 });
     // The queue's rows come from its client-side query: the demo transfers arrive only if scripts run.
-    await expect(page.getByRole("row").filter({ hasText: "Demo Mail-Order Pharmacy" }).first()).toBeVisible({ timeout: 120_000 });
+    await expect(page.getByRole("row").filter({ hasText: "Demo Mail-Order Pharmacy" }).first()).toBeVisible({
+      timeout: 120_000,
+    });
     expect(output).not.toContain("Blocked cross-origin request");
 
     // Under `next dev` proxy.ts answers a path that does not decode (npm start's own server does it there).

@@ -3,7 +3,15 @@
 // amoxicillin for a patient allergic to penicillin is a red warning, repeated in the approve dialog, and can
 // still be approved; and the printable record carries every legal element on one US Letter page.
 import { expect, test } from "./fixtures";
-import { createPharmacist, createSender, queueName, sendTransfer, signIn, transferRequest, transferStatus } from "./dashboard-helpers";
+import {
+  createPharmacist,
+  createSender,
+  queueName,
+  sendTransfer,
+  signIn,
+  transferRequest,
+  transferStatus,
+} from "./dashboard-helpers";
 import { db } from "../lib/db/prisma";
 import type { TransferRequest } from "../lib/transfers/wire";
 
@@ -16,7 +24,10 @@ function drug(r: TransferRequest, name: string, strength: string, form = "Tablet
   r.prescription.drugForm = form;
 }
 
-test("oxycodone shows C-II in the queue and the review, cannot be approved, and is rejected with a prefilled description", async ({ page, request }) => {
+test("oxycodone shows C-II in the queue and the review, cannot be approved, and is rejected with a prefilled description", async ({
+  page,
+  request,
+}) => {
   const pharmacist = await createPharmacist("Ellis Grant, PharmD");
   const partner = await createSender();
   const transfer = transferRequest((r) => {
@@ -57,7 +68,10 @@ test("oxycodone shows C-II in the queue and the review, cannot be approved, and 
   expect(outcome.error?.description).toContain("Schedule II");
 });
 
-test("alprazolam written 200 days ago cannot be approved: a Schedule IV prescription is void after 6 months", async ({ page, request }) => {
+test("alprazolam written 200 days ago cannot be approved: a Schedule IV prescription is void after 6 months", async ({
+  page,
+  request,
+}) => {
   const pharmacist = await createPharmacist("Dana Whit, RPh");
   const partner = await createSender();
   const transfer = transferRequest((r) => {
@@ -80,7 +94,9 @@ test("alprazolam written 200 days ago cannot be approved: a Schedule IV prescrip
   await expect(refused).toContainText("21 CFR 1306.22");
   await expect(refused.getByRole("button", { name: /Reject with RX_EXPIRED instead/ })).toBeFocused();
 
-  const direct = await page.request.post(`/api/transfers/${referenceID}/approve`, { data: { oneTimeTransferConfirmed: true } });
+  const direct = await page.request.post(`/api/transfers/${referenceID}/approve`, {
+    data: { oneTimeTransferConfirmed: true },
+  });
   expect(direct.status()).toBe(422);
   const problem = (await direct.json()) as { rule: string; detail: string; reject: { errorType: string } };
   expect(problem).toMatchObject({ rule: "controlled-six-months", reject: { errorType: "RX_EXPIRED" } });
@@ -88,7 +104,10 @@ test("alprazolam written 200 days ago cannot be approved: a Schedule IV prescrip
   expect((await transferStatus(request, partner, referenceID)).metadata.responseType).toBe("RECEIVED");
 });
 
-test("amoxicillin for a patient allergic to penicillin: a red warning in the banner and the dialog, and it can be approved", async ({ page, request }) => {
+test("amoxicillin for a patient allergic to penicillin: a red warning in the banner and the dialog, and it can be approved", async ({
+  page,
+  request,
+}) => {
   const pharmacist = await createPharmacist("Sam Ortiz, PharmD");
   const partner = await createSender();
   const transfer = transferRequest((r) => {
@@ -106,19 +125,28 @@ test("amoxicillin for a patient allergic to penicillin: a red warning in the ban
   await row.getByRole("link", { name: queueName(transfer) }).click();
 
   const banner = page.getByRole("region", { name: "Allergies" });
-  await expect(banner.getByRole("list", { name: "Allergy warnings" })).toContainText("Amoxicillin is a penicillin; the patient is allergic to Penicillin");
+  await expect(banner.getByRole("list", { name: "Allergy warnings" })).toContainText(
+    "Amoxicillin is a penicillin; the patient is allergic to Penicillin",
+  );
   await page.keyboard.press("a");
   const dialog = page.getByRole("dialog", { name: "Approve transfer" });
-  await expect(dialog.getByRole("list", { name: "Allergy warnings for this drug" })).toContainText("Amoxicillin is a penicillin; the patient is allergic to Penicillin");
+  await expect(dialog.getByRole("list", { name: "Allergy warnings for this drug" })).toContainText(
+    "Amoxicillin is a penicillin; the patient is allergic to Penicillin",
+  );
   await dialog.getByRole("button", { name: "Confirm approval" }).click();
   await expect(page.getByText("Approved. CONFIRMED is on its way to the sender")).toBeVisible();
   expect((await transferStatus(request, partner, referenceID)).metadata.responseType).toBe("CONFIRMED");
 
   await page.goto(`/transfers/${referenceID}/record`);
-  await expect(page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "Allergy warnings shown" }) })).toContainText("Amoxicillin is a penicillin");
+  await expect(
+    page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "Allergy warnings shown" }) }),
+  ).toContainText("Amoxicillin is a penicillin");
 });
 
-test("zolpidem needs the one-time-transfer confirmation; the record shows every legal element and prints on one Letter page", async ({ page, request }) => {
+test("zolpidem needs the one-time-transfer confirmation; the record shows every legal element and prints on one Letter page", async ({
+  page,
+  request,
+}) => {
   const pharmacist = await createPharmacist("Jordan Pike, PharmD");
   await db().user.update({ where: { email: pharmacist.email }, data: { licenseNumber: "RPH-04-1187" } });
   const partner = await createSender();
@@ -150,7 +178,8 @@ test("zolpidem needs the one-time-transfer confirmation; the record shows every 
 
   await page.goto(`/transfers/${referenceID}/record`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("TRANSFER");
-  const rowOf = (label: string, scope = page.locator("article")) => scope.getByRole("row").filter({ has: page.getByRole("rowheader", { name: label, exact: true }) });
+  const rowOf = (label: string, scope = page.locator("article")) =>
+    scope.getByRole("row").filter({ has: page.getByRole("rowheader", { name: label, exact: true }) });
   const rx = transfer.prescription;
   const expected: [string, string | RegExp][] = [
     ["Patient", transfer.patient.name.lastName],

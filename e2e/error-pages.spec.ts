@@ -46,14 +46,21 @@ test("an unknown transfer says there is none with this reference and offers the 
 // own and loses a table, as after a failed migration: a page that reads it fails on the server, for real.
 // (global-error.tsx replaces the root layout, which reads no data and cannot fail this way; see
 // tests/unit/global-error.test.ts.)
-test("a page that fails on the server shows the error page with a reference, and Try again recovers", async ({ page }) => {
+test("a page that fails on the server shows the error page with a reference, and Try again recovers", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const database = await createOwnDatabase("rx_e2e_errors");
   const server = await startTestServer({ databaseUrl: database.url, env: { RUN_WORKER: "false" } });
   const sql = new pg.Client({ connectionString: database.url });
   try {
     await sql.connect();
-    const pharmacist = { email: "erin@errors.test", password: `pw-${Date.now()}-errors`, name: "Erin Error, RPh", role: "pharmacist" as const };
+    const pharmacist = {
+      email: "erin@errors.test",
+      password: `pw-${Date.now()}-errors`,
+      name: "Erin Error, RPh",
+      role: "pharmacist" as const,
+    };
     await createUserWithCli(database.url, pharmacist);
     await page.goto(`${server.baseUrl}/login`);
     await page.getByLabel("Email").fill(pharmacist.email);
@@ -70,7 +77,9 @@ test("a page that fails on the server shows the error page with a reference, and
     const reference = await page.getByRole("main").locator("code").textContent();
     expect(reference).toMatch(/^\w+$/);
     expect(server.output()).toContain(reference!);
-    await expect(page.getByRole("navigation", { name: "Ways back" }).getByRole("link", { name: "Go to the transfer queue" })).toBeVisible();
+    await expect(
+      page.getByRole("navigation", { name: "Ways back" }).getByRole("link", { name: "Go to the transfer queue" }),
+    ).toBeVisible();
 
     await sql.query("ALTER TABLE partners_gone RENAME TO partners");
     await page.getByRole("button", { name: "Try again" }).click();

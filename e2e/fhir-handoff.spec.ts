@@ -8,13 +8,21 @@ import { db } from "../lib/db/prisma";
 import { approveTransfer } from "../lib/transfers/approve-transfer";
 import { fhirSchemaErrors } from "../tests/support/fhir-schema";
 
-test("an approved transfer's FHIR Bundle downloads from the review screen and the record page", async ({ page, request }) => {
+test("an approved transfer's FHIR Bundle downloads from the review screen and the record page", async ({
+  page,
+  request,
+}) => {
   const pharmacist = await createPharmacist("Dana Fills, PharmD");
   const partner = await createSender();
   const referenceID = await sendTransfer(request, partner, transferRequest());
   connect();
   const user = await db().user.findUniqueOrThrow({ where: { email: pharmacist.email } });
-  await approveTransfer({ transferId: referenceID, actor: { id: user.id, email: user.email, name: user.name, role: "pharmacist" }, clientAddress: null, approval: { localRxNumber: "E2E-501" } });
+  await approveTransfer({
+    transferId: referenceID,
+    actor: { id: user.id, email: user.email, name: user.name, role: "pharmacist" },
+    clientAddress: null,
+    approval: { localRxNumber: "E2E-501" },
+  });
 
   await signIn(page, pharmacist, `/transfers/${referenceID}`);
   await expect(page.getByRole("link", { name: "Download FHIR bundle" })).toBeVisible();
@@ -29,7 +37,10 @@ test("an approved transfer's FHIR Bundle downloads from the review screen and th
   expect(fhirSchemaErrors(bundle)).toEqual([]);
 });
 
-test("an admin creates an integration key (shown once) that reads the feed until it is revoked", async ({ page, request }) => {
+test("an admin creates an integration key (shown once) that reads the feed until it is revoked", async ({
+  page,
+  request,
+}) => {
   const admin = await createPharmacist("Ike Admin", "admin");
   await signIn(page, admin, "/admin/integration-keys");
   await expect(page.getByRole("heading", { level: 1, name: "Integration keys" })).toBeVisible();
@@ -45,7 +56,11 @@ test("an admin creates an integration key (shown once) that reads the feed until
   await panel.getByRole("button", { name: "Done, I have stored it" }).click();
   await expect(panel).toBeHidden();
 
-  await page.getByRole("row").filter({ hasText: name }).getByRole("button", { name: `Revoke ${name}` }).click();
+  await page
+    .getByRole("row")
+    .filter({ hasText: name })
+    .getByRole("button", { name: `Revoke ${name}` })
+    .click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Revoke key" }).click();
   await expect(page.getByRole("status").filter({ hasText: "revoked" })).toBeVisible();
   await expect(page.getByRole("row").filter({ hasText: name })).toContainText("Revoked");

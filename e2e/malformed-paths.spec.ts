@@ -6,8 +6,23 @@ import { expect, test } from "./fixtures";
 import { createPharmacist, createSender, signIn } from "./dashboard-helpers";
 import { TransferResponseSchema } from "../lib/transfers/wire";
 
-const PAGES = ["/transfers/%ZZ", "/transfers/%ZZ/record", "/transfers/%E0%A4%A", "/%ZZ", "/admin/partners/%C0%AF", "/login/%", "/docs%ZZ", "/_next/static/%ZZ"];
-const DASHBOARD_API = ["/api/transfers/%ZZ", "/api/transfers/%ZZ/status", "/api/admin/partners/%C0%AF", "/api/%", "/oauth/token%ZZ"];
+const PAGES = [
+  "/transfers/%ZZ",
+  "/transfers/%ZZ/record",
+  "/transfers/%E0%A4%A",
+  "/%ZZ",
+  "/admin/partners/%C0%AF",
+  "/login/%",
+  "/docs%ZZ",
+  "/_next/static/%ZZ",
+];
+const DASHBOARD_API = [
+  "/api/transfers/%ZZ",
+  "/api/transfers/%ZZ/status",
+  "/api/admin/partners/%C0%AF",
+  "/api/%",
+  "/oauth/token%ZZ",
+];
 const TRANSFER_API = ["/v1/transfer/%ZZ", "/v1/%E0%A4%A", "/v1/transfer/%"];
 
 async function expectPage(res: APIResponse, path: string) {
@@ -31,7 +46,10 @@ async function expectTransferError(res: APIResponse, path: string) {
   expect(body.error?.description, path).toMatch(/percent-encoding/);
 }
 
-test("malformed paths answer 400 in each caller's shape, signed in or not, whatever the method", async ({ page, request }) => {
+test("malformed paths answer 400 in each caller's shape, signed in or not, whatever the method", async ({
+  page,
+  request,
+}) => {
   const pharmacist = await createPharmacist("Percy Cent, RPh");
   const partner = await createSender();
   const sender = { authorization: `senderKey ${partner.apiKey}` };
@@ -51,7 +69,10 @@ test("malformed paths answer 400 in each caller's shape, signed in or not, whate
     }
   }
   await expectProblem(await page.request.delete("/api/transfers/%ZZ/claim", { headers: sameOrigin }), "DELETE claim");
-  await expectProblem(await page.request.post("/api/transfers/%ZZ/approve", { headers: sameOrigin, data: {} }), "POST approve");
+  await expectProblem(
+    await page.request.post("/api/transfers/%ZZ/approve", { headers: sameOrigin, data: {} }),
+    "POST approve",
+  );
 });
 
 test("a person who follows a malformed link gets a page saying so, with the ways back", async ({ page }) => {

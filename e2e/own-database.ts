@@ -21,11 +21,30 @@ export async function createOwnDatabase(prefix: string): Promise<OwnDatabase> {
   return { url, drop: () => dropDatabase(adminUrl, name) };
 }
 
-export async function createUserWithCli(databaseUrl: string, user: { email: string; password: string; name: string; role: "pharmacist" | "admin" }) {
-  const args = ["user", "create", "--email", user.email, "--password", user.password, "--role", user.role, "--name", user.name, "--json"];
-  await promisify(execFile)(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/cli.ts", ...args], {
-    cwd: ROOT,
-    // The run's keys: the CLI's audit record must chain under the key the test servers use.
-    env: { ...process.env, DATABASE_URL: databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "warn" },
-  });
+export async function createUserWithCli(
+  databaseUrl: string,
+  user: { email: string; password: string; name: string; role: "pharmacist" | "admin" },
+) {
+  const args = [
+    "user",
+    "create",
+    "--email",
+    user.email,
+    "--password",
+    user.password,
+    "--role",
+    user.role,
+    "--name",
+    user.name,
+    "--json",
+  ];
+  await promisify(execFile)(
+    process.execPath,
+    [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/cli.ts", ...args],
+    {
+      cwd: ROOT,
+      // The run's keys: the CLI's audit record must chain under the key the test servers use.
+      env: { ...process.env, DATABASE_URL: databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "warn" },
+    },
+  );
 }

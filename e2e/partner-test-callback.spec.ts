@@ -4,7 +4,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { connect } from "./dashboard-helpers";
 import { expect, test } from "./fixtures";
-import { startCallbackReceiver, verifyStandardWebhook, type CallbackReceiver } from "../tests/support/callback-receiver";
+import {
+  startCallbackReceiver,
+  verifyStandardWebhook,
+  type CallbackReceiver,
+} from "../tests/support/callback-receiver";
 
 let receiver: CallbackReceiver;
 
@@ -17,11 +21,17 @@ test.afterAll(async () => {
   await receiver?.close();
 });
 
-test("an admin sends a signed test callback to a partner's receiver and sees the answer; it is audited", async ({ page }) => {
+test("an admin sends a signed test callback to a partner's receiver and sees the answer; it is audited", async ({
+  page,
+}) => {
   const { createPartner } = await import("../lib/partners/create-partner");
   const { createUser } = await import("../lib/users/create-user");
   const { db } = await import("../lib/db/prisma");
-  const partner = await createPartner({ name: `E2E Test Callback ${randomUUID().slice(0, 6)}`, callbackUrl: `${receiver.baseUrl}/test-callbacks`, npis: [] });
+  const partner = await createPartner({
+    name: `E2E Test Callback ${randomUUID().slice(0, 6)}`,
+    callbackUrl: `${receiver.baseUrl}/test-callbacks`,
+    npis: [],
+  });
   const email = `admin-${randomUUID().slice(0, 8)}@pharmacy.test`;
   const password = randomBytes(12).toString("base64url");
   await createUser({ email, password, role: "admin", name: "Alex Admin" });
@@ -38,12 +48,25 @@ test("an admin sends a signed test callback to a partner's receiver and sees the
   await expect(section).not.toContainText("The address must be public");
 
   await section.getByRole("button", { name: "Send a test callback" }).click();
-  await expect(section.getByRole("status").filter({ hasText: /Test callback msg_\w+ acknowledged: HTTP 204/ })).toBeVisible({ timeout: 20_000 });
+  await expect(
+    section.getByRole("status").filter({ hasText: /Test callback msg_\w+ acknowledged: HTTP 204/ }),
+  ).toBeVisible({ timeout: 20_000 });
   const [arrived] = await receiver.waitFor("/test-callbacks", 1, 10_000);
   expect(verifyStandardWebhook(arrived!, partner.webhookSecret)).toBe(true);
-  const body = JSON.parse(arrived!.body) as { requestID: string; metadata: { responseType: string; referenceID: string; test: boolean } };
+  const body = JSON.parse(arrived!.body) as {
+    requestID: string;
+    metadata: { responseType: string; referenceID: string; test: boolean };
+  };
   expect(body.metadata).toMatchObject({ responseType: "CONFIRMED", referenceID: "trf_test", test: true });
 
-  const audit = await db().auditEvent.findFirst({ where: { action: "partner.test_callback_sent", actor: email }, orderBy: { id: "desc" } });
-  expect(audit?.details).toMatchObject({ partnerId: partner.partnerId, webhookId: arrived!.headers["webhook-id"], ok: true, statusCode: 204 });
+  const audit = await db().auditEvent.findFirst({
+    where: { action: "partner.test_callback_sent", actor: email },
+    orderBy: { id: "desc" },
+  });
+  expect(audit?.details).toMatchObject({
+    partnerId: partner.partnerId,
+    webhookId: arrived!.headers["webhook-id"],
+    ok: true,
+    statusCode: 204,
+  });
 });

@@ -51,7 +51,9 @@ test("history, duplicate therapy and the patient's group, by keyboard", async ({
   const first = page.getByRole("link", { name: queueName(zestril), exact: true });
   await expect(first).toBeVisible();
   await expect(first).toHaveAccessibleDescription("Same patient: 1 of 2");
-  await expect(page.getByRole("link", { name: queueName(metformin), exact: true })).toHaveAccessibleDescription("Same patient: 2 of 2");
+  await expect(page.getByRole("link", { name: queueName(metformin), exact: true })).toHaveAccessibleDescription(
+    "Same patient: 2 of 2",
+  );
   await page.getByRole("searchbox", { name: "Search" }).blur();
   await page.keyboard.press("j");
   await expect(first).toBeFocused();
@@ -61,7 +63,10 @@ test("history, duplicate therapy and the patient's group, by keyboard", async ({
   // Duplicate therapy, in words, with a link to the approved lisinopril.
   const warning = page.getByRole("alert").filter({ hasText: "Duplicate therapy" });
   await expect(warning).toContainText("this patient has another transfer of the same substance within 90 days");
-  await expect(warning.getByRole("link", { name: "Lisinopril 10 mg tablet 10 mg" })).toHaveAttribute("href", `/transfers/${earlierID}`);
+  await expect(warning.getByRole("link", { name: "Lisinopril 10 mg tablet 10 mg" })).toHaveAttribute(
+    "href",
+    `/transfers/${earlierID}`,
+  );
   await expect(warning).toContainText(`approved by ${pharmacist.name}`);
 
   // The history panel: h moves focus to it; it lists the earlier transfer, its outcome and how it matched.
@@ -96,13 +101,20 @@ test("history, duplicate therapy and the patient's group, by keyboard", async ({
   await page.keyboard.press("n");
   await expect(page).toHaveURL(new RegExp(`/transfers/${metforminID}$`));
   // Before deciding this one: nothing else pending for the patient, and n says so.
-  await expect(page.getByRole("region", { name: "Patient history" }).getByRole("row").filter({ hasText: "Zestril" })).toContainText("Approved");
+  await expect(
+    page.getByRole("region", { name: "Patient history" }).getByRole("row").filter({ hasText: "Zestril" }),
+  ).toContainText("Approved");
   await expect(page.getByRole("link", { name: /Next for this patient/ })).toHaveCount(0);
   await page.keyboard.press("n");
-  await expect(page.getByRole("status").filter({ hasText: "No other pending transfer for this patient." })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: "No other pending transfer for this patient." }),
+  ).toBeVisible();
 });
 
-test("when the history cannot be loaded, the review screen says so and the transfer can still be decided", async ({ page, request }) => {
+test("when the history cannot be loaded, the review screen says so and the transfer can still be decided", async ({
+  page,
+  request,
+}) => {
   const pharmacist = await createPharmacist("Ines Varga, PharmD");
   const partner = await createSender();
   const transfer = transferRequest();
@@ -110,11 +122,20 @@ test("when the history cannot be loaded, the review screen says so and the trans
   await signIn(page, pharmacist);
   // The history's query fails (as a database error would make it): the rest of the screen must not care.
   await page.route(`**/api/transfers/${referenceID}/history`, (route) =>
-    route.fulfill({ status: 500, contentType: "application/problem+json", body: JSON.stringify({ type: "about:blank", title: "Internal error", status: 500, detail: "failed" }) }),
+    route.fulfill({
+      status: 500,
+      contentType: "application/problem+json",
+      body: JSON.stringify({ type: "about:blank", title: "Internal error", status: 500, detail: "failed" }),
+    }),
   );
   await page.goto(`/transfers/${referenceID}`);
-  await expect(page.getByRole("region", { name: "Patient history" })).toContainText("History could not be loaded. You can still decide this transfer.");
+  await expect(page.getByRole("region", { name: "Patient history" })).toContainText(
+    "History could not be loaded. You can still decide this transfer.",
+  );
   await page.keyboard.press("a");
-  await page.getByRole("dialog", { name: "Approve transfer" }).getByRole("button", { name: "Confirm approval" }).click();
+  await page
+    .getByRole("dialog", { name: "Approve transfer" })
+    .getByRole("button", { name: "Confirm approval" })
+    .click();
   await expect(page.getByText("Approved. CONFIRMED is on its way to the sender")).toBeVisible();
 });

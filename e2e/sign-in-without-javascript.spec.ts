@@ -12,7 +12,9 @@ test("without JavaScript, a wrong password says so and the right one lands on th
 
   await page.getByLabel("Email").fill(pharmacist.email);
   await page.getByLabel("Password").fill("not the password");
-  const refused = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/login");
+  const refused = page.waitForResponse(
+    (r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/login",
+  );
   await page.getByRole("button", { name: "Sign in" }).click();
   expect((await refused).status()).toBeLessThan(500);
   await expect(page.getByRole("alert").filter({ hasText: "Email or password is incorrect" })).toBeVisible();

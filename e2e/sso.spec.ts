@@ -6,7 +6,12 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { createPharmacist, forgetSession, type Pharmacist } from "./dashboard-helpers";
 import { db } from "../lib/db/prisma";
-import { OIDC_TEST_ROLE_CLAIM, reserveOidcIssuer, startOidcProvider, type RunningOidcProvider } from "../tests/support/oidc-provider";
+import {
+  OIDC_TEST_ROLE_CLAIM,
+  reserveOidcIssuer,
+  startOidcProvider,
+  type RunningOidcProvider,
+} from "../tests/support/oidc-provider";
 import { freePort, startTestServer, type TestServer } from "../tests/support/server";
 
 const IDP = "Test IdP";
@@ -26,7 +31,13 @@ test.beforeAll(async () => {
   const reservation = await reserveOidcIssuer();
   server = await startTestServer({
     databaseUrl,
-    env: { ...reservation.env, OIDC_NAME: IDP, OIDC_ROLE_CLAIM: OIDC_TEST_ROLE_CLAIM, RUN_WORKER: "false", SESSION_IDLE_MINUTES: "15" },
+    env: {
+      ...reservation.env,
+      OIDC_NAME: IDP,
+      OIDC_ROLE_CLAIM: OIDC_TEST_ROLE_CLAIM,
+      RUN_WORKER: "false",
+      SESSION_IDLE_MINUTES: "15",
+    },
   });
   base = server.baseUrl.replace("//127.0.0.1:", "//localhost:");
   provider = await startOidcProvider({ ...reservation, redirectUri: `${base}/api/auth/callback/oidc` });
@@ -40,7 +51,13 @@ test.afterAll(async () => {
 /** A provider account for `user` (its login on the provider's page is returned). */
 function account(user: Pharmacist, claims: { email_verified?: boolean; role?: unknown } = {}): string {
   const sub = `sub-${user.email}`;
-  provider.addAccount({ sub, email: user.email.toUpperCase(), email_verified: claims.email_verified ?? true, name: user.name, [OIDC_TEST_ROLE_CLAIM]: claims.role ?? "pharmacist" });
+  provider.addAccount({
+    sub,
+    email: user.email.toUpperCase(),
+    email_verified: claims.email_verified ?? true,
+    name: user.name,
+    [OIDC_TEST_ROLE_CLAIM]: claims.role ?? "pharmacist",
+  });
   return sub;
 }
 
@@ -66,13 +83,18 @@ async function continueTo(page: Page, path: string) {
   await expect(page).toHaveURL(`${base}${path}`);
 }
 
-test("a first sign-in links the user by verified email and opens a session like a password sign-in", async ({ page }) => {
+test("a first sign-in links the user by verified email and opens a session like a password sign-in", async ({
+  page,
+}) => {
   const user = await createPharmacist("Olive Oidc");
   await signInThroughProvider(page, account(user), "/transfers/log");
   await continueTo(page, "/transfers/log");
   await expect(page.getByRole("navigation", { name: "Dashboard" })).toBeVisible();
   const row = await db().user.findUniqueOrThrow({ where: { email: user.email } });
-  const event = await db().auditEvent.findFirstOrThrow({ where: { userId: row.id, action: "auth.signed_in" }, orderBy: { id: "desc" } });
+  const event = await db().auditEvent.findFirstOrThrow({
+    where: { userId: row.id, action: "auth.signed_in" },
+    orderBy: { id: "desc" },
+  });
   expect(event.details).toMatchObject({ method: "oidc", issuer: provider.issuer, subject: `sub-${user.email}` });
   const sessionId = (event.details as { sessionId: string }).sessionId;
   expect(await db().userSession.count({ where: { id: sessionId, userId: row.id, secondFactor: null } })).toBe(1);
@@ -98,9 +120,14 @@ test("an unknown user is refused (OIDC_AUTO_CREATE is not set) and no user is ma
   const stranger: Pharmacist = { ...known, email: `not-${known.email}` };
   await signInThroughProvider(page, account(stranger));
   await expect(page).toHaveURL(/\/login\?.*sso=unknown_user/);
-  await expect(page.getByRole("alert").filter({ hasText: `Your ${IDP} account is not a user of this service` })).toBeVisible();
+  await expect(
+    page.getByRole("alert").filter({ hasText: `Your ${IDP} account is not a user of this service` }),
+  ).toBeVisible();
   expect(await db().user.count({ where: { email: stranger.email } })).toBe(0);
-  const refused = await db().auditEvent.findFirstOrThrow({ where: { action: "auth.sign_in_refused", actor: "unknown" }, orderBy: { id: "desc" } });
+  const refused = await db().auditEvent.findFirstOrThrow({
+    where: { action: "auth.sign_in_refused", actor: "unknown" },
+    orderBy: { id: "desc" },
+  });
   expect(refused.details).toMatchObject({ method: "oidc", reason: "unknown_user" });
 });
 
@@ -108,7 +135,9 @@ test("an unverified email is not linked", async ({ page }) => {
   const user = await createPharmacist("Una Unverified");
   await signInThroughProvider(page, account(user, { email_verified: false }));
   await expect(page).toHaveURL(/\/login\?.*sso=email_unverified/);
-  await expect(page.getByRole("alert").filter({ hasText: "did not confirm that your email address is verified" })).toBeVisible();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "did not confirm that your email address is verified" }),
+  ).toBeVisible();
 });
 
 test("a disabled user is refused whatever the provider says", async ({ page }) => {
@@ -127,7 +156,11 @@ test("the role claim is mapped (admin), and an unknown claim value is refused, n
   await continueTo(page, "/admin/users");
   const row = await db().user.findUniqueOrThrow({ where: { email: user.email } });
   expect(row.role).toBe("admin");
-  expect(await db().auditEvent.count({ where: { action: "user.role_changed", actor: "oidc", details: { path: ["userId"], equals: row.id } } })).toBe(1);
+  expect(
+    await db().auditEvent.count({
+      where: { action: "user.role_changed", actor: "oidc", details: { path: ["userId"], equals: row.id } },
+    }),
+  ).toBe(1);
 
   const other = await createPharmacist("Ugo Unknownrole");
   await forgetSession(page);
@@ -163,7 +196,9 @@ test("a tampered state is refused", async ({ page, browser }) => {
     await page.getByRole("button", { name: "Sign-in" }).click();
     await page.getByRole("button", { name: "Continue" }).click();
     await expect(page).toHaveURL(/\/login\?.*error=/);
-    await expect(page.getByRole("alert").filter({ hasText: `Single sign-on with ${IDP} did not complete` })).toBeVisible();
+    await expect(
+      page.getByRole("alert").filter({ hasText: `Single sign-on with ${IDP} did not complete` }),
+    ).toBeVisible();
     const row = await db().user.findUniqueOrThrow({ where: { email: user.email } });
     expect(await db().userSession.count({ where: { userId: row.id } })).toBe(0);
   } finally {
@@ -181,16 +216,29 @@ test("a tampered nonce is refused", async ({ page }) => {
   });
   await signInThroughProvider(page, account(user));
   await expect(page).toHaveURL(/\/login\?.*error=/);
-  await expect(page.getByRole("alert").filter({ hasText: `Single sign-on with ${IDP} did not complete` })).toBeVisible();
+  await expect(
+    page.getByRole("alert").filter({ hasText: `Single sign-on with ${IDP} did not complete` }),
+  ).toBeVisible();
   const row = await db().user.findUniqueOrThrow({ where: { email: user.email } });
   expect(await db().userSession.count({ where: { userId: row.id } })).toBe(0);
 });
 
-test("an issuer that cannot be reached: the button says unavailable, password sign-in works, logged once", async ({ page }) => {
+test("an issuer that cannot be reached: the button says unavailable, password sign-in works, logged once", async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   const databaseUrl = process.env.E2E_DATABASE_URL!;
   const issuer = `http://127.0.0.1:${await freePort()}`;
-  const own = await startTestServer({ databaseUrl, env: { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: "rx", OIDC_CLIENT_SECRET: "s", OIDC_NAME: "Down IdP", RUN_WORKER: "false" } });
+  const own = await startTestServer({
+    databaseUrl,
+    env: {
+      OIDC_ISSUER: issuer,
+      OIDC_CLIENT_ID: "rx",
+      OIDC_CLIENT_SECRET: "s",
+      OIDC_NAME: "Down IdP",
+      RUN_WORKER: "false",
+    },
+  });
   try {
     const user = await createPharmacist("Paula Password");
     for (let i = 0; i < 2; i++) {

@@ -7,14 +7,26 @@ import { confirmTwoFactorEnrolment, startTwoFactorEnrolment } from "../lib/auth/
 import { totpCodeAt } from "../lib/auth/two-factor/totp";
 import { db } from "../lib/db/prisma";
 
-test("a signed-in user makes new recovery codes and turns two-factor off, each after a current code", async ({ page }) => {
+test("a signed-in user makes new recovery codes and turns two-factor off, each after a current code", async ({
+  page,
+}) => {
   const user = await createPharmacist("Sela Selfservice");
   await signIn(page, user, "/transfers");
   const row = await db().user.findUniqueOrThrow({ where: { email: user.email } });
   // Enrolled a step ago, so that this step and the next are still unused.
   const { secret } = await startTwoFactorEnrolment(row.id);
   const enrolledAt = Date.now() - 30_000;
-  expect((await confirmTwoFactorEnrolment({ userId: row.id, sessionId: "ses_e2e", code: totpCodeAt(secret, enrolledAt), clientAddress: null, now: enrolledAt })).ok).toBe(true);
+  expect(
+    (
+      await confirmTwoFactorEnrolment({
+        userId: row.id,
+        sessionId: "ses_e2e",
+        code: totpCodeAt(secret, enrolledAt),
+        clientAddress: null,
+        now: enrolledAt,
+      })
+    ).ok,
+  ).toBe(true);
   const oldHashes = (await db().user.findUniqueOrThrow({ where: { id: row.id } })).twoFactorRecoveryHashes;
 
   await page.goto("/security");
@@ -54,7 +66,16 @@ test("/login visited while the code is still due goes to the code step", async (
   const user = await createPharmacist("Hal Halfway");
   const row = await db().user.findUniqueOrThrow({ where: { email: user.email } });
   const { secret } = await startTwoFactorEnrolment(row.id);
-  expect((await confirmTwoFactorEnrolment({ userId: row.id, sessionId: "ses_e2e", code: totpCodeAt(secret, Date.now()), clientAddress: null })).ok).toBe(true);
+  expect(
+    (
+      await confirmTwoFactorEnrolment({
+        userId: row.id,
+        sessionId: "ses_e2e",
+        code: totpCodeAt(secret, Date.now()),
+        clientAddress: null,
+      })
+    ).ok,
+  ).toBe(true);
   await page.goto("/transfers/log");
   await page.getByLabel("Email").fill(user.email);
   await page.getByLabel("Password").fill(user.password);

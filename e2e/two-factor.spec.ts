@@ -41,7 +41,9 @@ async function enrolOnSecurityPage(page: Page): Promise<{ secret: string; codes:
   return { secret, codes };
 }
 
-test("a pharmacist enrols, then signs in with a code (wrong and replayed codes say so) and with a recovery code", async ({ page }) => {
+test("a pharmacist enrols, then signs in with a code (wrong and replayed codes say so) and with a recovery code", async ({
+  page,
+}) => {
   test.setTimeout(120_000); // three sign-ins and an enrolment
   const user = await createPharmacist("Tess Totp");
   await signIn(page, user, "/transfers");
@@ -83,11 +85,23 @@ test("a pharmacist enrols, then signs in with a code (wrong and replayed codes s
   await expect(page.getByText(/Recovery codes left: 9/)).toBeVisible();
 });
 
-test("an admin resets a user's two-factor: the user's session ends and they sign in with the password alone", async ({ page, browser }) => {
+test("an admin resets a user's two-factor: the user's session ends and they sign in with the password alone", async ({
+  page,
+  browser,
+}) => {
   const user = await createPharmacist("Petra Phoneless");
   const row = await db().user.findUniqueOrThrow({ where: { email: user.email } });
   const { secret } = await startTwoFactorEnrolment(row.id);
-  expect((await confirmTwoFactorEnrolment({ userId: row.id, sessionId: "ses_e2e", code: totpCodeAt(secret, Date.now() - 30_000), clientAddress: null })).ok).toBe(true);
+  expect(
+    (
+      await confirmTwoFactorEnrolment({
+        userId: row.id,
+        sessionId: "ses_e2e",
+        code: totpCodeAt(secret, Date.now() - 30_000),
+        clientAddress: null,
+      })
+    ).ok,
+  ).toBe(true);
 
   const userContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
   const userPage = await userContext.newPage();
@@ -103,7 +117,11 @@ test("an admin resets a user's two-factor: the user's session ends and they sign
   await expect(dialog).toContainText("every session of theirs ends");
   await dialog.getByRole("button", { name: "Reset two-factor" }).click();
   await expect(page.getByText(`${user.email}: two-factor sign-in reset and every session ended.`)).toBeVisible();
-  expect(await db().auditEvent.count({ where: { action: "user.two_factor_reset", details: { path: ["userId"], equals: row.id } } })).toBe(1);
+  expect(
+    await db().auditEvent.count({
+      where: { action: "user.two_factor_reset", details: { path: ["userId"], equals: row.id } },
+    }),
+  ).toBe(1);
 
   await userPage.goto("/transfers/log");
   await expect(userPage).toHaveURL(/\/login\?.*reason=revoked/);

@@ -6,17 +6,23 @@ import { z } from "zod";
 // Relative: next.config.ts loads this module without the @/ alias.
 import { parseTrustedProxies, type TrustedProxies } from "./http/client-address";
 
-const booleanFromString = z
-  .enum(["true", "false", "1", "0", ""])
-  .transform((v) => v === "true" || v === "1");
+const booleanFromString = z.enum(["true", "false", "1", "0", ""]).transform((v) => v === "true" || v === "1");
 
 /** A host name or address as `allowedDevOrigins` takes it: `192.168.1.20`, `devbox.local`, `*.example.test`, `[fd00::1]`. */
 const DEV_HOST = /^(\[[0-9a-f:.]+\]|(\*{1,2}\.)?[a-z0-9-]+(\.[a-z0-9-]+)*)$/i;
 
 const hostList = z
   .string()
-  .transform((v) => v.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean))
-  .refine((hosts) => hosts.every((h) => DEV_HOST.test(h)), "must be host names or addresses separated by commas, without scheme or port (e.g. 192.168.1.20,devbox.local)");
+  .transform((v) =>
+    v
+      .split(",")
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .refine(
+    (hosts) => hosts.every((h) => DEV_HOST.test(h)),
+    "must be host names or addresses separated by commas, without scheme or port (e.g. 192.168.1.20,devbox.local)",
+  );
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -38,7 +44,11 @@ const EnvSchema = z.object({
   /** How often the server writes the audit chain's head to the log (also at start and at shutdown). */
   /** How many audit chains records are spread over (issue 19); 1 is the single chain behind one lock. */
   AUDIT_CHAINS: z.coerce.number().int().min(1, "must be at least 1").max(64, "must be at most 64").default(8),
-  AUDIT_HEAD_LOG_MINUTES: z.coerce.number().min(0.05, "must be at least 0.05").max(1440, "must be at most 1440").default(60),
+  AUDIT_HEAD_LOG_MINUTES: z.coerce
+    .number()
+    .min(0.05, "must be at least 0.05")
+    .max(1440, "must be at most 1440")
+    .default(60),
   PHARMACY_NPI: z
     .string()
     .regex(/^\d{10}$/, "must be a 10-digit NPI")
@@ -46,7 +56,12 @@ const EnvSchema = z.object({
   PHARMACY_NAME: z.string().min(1).max(200).default("Riverside Community Pharmacy"),
   CALLBACK_ALLOW_PRIVATE_NETWORKS: booleanFromString.default(false),
   /** Total time one callback attempt may take (connect, send, answer) before it counts as failed. */
-  CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(100, "must be at least 100").max(120_000, "must be at most 120000").default(15_000),
+  CALLBACK_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100, "must be at least 100")
+    .max(120_000, "must be at most 120000")
+    .default(15_000),
   /** Multiplies the retry schedule's delays (not the 72-hour retry window): below 1 only to make tests fast. */
   CALLBACK_RETRY_SCALE: z.coerce.number().positive("must be greater than 0").max(100).default(1),
   /** Run the callback worker inside `npm run dev` / `npm start` (set false where `npm run worker` runs it apart). */
@@ -81,7 +96,11 @@ const EnvSchema = z.object({
    * days supply × (1 − this). Earlier is "refill too soon" on the review screen; the fill-history check
    * allows the same. Payers commonly allow 20-30 %.
    */
-  EARLY_REFILL_ALLOWANCE_PERCENT: z.coerce.number().min(0, "must be at least 0").max(90, "must be at most 90").default(25),
+  EARLY_REFILL_ALLOWANCE_PERCENT: z.coerce
+    .number()
+    .min(0, "must be at least 0")
+    .max(90, "must be at most 90")
+    .default(25),
   /** Who must sign in with a second factor (TOTP): `admins`, `all` or `none`. Those required and not enrolled enrol right after the password. */
   MFA_REQUIRED: z.enum(["admins", "all", "none"]).default("admins"),
   /** How long a pharmacist's claim on a transfer lasts without renewal. */
@@ -94,7 +113,10 @@ const EnvSchema = z.object({
   /** The button's "Sign in with <name>"; default: the issuer's host name. */
   OIDC_NAME: z.string().min(1).max(60).optional(),
   /** An ID token / userinfo claim (string or list) whose value `admin` or `pharmacist` sets the user's role. */
-  OIDC_ROLE_CLAIM: z.string().regex(/^[A-Za-z0-9_.:/-]{1,100}$/, "must be a claim name (letters, digits, _ . : / -)").optional(),
+  OIDC_ROLE_CLAIM: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:/-]{1,100}$/, "must be a claim name (letters, digits, _ . : / -)")
+    .optional(),
   /** `pharmacist`: a verified email that names no user creates one; `none` (default): such sign-ins are refused. */
   OIDC_AUTO_CREATE: z.enum(["none", "pharmacist"]).default("none"),
   /** Hide and refuse password sign-in for everyone but the break-glass admins below. */
@@ -102,8 +124,16 @@ const EnvSchema = z.object({
   /** Admins who may still sign in with a password when SSO_ONLY=true (emails, comma separated). */
   SSO_BREAK_GLASS_EMAILS: z
     .string()
-    .transform((v) => v.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean))
-    .refine((emails) => emails.every((e) => /^[^\s@,]+@[^\s@,]+$/.test(e)), "must be email addresses separated by commas")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .refine(
+      (emails) => emails.every((e) => /^[^\s@,]+@[^\s@,]+$/.test(e)),
+      "must be email addresses separated by commas",
+    )
     .default([]),
   // --- Edge hardening (issue 13, part B) ---
   /** Refuse /v1 transfers from partners registered without sending NPIs (otherwise they may send from any NPI). */
@@ -115,7 +145,12 @@ const EnvSchema = z.object({
   /** Unexpired bearer tokens one OAuth client may hold; issuing one more revokes its oldest. */
   OAUTH_MAX_LIVE_TOKENS_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(20),
   /** Largest body a dashboard API write (POST/PUT/PATCH/DELETE under /api/, next-auth's aside) may send. */
-  DASHBOARD_MAX_BODY_BYTES: z.coerce.number().int().min(1024, "must be at least 1024").max(10 * 1024 * 1024, "must be at most 10485760").default(64 * 1024),
+  DASHBOARD_MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024, "must be at least 1024")
+    .max(10 * 1024 * 1024, "must be at most 10485760")
+    .default(64 * 1024),
   /** Allow http:// callback URLs (development and tests); otherwise callbacks go only to https:// URLs. */
   CALLBACK_ALLOW_INSECURE_HTTP: booleanFromString.default(false),
   /**
@@ -152,7 +187,12 @@ const EnvSchema = z.object({
   ALERT_EMAILS: z
     .string()
     .default("")
-    .transform((v) => v.split(",").map((e) => e.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(",")
+        .map((e) => e.trim())
+        .filter(Boolean),
+    )
     .refine((list) => list.every((e) => z.email().safeParse(e).success), "must be email addresses separated by commas"),
   /** The From of alert emails. */
   ALERT_EMAIL_FROM: z.string().min(3).max(200).default("Rx Transfer <rx-transfer@localhost>"),
@@ -174,16 +214,19 @@ export class EnvError extends Error {}
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   // An empty variable means "not set", as in most shells' `FOO= cmd`.
-  const cleaned = Object.fromEntries(
-    Object.entries(source).filter(([, v]) => v !== undefined && v !== ""),
-  );
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
   const result = EnvSchema.superRefine((e, ctx) => {
     // An issuer without its client (or the reverse) is a half-done configuration, not "no SSO".
     const oidc = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID, e.OIDC_CLIENT_SECRET];
     if (oidc.some(Boolean) && !oidc.every(Boolean)) {
-      ctx.addIssue({ code: "custom", path: ["OIDC_ISSUER"], message: "OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["OIDC_ISSUER"],
+        message: "OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together",
+      });
     }
-    if (e.SSO_ONLY && !e.OIDC_ISSUER) ctx.addIssue({ code: "custom", path: ["SSO_ONLY"], message: "needs OIDC_ISSUER (and its client) to be set" });
+    if (e.SSO_ONLY && !e.OIDC_ISSUER)
+      ctx.addIssue({ code: "custom", path: ["SSO_ONLY"], message: "needs OIDC_ISSUER (and its client) to be set" });
   }).safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);

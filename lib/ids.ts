@@ -15,7 +15,9 @@ export function randomBase62(length: number): string {
 }
 
 /** Time-ordered id: 10 base62 chars of milliseconds, then 12 random ones (~71 bits). */
-export function newId(prefix: "trf" | "prt" | "key" | "ikey" | "cli" | "tok" | "usr" | "rsp" | "str" | "evt" | "err" | "msg" | "ses"): string {
+export function newId(
+  prefix: "trf" | "prt" | "key" | "ikey" | "cli" | "tok" | "usr" | "rsp" | "str" | "evt" | "err" | "msg" | "ses",
+): string {
   let ms = Date.now();
   let time = "";
   for (let i = 0; i < 10; i++) {

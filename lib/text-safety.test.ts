@@ -29,7 +29,15 @@ describe("textProblem", () => {
   });
 
   it("refuses a lone high or low surrogate, and pairs in the wrong order", () => {
-    for (const bad of ["\ud800", "a\udbff", "\udc00b", "\udfff", "\udc00\ud800", "🙂\ud83d", "\ud83d\ud83d\ude42x\udc00"]) {
+    for (const bad of [
+      "\ud800",
+      "a\udbff",
+      "\udc00b",
+      "\udfff",
+      "\udc00\ud800",
+      "🙂\ud83d",
+      "\ud83d\ud83d\ude42x\udc00",
+    ]) {
       expect(textProblem(bad)).toBe(SURROGATE_PROBLEM);
     }
   });
@@ -62,7 +70,9 @@ describe("findJsonProblems", () => {
   });
 
   it("names every string that cannot be stored, at any depth, and keys whose names cannot", () => {
-    const value = JSON.parse('{"patient":{"name":{"lastName":"A\\u0000"}},"list":["ok","\\ud800"],"meta":{"x\\u0000":"fine"}}');
+    const value = JSON.parse(
+      '{"patient":{"name":{"lastName":"A\\u0000"}},"list":["ok","\\ud800"],"meta":{"x\\u0000":"fine"}}',
+    );
     expect(findJsonProblems(value)).toEqual([
       { path: ["patient", "name", "lastName"], message: NUL_PROBLEM },
       { path: ["list", 1], message: SURROGATE_PROBLEM },
@@ -71,7 +81,9 @@ describe("findJsonProblems", () => {
   });
 
   it("checks a __proto__ key as the own property JSON.parse makes of it", () => {
-    expect(findJsonProblems(JSON.parse('{"__proto__":{"a":"\\u0000"}}'))).toEqual([{ path: ["__proto__", "a"], message: NUL_PROBLEM }]);
+    expect(findJsonProblems(JSON.parse('{"__proto__":{"a":"\\u0000"}}'))).toEqual([
+      { path: ["__proto__", "a"], message: NUL_PROBLEM },
+    ]);
   });
 
   it("reports nesting beyond the limit once, where it starts, and does not descend further", () => {

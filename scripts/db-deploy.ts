@@ -10,10 +10,13 @@ import { loadEnvOrExit, startDatabase } from "./runtime";
 let options: { "print-grants"?: boolean; role?: string };
 try {
   options = parseArgs({ options: { "print-grants": { type: "boolean" }, role: { type: "string" } } }).values;
-  if (options["print-grants"] && !options.role) throw new Error("--print-grants needs --role <name> (the application's role, e.g. rx_app)");
+  if (options["print-grants"] && !options.role)
+    throw new Error("--print-grants needs --role <name> (the application's role, e.g. rx_app)");
   if (options.role && !options["print-grants"]) throw new Error("--role goes with --print-grants");
 } catch (err) {
-  process.stderr.write(`usage: npm run db:deploy [-- --print-grants --role <app role>]\n${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(
+    `usage: npm run db:deploy [-- --print-grants --role <app role>]\n${err instanceof Error ? err.message : String(err)}\n`,
+  );
   process.exit(2);
 }
 
@@ -30,6 +33,8 @@ startDatabase({ log: say })
     }
   })
   .catch((err: unknown) => {
-    process.stderr.write(`${printing ? "db:deploy" : "migration"} failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `${printing ? "db:deploy" : "migration"} failed: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     process.exit(1);
   });

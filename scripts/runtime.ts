@@ -37,7 +37,11 @@ export function dataDir(): string {
 /** The secrets every process must share; `npm start` refuses to run without them. */
 const SECRETS = [
   { name: "AUTH_SECRET", file: "auth-secret", what: "signs and encrypts dashboard sessions" },
-  { name: "DATA_ENCRYPTION_KEY", file: "data-encryption-key", what: "encrypts stored secrets (webhook secrets, partners' credentials)" },
+  {
+    name: "DATA_ENCRYPTION_KEY",
+    file: "data-encryption-key",
+    what: "encrypts stored secrets (webhook secrets, partners' credentials)",
+  },
   { name: "AUDIT_HMAC_KEY", file: "audit-hmac-key", what: "keys the audit log's hash chain" },
 ] as const;
 
@@ -93,7 +97,11 @@ export async function checkKeysAgainstDatabase(): Promise<void> {
   try {
     const { secrets, underCurrentKey } = await checkStoredSecrets();
     if (underCurrentKey < secrets) {
-      log("warn", "stored secrets not under the current DATA_ENCRYPTION_KEY", { secrets, underCurrentKey, fix: "npm run cli -- secrets rotate-key" });
+      log("warn", "stored secrets not under the current DATA_ENCRYPTION_KEY", {
+        secrets,
+        underCurrentKey,
+        fix: "npm run cli -- secrets rotate-key",
+      });
     }
   } catch (err) {
     if (!(err instanceof SecretKeyError)) throw err;
@@ -106,13 +114,21 @@ export async function checkKeysAgainstDatabase(): Promise<void> {
 
 export class KeyMismatchError extends Error {}
 
-export async function startDatabase(opts: { log: (msg: string) => void; migrate?: boolean; callerHandlesSignals?: boolean }): Promise<Runtime> {
+export async function startDatabase(opts: {
+  log: (msg: string) => void;
+  migrate?: boolean;
+  callerHandlesSignals?: boolean;
+}): Promise<Runtime> {
   const given = env().DATABASE_URL;
   let runtime: Runtime;
   if (given) {
     runtime = { databaseUrl: given, embedded: false, stop: async () => {} };
   } else {
-    const pg = await startEmbeddedPostgres({ dataDir: dataDir(), log: opts.log, callerHandlesSignals: opts.callerHandlesSignals });
+    const pg = await startEmbeddedPostgres({
+      dataDir: dataDir(),
+      log: opts.log,
+      callerHandlesSignals: opts.callerHandlesSignals,
+    });
     setEnv({ DATABASE_URL: pg.url });
     runtime = { databaseUrl: pg.url, embedded: true, stop: () => pg.stop() };
   }

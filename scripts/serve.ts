@@ -18,7 +18,14 @@ import { errorFields, log } from "@/lib/log";
 import { startOpsListeners } from "@/lib/ops/serve-ops";
 import { ensureConfiguredStore } from "@/lib/stores/store-npis";
 import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
-import { checkKeysAgainstDatabase, dataDir, ensureSecrets, loadEnvOrExit, requireProductionSecrets, startDatabase } from "./runtime";
+import {
+  checkKeysAgainstDatabase,
+  dataDir,
+  ensureSecrets,
+  loadEnvOrExit,
+  requireProductionSecrets,
+  startDatabase,
+} from "./runtime";
 
 const arg = process.argv[2];
 if (arg !== "dev" && arg !== "start") {
@@ -68,7 +75,9 @@ async function main(): Promise<void> {
   let worker: CallbackWorker | null = null;
   if (env().RUN_WORKER) {
     worker = await startCallbackWorker({ connectionString: db.databaseUrl });
-    say(`callback worker running (${env().WORKER_CONCURRENCY} at once; RUN_WORKER=false to run it apart with \`npm run worker\`)`);
+    say(
+      `callback worker running (${env().WORKER_CONCURRENCY} at once; RUN_WORKER=false to run it apart with \`npm run worker\`)`,
+    );
   }
 
   const web = mode === "start" ? await startInProcess() : await spawnNextDev();

@@ -53,11 +53,22 @@ function num(v: unknown): number {
 }
 
 function firstLine(text: string | undefined): string {
-  return (text ?? "").replace(/\u001b\[[0-9;]*m/g, "").split("\n").find((l) => l.trim())?.trim().slice(0, 300) ?? "";
+  return (
+    (text ?? "")
+      .replace(/\u001b\[[0-9;]*m/g, "")
+      .split("\n")
+      .find((l) => l.trim())
+      ?.trim()
+      .slice(0, 300) ?? ""
+  );
 }
 
 type PwSuite = { title?: string; file?: string; suites?: PwSuite[]; specs?: PwSpec[] };
-type PwSpec = { title?: string; line?: number; tests?: { status?: string; results?: { error?: { message?: string } }[] }[] };
+type PwSpec = {
+  title?: string;
+  line?: number;
+  tests?: { status?: string; results?: { error?: { message?: string } }[] }[];
+};
 
 /** The browser tests that failed, and those that failed once and passed on CI's one retry (named, not hidden). */
 function playwrightOutcomes(report: Record<string, unknown> | null): { failed: string[]; flaky: string[] } {
@@ -68,7 +79,9 @@ function playwrightOutcomes(report: Record<string, unknown> | null): { failed: s
       for (const t of spec.tests ?? []) {
         if (t.status !== "unexpected" && t.status !== "flaky") continue;
         const message = t.results?.map((r) => r.error?.message).find(Boolean);
-        (t.status === "flaky" ? out.flaky : out.failed).push(`playwright ${here}:${spec.line ?? "?"} › ${spec.title}: ${firstLine(message)}`);
+        (t.status === "flaky" ? out.flaky : out.failed).push(
+          `playwright ${here}:${spec.line ?? "?"} › ${spec.title}: ${firstLine(message)}`,
+        );
       }
     }
     for (const child of suite.suites ?? []) walk(child, here);
@@ -79,7 +92,9 @@ function playwrightOutcomes(report: Record<string, unknown> | null): { failed: s
 
 const chromium = findChromium();
 if (!chromium) {
-  process.stderr.write(`\n${HOW_TO_GET_CHROMIUM}\nnpm test runs the browser tests too and does not skip them silently.\n`);
+  process.stderr.write(
+    `\n${HOW_TO_GET_CHROMIUM}\nnpm test runs the browser tests too and does not skip them silently.\n`,
+  );
   process.stdout.write("total: 0 passed, 1 failed\n");
   process.exit(1);
 }
@@ -94,24 +109,45 @@ check("typecheck (tsc)", run("npx", ["tsc", "--noEmit"]));
 
 if (built) {
   const vitestFile = path.join(RESULTS, "vitest.json");
-  const vitestOk = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestFile}`]);
+  const vitestOk = run("npx", [
+    "vitest",
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${vitestFile}`,
+  ]);
   const v = readJson(vitestFile);
   // A file that failed without a failed test (it did not load, or a hook threw) counts as one failure.
-  const files = (Array.isArray(v?.testResults) ? v.testResults : []) as { status?: string; assertionResults?: { status?: string }[] }[];
-  const brokenFiles = files.filter((f) => f.status === "failed" && !(f.assertionResults ?? []).some((a) => a.status === "failed")).length;
+  const files = (Array.isArray(v?.testResults) ? v.testResults : []) as {
+    status?: string;
+    assertionResults?: { status?: string }[];
+  }[];
+  const brokenFiles = files.filter(
+    (f) => f.status === "failed" && !(f.assertionResults ?? []).some((a) => a.status === "failed"),
+  ).length;
   for (const f of files) {
-    for (const a of (f as { assertionResults?: { status?: string; fullName?: string; failureMessages?: string[] }[] }).assertionResults ?? []) {
-      if (a.status === "failed") failures.push(`vitest ${path.relative(ROOT, (f as { name?: string }).name ?? "")} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    for (const a of (f as { assertionResults?: { status?: string; fullName?: string; failureMessages?: string[] }[] })
+      .assertionResults ?? []) {
+      if (a.status === "failed")
+        failures.push(
+          `vitest ${path.relative(ROOT, (f as { name?: string }).name ?? "")} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`,
+        );
     }
     if (f.status === "failed" && !(f.assertionResults ?? []).some((a) => a.status === "failed")) {
-      failures.push(`vitest ${path.relative(ROOT, (f as { name?: string }).name ?? "")}: ${firstLine((f as { message?: string }).message)}`);
+      failures.push(
+        `vitest ${path.relative(ROOT, (f as { name?: string }).name ?? "")}: ${firstLine((f as { message?: string }).message)}`,
+      );
     }
   }
-  add("unit + integration (vitest)", {
-    passed: num(v?.numPassedTests),
-    failed: num(v?.numFailedTests) + brokenFiles,
-    skipped: num(v?.numPendingTests) + num(v?.numTodoTests),
-  }, vitestOk);
+  add(
+    "unit + integration (vitest)",
+    {
+      passed: num(v?.numPassedTests),
+      failed: num(v?.numFailedTests) + brokenFiles,
+      skipped: num(v?.numPendingTests) + num(v?.numTodoTests),
+    },
+    vitestOk,
+  );
 
   const pwFile = path.join(RESULTS, "playwright.json");
   const pwOk = run("npx", ["playwright", "test"], { CI: "true" });
@@ -120,11 +156,15 @@ if (built) {
   const outcomes = playwrightOutcomes(p);
   failures.push(...outcomes.failed);
   flaky.push(...outcomes.flaky);
-  add("browser end-to-end (playwright)", {
-    passed: num(stats.expected) + num(stats.flaky),
-    failed: num(stats.unexpected),
-    skipped: num(stats.skipped),
-  }, pwOk);
+  add(
+    "browser end-to-end (playwright)",
+    {
+      passed: num(stats.expected) + num(stats.flaky),
+      failed: num(stats.unexpected),
+      skipped: num(stats.skipped),
+    },
+    pwOk,
+  );
   // The benchmark's smoke run: every part of `npm run bench` works (short runs, small data); no timing is asserted.
   check("benchmark smoke run (npm run bench -- --quick)", run("npx", ["tsx", "bench/run.ts", "--quick"]));
   // The soak's short run: kills and restarts the server and takes the callback receiver down under load, then
@@ -141,7 +181,10 @@ if (built) {
   total.failed++;
 }
 
-if (flaky.length) process.stdout.write(`\nflaky (failed, then passed on the retry; counted as passed):\n${flaky.map((f) => `  ${f}`).join("\n")}\n`);
+if (flaky.length)
+  process.stdout.write(
+    `\nflaky (failed, then passed on the retry; counted as passed):\n${flaky.map((f) => `  ${f}`).join("\n")}\n`,
+  );
 if (failures.length) process.stdout.write(`\nfailed:\n${failures.map((f) => `  ${f}`).join("\n")}\n`);
 process.stdout.write(`\n${lines.join("\n")}\n`);
 process.stdout.write(`total: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`);

@@ -21,7 +21,9 @@ async function main(): Promise<void> {
   await checkKeysAgainstDatabase();
   const worker = await startCallbackWorker({ connectionString: db.databaseUrl });
   const ops = await startOpsListeners(say);
-  say(`running (${env().WORKER_CONCURRENCY} deliveries at once, ${db.embedded ? "embedded database" : "DATABASE_URL"})`);
+  say(
+    `running (${env().WORKER_CONCURRENCY} deliveries at once, ${db.embedded ? "embedded database" : "DATABASE_URL"})`,
+  );
 
   let stopping = false;
   const shutdown = async (code: number) => {

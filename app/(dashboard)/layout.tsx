@@ -16,7 +16,10 @@ export default async function DashboardLayout({ children }: { children: React.Re
   if (!user) return <main id="main">{children}</main>;
   return (
     <QueryProvider>
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-2 focus:py-1">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-2 focus:py-1"
+      >
         Skip to content
       </a>
       <header className="bg-slate-800 text-slate-100 print:hidden">

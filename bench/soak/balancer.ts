@@ -20,7 +20,13 @@ export async function startBalancer(backends: Backend[], port: number): Promise<
     }
     const { b, i } = candidates[next++ % candidates.length]!;
     const upstream = request(
-      { host: "127.0.0.1", port: b.port, method: req.method, path: req.url, headers: { ...req.headers, connection: "close" } },
+      {
+        host: "127.0.0.1",
+        port: b.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, connection: "close" },
+      },
       (answer) => {
         counts[i]!++;
         res.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -36,7 +36,14 @@ export type CheckNumbers = {
   p50DeliveryLagMs: number;
   p99DeliveryLagMs: number;
   /** The five callbacks that took longest, with every request of theirs the receiver saw (seconds after the decision). */
-  slowestDeliveries: { transferId: string; callbackId: string; decidedAt: string; lagSeconds: number; seenAt: string[]; attempts?: string[] }[];
+  slowestDeliveries: {
+    transferId: string;
+    callbackId: string;
+    decidedAt: string;
+    lagSeconds: number;
+    seenAt: string[];
+    attempts?: string[];
+  }[];
   /** Attempts a kill cut short before any answer was recorded (the next one waited for the attempt's lease to run out). */
   interruptedAttempts: number;
 };
@@ -53,7 +60,13 @@ class CheckBuilder {
     this.failed.push(text);
   }
   done(): Check {
-    return { name: this.name, ok: this.failed.length === 0, checked: this.checked, failures: this.failed.length, examples: this.failed.slice(0, 5) };
+    return {
+      name: this.name,
+      ok: this.failed.length === 0,
+      checked: this.checked,
+      failures: this.failed.length,
+      examples: this.failed.slice(0, 5),
+    };
   }
 }
 
@@ -104,7 +117,14 @@ function expectedFields(attempt: DecisionAttempt, intakeSchedule: string | null)
       local_rx_number: text(attempt.body.localRxNumber),
     };
   }
-  return { decision: "REJECTED", error_type: attempt.body.errorType as string, description: text(attempt.body.description), drug_schedule: null, note: null, local_rx_number: null };
+  return {
+    decision: "REJECTED",
+    error_type: attempt.body.errorType as string,
+    description: text(attempt.body.description),
+    drug_schedule: null,
+    note: null,
+    local_rx_number: null,
+  };
 }
 
 const sameJson = (a: unknown, b: unknown) => requestDigest({ v: a }) === requestDigest({ v: b });
@@ -153,18 +173,26 @@ export async function runChecks(input: {
         statusById.set(row.id, row.status);
         transferKeyById.set(row.id, key);
         const t = sent.get(key);
-        phantoms.expect(t !== undefined, () => `stored ${row.id} (partner ${row.partner_id}, requestID ${row.request_id}) was never sent`);
+        phantoms.expect(
+          t !== undefined,
+          () => `stored ${row.id} (partner ${row.partner_id}, requestID ${row.request_id}) was never sent`,
+        );
         if (!t) continue;
         const r = t.request;
         const problems: string[] = [];
         if (requestDigest(row.request) !== t.digest) problems.push("stored request differs from the one sent");
-        if (!t.retryCounts.has(row.request.metadata.retryCount ?? -1)) problems.push(`stored retryCount ${row.request.metadata.retryCount} was never sent`);
+        if (!t.retryCounts.has(row.request.metadata.retryCount ?? -1))
+          problems.push(`stored retryCount ${row.request.metadata.retryCount} was never sent`);
         if (row.content_hash !== hashRequestContent(r)) problems.push("content_hash is not the sent request's");
         if (row.rx_number !== r.prescription.rxNumber) problems.push("rx_number");
         if (row.sending_npi !== r.sendingPharmacy.npi) problems.push("sending_npi");
         if (row.receiving_npi !== r.receivingPharmacy.npi) problems.push("receiving_npi");
-        if (row.patient_first_name !== r.patient.name.firstName || row.patient_last_name !== r.patient.name.lastName) problems.push("patient name");
-        if (t.acked && !t.referenceIDs.has(row.id)) problems.push(`row id ${row.id} is not the referenceID the sender was given (${[...t.referenceIDs].join(", ")})`);
+        if (row.patient_first_name !== r.patient.name.firstName || row.patient_last_name !== r.patient.name.lastName)
+          problems.push("patient name");
+        if (t.acked && !t.referenceIDs.has(row.id))
+          problems.push(
+            `row id ${row.id} is not the referenceID the sender was given (${[...t.referenceIDs].join(", ")})`,
+          );
         stored.expect(problems.length === 0, () => `${t.requestID} → ${row.id}: ${problems.join("; ")}`);
       }
     }
@@ -178,12 +206,22 @@ export async function runChecks(input: {
         continue;
       }
       acked++;
-      stored.expect(ids.length === 1, () => `${t.requestID} got a 200 (referenceID ${[...t.referenceIDs].join(", ")}) but is stored ${ids.length} times`);
-      stored.expect(t.referenceIDs.size === 1, () => `${t.requestID}: its 200 answers named ${t.referenceIDs.size} different referenceIDs (${[...t.referenceIDs].join(", ")})`);
+      stored.expect(
+        ids.length === 1,
+        () =>
+          `${t.requestID} got a 200 (referenceID ${[...t.referenceIDs].join(", ")}) but is stored ${ids.length} times`,
+      );
+      stored.expect(
+        t.referenceIDs.size === 1,
+        () =>
+          `${t.requestID}: its 200 answers named ${t.referenceIDs.size} different referenceIDs (${[...t.referenceIDs].join(", ")})`,
+      );
     }
 
     // ---- 3: decisions ----------------------------------------------------------------------------
-    const decisions = new CheckBuilder("every acknowledged decision is stored once, as decided, and nothing else was decided");
+    const decisions = new CheckBuilder(
+      "every acknowledged decision is stored once, as decided, and nothing else was decided",
+    );
     const { rows: decisionRows } = await client.query<DecisionRow>(
       `SELECT d.transfer_id, d.decision::text AS decision, d.user_id, d.pharmacist_name, d.decided_at, d.error_type, d.description,
               d.drug_schedule, d.note, d.local_rx_number, t.drug_schedule AS intake_schedule
@@ -191,7 +229,8 @@ export async function runChecks(input: {
       [partnerIds],
     );
     const decisionByTransfer = new Map<string, DecisionRow[]>();
-    for (const d of decisionRows) decisionByTransfer.set(d.transfer_id, [...(decisionByTransfer.get(d.transfer_id) ?? []), d]);
+    for (const d of decisionRows)
+      decisionByTransfer.set(d.transfer_id, [...(decisionByTransfer.get(d.transfer_id) ?? []), d]);
     const counts = { acked: 0, confirmed: 0, lostRace: 0, unresolved: 0 };
     for (const target of targets.values()) {
       for (const a of target.attempts) {
@@ -202,22 +241,49 @@ export async function runChecks(input: {
       }
       const winners = target.attempts.filter((a) => a.result === "acked" || a.result === "confirmed-after-retry");
       const rows = decisionByTransfer.get(target.referenceID) ?? [];
-      decisions.expect(winners.length <= 1, () => `${target.referenceID}: ${winners.length} decisions were acknowledged (${winners.map((w) => `${w.kind} by ${w.pharmacistName}`).join(", ")})`);
+      decisions.expect(
+        winners.length <= 1,
+        () =>
+          `${target.referenceID}: ${winners.length} decisions were acknowledged (${winners.map((w) => `${w.kind} by ${w.pharmacistName}`).join(", ")})`,
+      );
       const winner = winners[0];
       if (winner) {
         const status = statusById.get(target.referenceID);
         const want = winner.kind === "approve" ? "CONFIRMED" : "REJECTED";
-        decisions.expect(status === want, () => `${target.referenceID}: ${winner.kind} acknowledged, but the transfer is ${status ?? "missing"}`);
-        decisions.expect(rows.length === 1, () => `${target.referenceID}: ${winner.kind} acknowledged, ${rows.length} decision rows`);
+        decisions.expect(
+          status === want,
+          () => `${target.referenceID}: ${winner.kind} acknowledged, but the transfer is ${status ?? "missing"}`,
+        );
+        decisions.expect(
+          rows.length === 1,
+          () => `${target.referenceID}: ${winner.kind} acknowledged, ${rows.length} decision rows`,
+        );
         const row = rows[0];
         if (row) {
           const fields = expectedFields(winner, row.intake_schedule);
-          const got = { decision: row.decision, error_type: row.error_type, description: row.description, drug_schedule: row.drug_schedule, note: row.note, local_rx_number: row.local_rx_number };
-          decisions.expect(sameJson(got, fields) && row.user_id === winner.pharmacistId, () => `${target.referenceID}: decision row ${JSON.stringify({ ...got, by: row.pharmacist_name })} is not what ${winner.pharmacistName} sent ${JSON.stringify(fields)}`);
+          const got = {
+            decision: row.decision,
+            error_type: row.error_type,
+            description: row.description,
+            drug_schedule: row.drug_schedule,
+            note: row.note,
+            local_rx_number: row.local_rx_number,
+          };
+          decisions.expect(
+            sameJson(got, fields) && row.user_id === winner.pharmacistId,
+            () =>
+              `${target.referenceID}: decision row ${JSON.stringify({ ...got, by: row.pharmacist_name })} is not what ${winner.pharmacistName} sent ${JSON.stringify(fields)}`,
+          );
         }
       }
       if (target.raced) {
-        decisions.expect(target.attempts.some((a) => a.result === "lost-race") || winners.length === 1 || target.attempts.every((a) => a.result === "unresolved"), () => `${target.referenceID}: race without a single winner (${target.attempts.map((a) => a.result).join(", ")})`);
+        decisions.expect(
+          target.attempts.some((a) => a.result === "lost-race") ||
+            winners.length === 1 ||
+            target.attempts.every((a) => a.result === "unresolved"),
+          () =>
+            `${target.referenceID}: race without a single winner (${target.attempts.map((a) => a.result).join(", ")})`,
+        );
       }
     }
     for (const [transferId, rows] of decisionByTransfer) {
@@ -232,8 +298,14 @@ export async function runChecks(input: {
     }
     for (const [id, status] of statusById) {
       const rows = decisionByTransfer.get(id) ?? [];
-      const consistent = status === "RECEIVED" ? rows.length === 0 : rows.length === 1 && (rows[0]!.decision === "APPROVED") === (status === "CONFIRMED");
-      decisions.expect(consistent, () => `${id}: status ${status} with decision rows ${rows.map((r) => r.decision).join(", ") || "none"}`);
+      const consistent =
+        status === "RECEIVED"
+          ? rows.length === 0
+          : rows.length === 1 && (rows[0]!.decision === "APPROVED") === (status === "CONFIRMED");
+      decisions.expect(
+        consistent,
+        () => `${id}: status ${status} with decision rows ${rows.map((r) => r.decision).join(", ") || "none"}`,
+      );
     }
 
     // ---- 4: callbacks ----------------------------------------------------------------------------
@@ -243,7 +315,8 @@ export async function runChecks(input: {
       [partnerIds],
     );
     const callbacksByTransfer = new Map<string, CallbackRow[]>();
-    for (const c of callbackRows) callbacksByTransfer.set(c.transfer_id, [...(callbacksByTransfer.get(c.transfer_id) ?? []), c]);
+    for (const c of callbackRows)
+      callbacksByTransfer.set(c.transfer_id, [...(callbacksByTransfer.get(c.transfer_id) ?? []), c]);
     const deliveriesById = new Map<string, Delivery[]>();
     for (const d of input.deliveries) deliveriesById.set(d.webhookId, [...(deliveriesById.get(d.webhookId) ?? []), d]);
 
@@ -257,15 +330,27 @@ export async function runChecks(input: {
     for (const [transferId, rows] of decisionByTransfer) {
       const row = rows[0]!;
       const cbs = callbacksByTransfer.get(transferId) ?? [];
-      callbacks.expect(cbs.length === 1, () => `${transferId}: ${cbs.length} webhook-ids (callbacks rows) for one decision: ${cbs.map((c) => c.id).join(", ")}`);
+      callbacks.expect(
+        cbs.length === 1,
+        () =>
+          `${transferId}: ${cbs.length} webhook-ids (callbacks rows) for one decision: ${cbs.map((c) => c.id).join(", ")}`,
+      );
       const target = targets.get(transferId);
       const ackedWith = target?.attempts.find((a) => a.callbackId)?.callbackId;
       for (const cb of cbs) {
-        if (ackedWith) callbacks.expect(ackedWith === cb.id, () => `${transferId}: the decision's answer named callback ${ackedWith}, the database has ${cb.id}`);
+        if (ackedWith)
+          callbacks.expect(
+            ackedWith === cb.id,
+            () => `${transferId}: the decision's answer named callback ${ackedWith}, the database has ${cb.id}`,
+          );
         if (cb.status === "DELIVERED") deliveredInDb++;
         const got = deliveriesById.get(cb.id) ?? [];
         const ok = got.filter((d) => d.status >= 200 && d.status < 300);
-        callbacks.expect(ok.length > 0, () => `${transferId}: callback ${cb.id} (${row.decision}) never answered 2xx at the receiver (${got.length} attempts seen, status in the database ${cb.status})`);
+        callbacks.expect(
+          ok.length > 0,
+          () =>
+            `${transferId}: callback ${cb.id} (${row.decision}) never answered 2xx at the receiver (${got.length} attempts seen, status in the database ${cb.status})`,
+        );
         if (ok.length === 0) {
           missing++;
           continue;
@@ -292,48 +377,78 @@ export async function runChecks(input: {
           const problems: string[] = [];
           if (!partner || d.path !== partner.path) problems.push(`arrived on ${d.path}, not the partner's path`);
           const verified = partner
-            ? verifyWebhook({ id: d.webhookId, timestamp: d.timestamp, signature: d.signature, body: d.body, secrets: [partner.webhookSecret], now: new Date(d.at) })
+            ? verifyWebhook({
+                id: d.webhookId,
+                timestamp: d.timestamp,
+                signature: d.signature,
+                body: d.body,
+                secrets: [partner.webhookSecret],
+                now: new Date(d.at),
+              })
             : { ok: false as const, reason: "unknown partner" };
           if (!verified.ok) problems.push(`signature: ${verified.reason}`);
           if (d.body !== got[0]!.body) problems.push("body differs from the first attempt's");
-          let body: { requestID?: string; metadata?: { responseType?: string; referenceID?: string; localRxNumber?: string }; error?: { type?: string; description?: string }; prescription?: unknown } = {};
+          let body: {
+            requestID?: string;
+            metadata?: { responseType?: string; referenceID?: string; localRxNumber?: string };
+            error?: { type?: string; description?: string };
+            prescription?: unknown;
+          } = {};
           try {
             body = JSON.parse(d.body) as typeof body;
           } catch {
             problems.push("body is not JSON");
           }
           const wantType = row.decision === "APPROVED" ? "CONFIRMED" : "ERROR";
-          if (body.metadata?.responseType !== wantType) problems.push(`responseType ${body.metadata?.responseType} for ${row.decision}`);
+          if (body.metadata?.responseType !== wantType)
+            problems.push(`responseType ${body.metadata?.responseType} for ${row.decision}`);
           if (body.metadata?.referenceID !== transferId) problems.push(`referenceID ${body.metadata?.referenceID}`);
           if (!t || body.requestID !== t.requestID) problems.push(`requestID ${body.requestID} is not the sender's`);
           if (row.decision === "APPROVED") {
             if ((body.metadata?.localRxNumber ?? null) !== row.local_rx_number) problems.push("metadata.localRxNumber");
-            if (t && !sameJson(body.prescription, t.request.prescription)) problems.push("prescription is not the one sent");
+            if (t && !sameJson(body.prescription, t.request.prescription))
+              problems.push("prescription is not the one sent");
           } else if (body.error?.type !== row.error_type || body.error?.description !== row.description) {
             problems.push("error type/description");
           }
-          callbacks.expect(problems.length === 0, () => `${transferId} callback ${cb.id} delivery at ${new Date(d.at).toISOString()}: ${problems.join("; ")}`);
+          callbacks.expect(
+            problems.length === 0,
+            () => `${transferId} callback ${cb.id} delivery at ${new Date(d.at).toISOString()}: ${problems.join("; ")}`,
+          );
         }
       }
     }
     for (const [transferId, cbs] of callbacksByTransfer) {
-      if (!decisionByTransfer.has(transferId)) callbacks.fail(`${transferId}: callbacks ${cbs.map((c) => c.id).join(", ")} without a decision`);
+      if (!decisionByTransfer.has(transferId))
+        callbacks.fail(`${transferId}: callbacks ${cbs.map((c) => c.id).join(", ")} without a decision`);
     }
     const known = new Set(callbackRows.map((c) => c.id));
     for (const [id, got] of deliveriesById) {
-      if (!known.has(id)) callbacks.fail(`the receiver got ${got.length} request(s) with webhook-id ${JSON.stringify(id)} that no callback has`);
+      if (!known.has(id))
+        callbacks.fail(
+          `the receiver got ${got.length} request(s) with webhook-id ${JSON.stringify(id)} that no callback has`,
+        );
     }
     const settled = new CheckBuilder("every callback is DELIVERED in the database too");
-    for (const c of callbackRows) settled.expect(c.status === "DELIVERED", () => `${c.id} (${c.transfer_id}) is ${c.status}`);
+    for (const c of callbackRows)
+      settled.expect(c.status === "DELIVERED", () => `${c.id} (${c.transfer_id}) is ${c.status}`);
 
     // The database's own account of the slowest ones' attempts, and of the attempts a kill cut short.
     for (const slow of slowest) {
-      const { rows: attempts } = await client.query<{ attempt_number: number; started_at: Date; status_code: number | null; error: string | null }>(
+      const { rows: attempts } = await client.query<{
+        attempt_number: number;
+        started_at: Date;
+        status_code: number | null;
+        error: string | null;
+      }>(
         `SELECT attempt_number, started_at, status_code, error FROM callback_attempts WHERE callback_id = $1 ORDER BY attempt_number`,
         [slow.callbackId],
       );
       const decidedAt = Date.parse(slow.decidedAt);
-      slow.attempts = attempts.map((a) => `#${a.attempt_number} at ${((a.started_at.getTime() - decidedAt) / 1000).toFixed(1)} s: ${a.status_code ?? a.error ?? "no answer recorded"}`);
+      slow.attempts = attempts.map(
+        (a) =>
+          `#${a.attempt_number} at ${((a.started_at.getTime() - decidedAt) / 1000).toFixed(1)} s: ${a.status_code ?? a.error ?? "no answer recorded"}`,
+      );
     }
     const interrupted = await client.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM callback_attempts a JOIN callbacks c ON c.id = a.callback_id
@@ -374,16 +489,26 @@ export async function runChecks(input: {
 }
 
 /** Callback ids of every decision of the soak's partners, and which of them the database calls DELIVERED. */
-export async function callbackProgress(databaseUrl: string, partnerIds: string[]): Promise<{ ids: string[]; deliveredInDb: number; decisions: number }> {
+export async function callbackProgress(
+  databaseUrl: string,
+  partnerIds: string[],
+): Promise<{ ids: string[]; deliveredInDb: number; decisions: number }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ id: string; status: string }>(`SELECT id, status::text AS status FROM callbacks WHERE partner_id = ANY($1)`, [partnerIds]);
+    const { rows } = await client.query<{ id: string; status: string }>(
+      `SELECT id, status::text AS status FROM callbacks WHERE partner_id = ANY($1)`,
+      [partnerIds],
+    );
     const decided = await client.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM transfer_decisions d JOIN transfers t ON t.id = d.transfer_id WHERE t.partner_id = ANY($1)`,
       [partnerIds],
     );
-    return { ids: rows.map((r) => r.id), deliveredInDb: rows.filter((r) => r.status === "DELIVERED").length, decisions: decided.rows[0]?.n ?? 0 };
+    return {
+      ids: rows.map((r) => r.id),
+      deliveredInDb: rows.filter((r) => r.status === "DELIVERED").length,
+      decisions: decided.rows[0]?.n ?? 0,
+    };
   } finally {
     await client.end();
   }

@@ -11,7 +11,14 @@ import { signInOverHttp } from "@/tests/support/dashboard-session";
 import type { SentTransfer } from "./senders";
 import { sleep, timedFetch } from "./util";
 
-export type Pharmacist = { index: number; id: string; email: string; password: string; name: string; cookie: string | null };
+export type Pharmacist = {
+  index: number;
+  id: string;
+  email: string;
+  password: string;
+  name: string;
+  cookie: string | null;
+};
 
 export type DecisionKind = "approve" | "reject";
 export type DecisionResult =
@@ -35,7 +42,12 @@ export type DecisionAttempt = {
   callbackId: string | null;
 };
 
-export type DecisionTarget = { referenceID: string; transfer: SentTransfer; raced: boolean; attempts: DecisionAttempt[] };
+export type DecisionTarget = {
+  referenceID: string;
+  transfer: SentTransfer;
+  raced: boolean;
+  attempts: DecisionAttempt[];
+};
 
 export type DecisionStats = {
   requests: number;
@@ -86,7 +98,12 @@ const pick = <T>(items: readonly T[]): T => items[randomInt(0, items.length)]!;
 function approveBody(n: number): Record<string, unknown> {
   const dice = randomInt(0, 10);
   if (dice < 4) return { oneTimeTransferConfirmed: true };
-  if (dice < 6) return { oneTimeTransferConfirmed: true, localRxNumber: `L-${n}-${randomInt(0, 1e6)}`, note: "soak: approved with details" };
+  if (dice < 6)
+    return {
+      oneTimeTransferConfirmed: true,
+      localRxNumber: `L-${n}-${randomInt(0, 1e6)}`,
+      note: "soak: approved with details",
+    };
   if (dice < 8) return { oneTimeTransferConfirmed: true, localRxNumber: `LX${randomInt(0, 1e9)}` };
   return { oneTimeTransferConfirmed: true, note: "", localRxNumber: "" };
 }
@@ -116,10 +133,17 @@ export async function signIn(baseUrl: string, p: Pharmacist, stats: DecisionStat
 
 type Problem = { reason?: string; decidedBy?: string; decision?: string };
 
-async function decide(ctl: PharmacistControl, stats: DecisionStats, p: Pharmacist, target: DecisionTarget, attempt: DecisionAttempt): Promise<void> {
+async function decide(
+  ctl: PharmacistControl,
+  stats: DecisionStats,
+  p: Pharmacist,
+  target: DecisionTarget,
+  attempt: DecisionAttempt,
+): Promise<void> {
   const expected = attempt.kind === "approve" ? "APPROVED" : "REJECTED";
   let unanswered = false;
-  const note = (text: string) => stats.anomalies.push(`decision ${target.referenceID} by ${p.name} (${attempt.kind}): ${text}`);
+  const note = (text: string) =>
+    stats.anomalies.push(`decision ${target.referenceID} by ${p.name} (${attempt.kind}): ${text}`);
   for (let first = true; ; first = false) {
     if (!first) {
       if (Date.now() > ctl.giveUpAt()) {
@@ -134,11 +158,19 @@ async function decide(ctl: PharmacistControl, stats: DecisionStats, p: Pharmacis
       continue;
     }
     stats.requests++;
-    const answer = await timedFetch(`${ctl.baseUrl}/api/transfers/${encodeURIComponent(target.referenceID)}/${attempt.kind}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json", origin: ctl.baseUrl, cookie: p.cookie! },
-      body: JSON.stringify(attempt.body),
-    });
+    const answer = await timedFetch(
+      `${ctl.baseUrl}/api/transfers/${encodeURIComponent(target.referenceID)}/${attempt.kind}`,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json",
+          origin: ctl.baseUrl,
+          cookie: p.cookie!,
+        },
+        body: JSON.stringify(attempt.body),
+      },
+    );
     if (answer.kind === "error") {
       if (answer.timeout) stats.timeouts++;
       else stats.connectionErrors++;
@@ -156,7 +188,12 @@ async function decide(ctl: PharmacistControl, stats: DecisionStats, p: Pharmacis
       } catch {
         body = {};
       }
-      if (body.referenceID !== target.referenceID || body.decision !== expected || body.decidedBy !== p.name || !body.callbackId) {
+      if (
+        body.referenceID !== target.referenceID ||
+        body.decision !== expected ||
+        body.decidedBy !== p.name ||
+        !body.callbackId
+      ) {
         note(`2xx that does not describe this decision: ${text.slice(0, 300)}`);
       }
       attempt.result = "acked";
@@ -172,7 +209,12 @@ async function decide(ctl: PharmacistControl, stats: DecisionStats, p: Pharmacis
       } catch {
         // judged below
       }
-      if (problem.reason === "already_decided" && problem.decidedBy === p.name && problem.decision === expected && unanswered) {
+      if (
+        problem.reason === "already_decided" &&
+        problem.decidedBy === p.name &&
+        problem.decision === expected &&
+        unanswered
+      ) {
         attempt.result = "confirmed-after-retry";
       } else if (problem.reason === "already_decided" && target.raced && problem.decidedBy !== p.name) {
         attempt.result = "lost-race";

@@ -9,7 +9,14 @@ import { randomTransferRequest, formatDateTime } from "@/lib/transfers/fixtures"
 import type { TransferRequest, TransferResponse } from "@/lib/transfers/wire";
 import { requestDigest, timedFetch, sleep, type Outcome } from "./util";
 
-export type SoakPartner = { index: number; name: string; partnerId: string; apiKey: string; webhookSecret: string; path: string };
+export type SoakPartner = {
+  index: number;
+  name: string;
+  partnerId: string;
+  apiKey: string;
+  webhookSecret: string;
+  path: string;
+};
 
 export type SentTransfer = {
   partner: SoakPartner;
@@ -83,7 +90,12 @@ export type SenderControl = {
 
 type AttemptResult = { outcome: Outcome; referenceID?: string; replayed?: boolean };
 
-async function sendOnce(ctl: SenderControl, stats: IntakeStats, t: SentTransfer, retryCount: number): Promise<AttemptResult> {
+async function sendOnce(
+  ctl: SenderControl,
+  stats: IntakeStats,
+  t: SentTransfer,
+  retryCount: number,
+): Promise<AttemptResult> {
   const body: TransferRequest = {
     ...t.request,
     metadata: { ...t.request.metadata, retryCount, requestTimestamp: formatDateTime(Date.now(), 0) },
@@ -114,7 +126,9 @@ async function sendOnce(ctl: SenderControl, stats: IntakeStats, t: SentTransfer,
     if (replayed) stats.replayed200++;
     const referenceID = parsed.metadata?.referenceID;
     if (parsed.requestID !== t.requestID || parsed.metadata?.responseType !== "RECEIVED" || !referenceID) {
-      stats.anomalies.push(`intake ${t.requestID}: 200 that is not a RECEIVED answer for this request: ${text.slice(0, 200)}`);
+      stats.anomalies.push(
+        `intake ${t.requestID}: 200 that is not a RECEIVED answer for this request: ${text.slice(0, 200)}`,
+      );
       return { outcome: "anomaly" };
     }
     t.referenceIDs.add(referenceID);
@@ -135,7 +149,13 @@ async function sendOnce(ctl: SenderControl, stats: IntakeStats, t: SentTransfer,
 }
 
 /** Sends until a 200 (or an answer no retry can change, or the give-up time); copies share `counter`. */
-async function sendUntilAcked(ctl: SenderControl, stats: IntakeStats, t: SentTransfer, counter: { n: number }, alone: boolean): Promise<void> {
+async function sendUntilAcked(
+  ctl: SenderControl,
+  stats: IntakeStats,
+  t: SentTransfer,
+  counter: { n: number },
+  alone: boolean,
+): Promise<void> {
   for (let first = true; ; first = false) {
     const retryCount = counter.n++;
     if (!first) stats.retries++;

@@ -80,24 +80,29 @@ export function soakServer(opts: { port: number; env: Record<string, string>; lo
       generation++;
       mark(`start #${generation}`);
       state = "starting";
-      const c = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/serve.ts", "start"], {
-        cwd: ROOT,
-        detached: true,
-        env: {
-          ...process.env,
-          NODE_ENV: "production",
-          NEXT_TELEMETRY_DISABLED: "1",
-          PORT: String(opts.port),
-          ...opts.env,
+      const c = spawn(
+        process.execPath,
+        [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/serve.ts", "start"],
+        {
+          cwd: ROOT,
+          detached: true,
+          env: {
+            ...process.env,
+            NODE_ENV: "production",
+            NEXT_TELEMETRY_DISABLED: "1",
+            PORT: String(opts.port),
+            ...opts.env,
+          },
+          stdio: ["ignore", "pipe", "pipe"],
         },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      );
       child = c;
       c.stdout?.pipe(out, { end: false });
       c.stderr?.pipe(out, { end: false });
       const deadline = started + timeoutMs;
       for (;;) {
-        if (!running(c)) throw new Error(`the server exited while starting (${c.exitCode ?? c.signalCode}); see ${opts.logFile}`);
+        if (!running(c))
+          throw new Error(`the server exited while starting (${c.exitCode ?? c.signalCode}); see ${opts.logFile}`);
         if ((await probe(`${baseUrl}/v1/openapi.json`, 5_000)) === 200) break;
         if (Date.now() > deadline) {
           signalGroup(c, "SIGKILL");

@@ -28,15 +28,37 @@ export function soakServerEnv(databaseUrl: string, retryScale: string): Record<s
 export type SoakCast = { runTag: string; partners: SoakPartner[]; pharmacists: Pharmacist[] };
 
 /** Two partners (callbacks to `receiverUrl`) and `pharmacistCount` pharmacists, named `<label> …` with a run tag. */
-export async function createSoakCast(options: { databaseUrl: string; receiverUrl: string; label: string; pharmacistCount: number }): Promise<SoakCast> {
+export async function createSoakCast(options: {
+  databaseUrl: string;
+  receiverUrl: string;
+  label: string;
+  pharmacistCount: number;
+}): Promise<SoakCast> {
   const { databaseUrl, receiverUrl, label, pharmacistCount } = options;
-  setEnv({ DATABASE_URL: databaseUrl, ...TEST_SECRETS, CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", CALLBACK_ALLOW_INSECURE_HTTP: "true", LOG_LEVEL: "warn" });
+  setEnv({
+    DATABASE_URL: databaseUrl,
+    ...TEST_SECRETS,
+    CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+    CALLBACK_ALLOW_INSECURE_HTTP: "true",
+    LOG_LEVEL: "warn",
+  });
   const runTag = randomBytes(3).toString("hex");
   const partners: SoakPartner[] = [];
   for (const index of [0, 1]) {
     const cbPath = `/soak-partner-${index}`;
-    const created = await createPartner({ name: `${label} Sender ${index} ${runTag}`, callbackUrl: `${receiverUrl}${cbPath}`, npis: [] });
-    partners.push({ index, name: `${label} Sender ${index}`, partnerId: created.partnerId, apiKey: created.apiKey, webhookSecret: created.webhookSecret, path: cbPath });
+    const created = await createPartner({
+      name: `${label} Sender ${index} ${runTag}`,
+      callbackUrl: `${receiverUrl}${cbPath}`,
+      npis: [],
+    });
+    partners.push({
+      index,
+      name: `${label} Sender ${index}`,
+      partnerId: created.partnerId,
+      apiKey: created.apiKey,
+      webhookSecret: created.webhookSecret,
+      path: cbPath,
+    });
   }
   const pharmacists: Pharmacist[] = [];
   for (let i = 0; i < pharmacistCount; i++) {

@@ -5,7 +5,13 @@ import type { WriteStream } from "node:fs";
 import path from "node:path";
 import { ROOT } from "../support";
 
-export type StandaloneWorker = { start(): Promise<void>; kill(): Promise<void>; stop(): Promise<void>; killNow(): void; isRunning(): boolean };
+export type StandaloneWorker = {
+  start(): Promise<void>;
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+  killNow(): void;
+  isRunning(): boolean;
+};
 
 export function standaloneWorker(env: Record<string, string>, out: WriteStream): StandaloneWorker {
   let child: ChildProcess | null = null;

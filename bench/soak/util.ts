@@ -19,7 +19,11 @@ export async function timedFetch(url: string, init: RequestInit, timeoutMs = 20_
     return { kind: "answer", status: res.status, headers: res.headers, text };
   } catch (err) {
     const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : "";
-    return { kind: "error", timeout: controller.signal.aborted, message: `${err instanceof Error ? err.message : String(err)}${cause}` };
+    return {
+      kind: "error",
+      timeout: controller.signal.aborted,
+      message: `${err instanceof Error ? err.message : String(err)}${cause}`,
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -29,7 +33,9 @@ export async function timedFetch(url: string, init: RequestInit, timeoutMs = 20_
 function sortedJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(sortedJson).join(",")}]`;
   if (value !== null && typeof value === "object") {
-    const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
+    const keys = Object.keys(value)
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
   }
   return JSON.stringify(value);

@@ -29,7 +29,10 @@ export function IntegrationKeysView({ initial }: { initial: IntegrationKeySummar
   const [status, setStatus] = useState("");
   const query = useQuery({
     queryKey: ["admin", "integration-keys"],
-    queryFn: () => apiFetch<{ keys: IntegrationKeySummary[] }>("/api/admin/integration-keys", { background: true }).then((r) => r.keys),
+    queryFn: () =>
+      apiFetch<{ keys: IntegrationKeySummary[] }>("/api/admin/integration-keys", { background: true }).then(
+        (r) => r.keys,
+      ),
     initialData: initial,
   });
   const { sorted, sort, toggle } = useSort(query.data, SORT_COLUMNS, { key: "createdAt", dir: "descending" });
@@ -52,17 +55,32 @@ export function IntegrationKeysView({ initial }: { initial: IntegrationKeySummar
     <div className="space-y-3">
       <h1 className="text-lg font-semibold">Integration keys</h1>
       <p className="max-w-3xl text-slate-700">
-        A dispensing system reads approved transfers as FHIR R4 Bundles from <code>GET /api/integration/transfers</code> with
-        one of these keys (<code>Authorization: Bearer rxi_…</code>). See /docs, “Connecting your dispensing system”.
+        A dispensing system reads approved transfers as FHIR R4 Bundles from <code>GET /api/integration/transfers</code>{" "}
+        with one of these keys (<code>Authorization: Bearer rxi_…</code>). See /docs, “Connecting your dispensing
+        system”.
       </p>
       {created && (
-        <SecretPanel title={`Integration key for ${created.name}`} secrets={[{ label: "Integration key", value: created.integrationKey }]} onDone={() => setCreated(null)} />
+        <SecretPanel
+          title={`Integration key for ${created.name}`}
+          secrets={[{ label: "Integration key", value: created.integrationKey }]}
+          onDone={() => setCreated(null)}
+        />
       )}
-      <form noValidate onSubmit={submit} aria-labelledby="new-integration-key" className="flex flex-wrap items-end gap-2 rounded border border-slate-200 bg-white p-3">
+      <form
+        noValidate
+        onSubmit={submit}
+        aria-labelledby="new-integration-key"
+        className="flex flex-wrap items-end gap-2 rounded border border-slate-200 bg-white p-3"
+      >
         <h2 id="new-integration-key" className="w-full font-semibold">
           Create an integration key
         </h2>
-        <Field label="System name" error={form.formState.errors.name?.message ?? form.formState.errors.root?.server?.message} hint="Which system will use it, e.g. “PioneerRx interface engine”." className="min-w-64 flex-1">
+        <Field
+          label="System name"
+          error={form.formState.errors.name?.message ?? form.formState.errors.root?.server?.message}
+          hint="Which system will use it, e.g. “PioneerRx interface engine”."
+          className="min-w-64 flex-1"
+        >
           {(f) => <input {...f} autoComplete="off" {...form.register("name")} />}
         </Field>
         <Button type="submit" variant="primary" disabled={form.formState.isSubmitting}>
@@ -75,22 +93,30 @@ export function IntegrationKeysView({ initial }: { initial: IntegrationKeySummar
         <thead className={THEAD_CLASS}>
           <tr>
             <SortHeader label="System" column="name" sort={sort} onSort={toggle} />
-            <th scope="col" className={TH_CLASS}>Key</th>
+            <th scope="col" className={TH_CLASS}>
+              Key
+            </th>
             <SortHeader label="Created" column="createdAt" sort={sort} onSort={toggle} />
             <SortHeader label="Last used" column="lastUsedAt" sort={sort} onSort={toggle} />
-            <th scope="col" className={TH_CLASS}>Status</th>
+            <th scope="col" className={TH_CLASS}>
+              Status
+            </th>
           </tr>
         </thead>
         <tbody>
           {sorted.length === 0 && (
             <tr>
-              <td colSpan={5} className={TD_CLASS}>No integration keys yet.</td>
+              <td colSpan={5} className={TD_CLASS}>
+                No integration keys yet.
+              </td>
             </tr>
           )}
           {sorted.map((k) => (
             <tr key={k.keyId} className={TR_CLASS}>
               <td className={TD_CLASS}>{k.name}</td>
-              <td className={`${TD_CLASS} font-mono text-xs`}>{k.prefix}…{k.last4}</td>
+              <td className={`${TD_CLASS} font-mono text-xs`}>
+                {k.prefix}…{k.last4}
+              </td>
               <td className={TD_CLASS}>{k.createdAt.slice(0, 16).replace("T", " ")}</td>
               <td className={TD_CLASS}>{k.lastUsedAt ? k.lastUsedAt.slice(0, 16).replace("T", " ") : "never"}</td>
               <td className={TD_CLASS}>

@@ -29,7 +29,15 @@ const SORT_COLUMNS = {
   health: (p: PartnerSummary) => (p.callbacks.state === "gone" ? 0 : p.callbacks.state === "failing" ? 1 : 2),
 };
 
-function CreatePartnerForm({ onCreated, callbackUrlHint, npisHint }: { onCreated: (created: CreatedPartner & { name: string }) => void; callbackUrlHint: string; npisHint: string }) {
+function CreatePartnerForm({
+  onCreated,
+  callbackUrlHint,
+  npisHint,
+}: {
+  onCreated: (created: CreatedPartner & { name: string }) => void;
+  callbackUrlHint: string;
+  npisHint: string;
+}) {
   const queryClient = useQueryClient();
   const form = useSchemaForm(CreatePartnerFormSchema, {
     defaultValues: { name: "", callbackUrl: "", npis: "" },
@@ -74,11 +82,7 @@ function CreatePartnerForm({ onCreated, callbackUrlHint, npisHint }: { onCreated
             />
           )}
         </Field>
-        <Field
-          label="Pharmacy NPIs"
-          error={errors.npis?.message}
-          hint={npisHint}
-        >
+        <Field label="Pharmacy NPIs" error={errors.npis?.message} hint={npisHint}>
           {(p) => <input {...p} inputMode="numeric" {...form.register("npis")} />}
         </Field>
       </div>
@@ -91,7 +95,15 @@ function CreatePartnerForm({ onCreated, callbackUrlHint, npisHint }: { onCreated
 }
 
 /** The hints say what this server's mode allows (lib/partners/npi-policy.ts); the page computes them. */
-export function PartnersView({ initial, callbackUrlHint, npisHint }: { initial: PartnerSummary[]; callbackUrlHint: string; npisHint: string }) {
+export function PartnersView({
+  initial,
+  callbackUrlHint,
+  npisHint,
+}: {
+  initial: PartnerSummary[];
+  callbackUrlHint: string;
+  npisHint: string;
+}) {
   const query = useQuery({
     queryKey: ["admin", "partners"],
     queryFn: () =>

@@ -13,15 +13,27 @@ type Problem = { detail?: string; title?: string };
 type Attempt = NonNullable<TransferActivity["callback"]>["attempts"][number];
 
 /** The first manual attempt after the redelivery was asked for, in words. */
-function redeliveryState(attempts: Attempt[], askedAfter: number): { text: string; tone: "wait" | "ok" | "fail"; at?: string } {
+function redeliveryState(
+  attempts: Attempt[],
+  askedAfter: number,
+): { text: string; tone: "wait" | "ok" | "fail"; at?: string } {
   const attempt = attempts.find((a) => a.manual && a.attemptNumber > askedAfter);
   if (!attempt) return { text: "Redelivery queued: waiting for a worker to send it…", tone: "wait" };
-  if (attempt.statusCode === null && attempt.error === null) return { text: `Redelivery (attempt ${attempt.attemptNumber}) being sent…`, tone: "wait" };
+  if (attempt.statusCode === null && attempt.error === null)
+    return { text: `Redelivery (attempt ${attempt.attemptNumber}) being sent…`, tone: "wait" };
   if (attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300) {
-    return { text: `Redelivered: the sender acknowledged attempt ${attempt.attemptNumber} (HTTP ${attempt.statusCode}) at`, tone: "ok", at: attempt.startedAt };
+    return {
+      text: `Redelivered: the sender acknowledged attempt ${attempt.attemptNumber} (HTTP ${attempt.statusCode}) at`,
+      tone: "ok",
+      at: attempt.startedAt,
+    };
   }
   const answer = attempt.statusCode !== null ? `HTTP ${attempt.statusCode}` : (attempt.error ?? "no answer");
-  return { text: `Redelivery failed: attempt ${attempt.attemptNumber} got ${answer} at`, tone: "fail", at: attempt.startedAt };
+  return {
+    text: `Redelivery failed: attempt ${attempt.attemptNumber} got ${answer} at`,
+    tone: "fail",
+    at: attempt.startedAt,
+  };
 }
 
 export function RedeliverButton({ transferId, attempts }: { transferId: string; attempts: Attempt[] }) {
@@ -31,7 +43,9 @@ export function RedeliverButton({ transferId, attempts }: { transferId: string; 
   const [askedAfter, setAskedAfter] = useState<number | null>(null);
   const redeliver = useMutation({
     mutationFn: async () => {
-      const res = await fetch(`/api/transfers/${encodeURIComponent(transferId)}/callbacks/redeliver`, { method: "POST" });
+      const res = await fetch(`/api/transfers/${encodeURIComponent(transferId)}/callbacks/redeliver`, {
+        method: "POST",
+      });
       if (!res.ok) {
         const problem = (await res.json().catch(() => null)) as Problem | null;
         throw new Error(problem?.detail ?? problem?.title ?? `redelivery failed (${res.status})`);
@@ -59,7 +73,12 @@ export function RedeliverButton({ transferId, attempts }: { transferId: string; 
       >
         Redeliver
       </button>
-      <span role="status" className={state?.tone === "fail" ? "text-red-800" : state?.tone === "ok" ? "text-emerald-800" : "text-slate-700"}>
+      <span
+        role="status"
+        className={
+          state?.tone === "fail" ? "text-red-800" : state?.tone === "ok" ? "text-emerald-800" : "text-slate-700"
+        }
+      >
         {state && (
           <>
             {state.text}

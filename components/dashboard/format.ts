@@ -52,7 +52,11 @@ export function formatDuration(ms: number): string {
 
 export const GENDER_LABELS: Record<string, string> = { M: "Male", F: "Female", U: "Not specified" };
 
-export const STATUS_LABELS: Record<string, string> = { RECEIVED: "Pending", CONFIRMED: "Approved", REJECTED: "Rejected" };
+export const STATUS_LABELS: Record<string, string> = {
+  RECEIVED: "Pending",
+  CONFIRMED: "Approved",
+  REJECTED: "Rejected",
+};
 
 /** Where a transfer's age stands against the sender's 4-hour window: the queue escalates by it. */
 export type AgeLevel = "fresh" | "waiting" | "late" | "urgent" | "overdue";

@@ -27,9 +27,12 @@ export function IdleLogoff({ idleMs }: { idleMs: number }) {
 
   const heartbeat = useCallback(() => {
     lastBeat.current = Date.now();
-    void fetch("/api/session/activity", { method: "POST", credentials: "same-origin" }).then((res) => {
-      if (res.status === 401) goToLogin("idle");
-    }, () => {});
+    void fetch("/api/session/activity", { method: "POST", credentials: "same-origin" }).then(
+      (res) => {
+        if (res.status === 401) goToLogin("idle");
+      },
+      () => {},
+    );
   }, []);
 
   const markActive = useCallback(() => {

@@ -31,7 +31,9 @@ export function SignOutAllButton() {
         onCancel={() => setOpen(false)}
         onConfirm={async () => {
           setPending(true);
-          const res = await fetch("/api/session/sign-out-all", { method: "POST", credentials: "same-origin" }).catch(() => null);
+          const res = await fetch("/api/session/sign-out-all", { method: "POST", credentials: "same-origin" }).catch(
+            () => null,
+          );
           setPending(false);
           // 401: this session had already ended; signing in again is the way on either way.
           if (res && (res.ok || res.status === 401)) {

@@ -69,7 +69,8 @@ export function TransferLogForm({ initial }: { initial: TransferLogFilters }) {
     () => null,
   );
   const problem = problemOf(filters);
-  const set = <K extends keyof TransferLogFilters>(key: K, value: TransferLogFilters[K]) => setFilters((f) => ({ ...f, [key]: value }));
+  const set = <K extends keyof TransferLogFilters>(key: K, value: TransferLogFilters[K]) =>
+    setFilters((f) => ({ ...f, [key]: value }));
   const inspection: TransferLogFilters = { ...initial, schedule: "any", outcome: "approved" };
 
   return (
@@ -77,8 +78,9 @@ export function TransferLogForm({ initial }: { initial: TransferLogFilters }) {
       <div>
         <h1 className="text-lg font-semibold">Transfer log</h1>
         <p className="text-slate-700">
-          Every decided transfer of a period as a CSV file, one row per transfer with every element of the transfer record, for a board of
-          pharmacy or DEA inspection. Records are never deleted. Each download is recorded in the audit log.
+          Every decided transfer of a period as a CSV file, one row per transfer with every element of the transfer
+          record, for a board of pharmacy or DEA inspection. Records are never deleted. Each download is recorded in the
+          audit log.
         </p>
       </div>
 
@@ -109,14 +111,34 @@ export function TransferLogForm({ initial }: { initial: TransferLogFilters }) {
         </h2>
         <div className="grid gap-3 sm:grid-cols-2">
           <Field label="First day" hint="Decisions from midnight at the start of this day.">
-            {(f) => <input {...f} type="date" value={filters.firstDay} max={filters.lastDay || undefined} onChange={(e) => set("firstDay", e.target.value)} />}
+            {(f) => (
+              <input
+                {...f}
+                type="date"
+                value={filters.firstDay}
+                max={filters.lastDay || undefined}
+                onChange={(e) => set("firstDay", e.target.value)}
+              />
+            )}
           </Field>
           <Field label="Last day (included)" hint="Decisions up to midnight at the end of this day.">
-            {(f) => <input {...f} type="date" value={filters.lastDay} min={filters.firstDay || undefined} onChange={(e) => set("lastDay", e.target.value)} />}
+            {(f) => (
+              <input
+                {...f}
+                type="date"
+                value={filters.lastDay}
+                min={filters.firstDay || undefined}
+                onChange={(e) => set("lastDay", e.target.value)}
+              />
+            )}
           </Field>
           <Field label="Schedule" hint="The drug's schedule as recorded at the decision.">
             {(f) => (
-              <select {...f} value={filters.schedule} onChange={(e) => set("schedule", e.target.value as TransferLogFilters["schedule"])}>
+              <select
+                {...f}
+                value={filters.schedule}
+                onChange={(e) => set("schedule", e.target.value as TransferLogFilters["schedule"])}
+              >
                 {SCHEDULE_OPTIONS.map((o) => (
                   <option key={o.value} value={o.value}>
                     {o.label}
@@ -127,7 +149,11 @@ export function TransferLogForm({ initial }: { initial: TransferLogFilters }) {
           </Field>
           <Field label="Outcome">
             {(f) => (
-              <select {...f} value={filters.outcome} onChange={(e) => set("outcome", e.target.value as TransferLogFilters["outcome"])}>
+              <select
+                {...f}
+                value={filters.outcome}
+                onChange={(e) => set("outcome", e.target.value as TransferLogFilters["outcome"])}
+              >
                 {OUTCOME_OPTIONS.map((o) => (
                   <option key={o.value} value={o.value}>
                     {o.label}
@@ -138,8 +164,8 @@ export function TransferLogForm({ initial }: { initial: TransferLogFilters }) {
           </Field>
         </div>
         <p className="text-xs text-slate-600">
-          Days run from midnight to midnight {timeZone ? `in your time zone (${timeZone})` : "UTC"}. Columns are the record&apos;s elements
-          by name (referenceID, outcome, transferDateTime, …), oldest decision first.
+          Days run from midnight to midnight {timeZone ? `in your time zone (${timeZone})` : "UTC"}. Columns are the
+          record&apos;s elements by name (referenceID, outcome, transferDateTime, …), oldest decision first.
         </p>
         {problem ? (
           <>

@@ -61,7 +61,8 @@ function rules(schema: Schema): string[] {
     );
   }
   if (schema.pattern) out.push(`pattern ${schema.pattern}`);
-  if (schema.minimum !== undefined || schema.maximum !== undefined) out.push(`${schema.minimum ?? "−∞"}–${schema.maximum ?? "∞"}`);
+  if (schema.minimum !== undefined || schema.maximum !== undefined)
+    out.push(`${schema.minimum ?? "−∞"}–${schema.maximum ?? "∞"}`);
   if (schema.minItems !== undefined) out.push(`at least ${schema.minItems} items`);
   if (schema.maxItems !== undefined) out.push(`at most ${schema.maxItems} items`);
   return out;
@@ -84,11 +85,21 @@ export function SchemaFields({ name, schemas }: { name: string; schemas: OpenApi
         <table className="w-full border-collapse text-left">
           <thead>
             <tr className="border-b border-slate-300 text-xs uppercase tracking-wide text-slate-500">
-              <th scope="col" className="py-1 pr-4">Field</th>
-              <th scope="col" className="py-1 pr-4">Type</th>
-              <th scope="col" className="py-1 pr-4">Required</th>
-              <th scope="col" className="py-1 pr-4">Null</th>
-              <th scope="col" className="py-1">Rules and meaning</th>
+              <th scope="col" className="py-1 pr-4">
+                Field
+              </th>
+              <th scope="col" className="py-1 pr-4">
+                Type
+              </th>
+              <th scope="col" className="py-1 pr-4">
+                Required
+              </th>
+              <th scope="col" className="py-1 pr-4">
+                Null
+              </th>
+              <th scope="col" className="py-1">
+                Rules and meaning
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -10,9 +10,20 @@ const TONES: Record<Tone, string> = {
   solidRed: "border-red-700 bg-red-700 text-white",
 };
 
-export function Badge({ tone = "neutral", children, title }: { tone?: Tone; children: React.ReactNode; title?: string }) {
+export function Badge({
+  tone = "neutral",
+  children,
+  title,
+}: {
+  tone?: Tone;
+  children: React.ReactNode;
+  title?: string;
+}) {
   return (
-    <span title={title} className={`inline-flex items-center whitespace-nowrap rounded border px-1.5 py-px text-xs font-medium ${TONES[tone]}`}>
+    <span
+      title={title}
+      className={`inline-flex items-center whitespace-nowrap rounded border px-1.5 py-px text-xs font-medium ${TONES[tone]}`}
+    >
       {children}
     </span>
   );

@@ -16,8 +16,20 @@ export function formatLocal(iso: string, style: "datetime" | "time" | "date" = "
   return `${date} ${time}`;
 }
 
-export function LocalTime({ iso, style = "datetime", seconds = false }: { iso: string; style?: "datetime" | "time" | "date"; seconds?: boolean }) {
-  const isClient = useSyncExternalStore(subscribe, () => true, () => false);
+export function LocalTime({
+  iso,
+  style = "datetime",
+  seconds = false,
+}: {
+  iso: string;
+  style?: "datetime" | "time" | "date";
+  seconds?: boolean;
+}) {
+  const isClient = useSyncExternalStore(
+    subscribe,
+    () => true,
+    () => false,
+  );
   let text = isClient ? formatLocal(iso, style) : `${iso.slice(0, 16).replace("T", " ")} UTC`;
   if (isClient && seconds) text += `:${String(new Date(iso).getSeconds()).padStart(2, "0")}`;
   return (

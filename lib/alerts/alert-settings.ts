@@ -29,7 +29,10 @@ const DayHoursSchema = z
     open: z.string().regex(TIME, "open must be HH:MM (24-hour)"),
     close: z.string().regex(TIME, "close must be HH:MM (24-hour, 24:00 for midnight)"),
   })
-  .refine((d) => minutesOfDay(d.close) > minutesOfDay(d.open), { message: "close must be after open (same day)", path: ["close"] });
+  .refine((d) => minutesOfDay(d.close) > minutesOfDay(d.open), {
+    message: "close must be after open (same day)",
+    path: ["close"],
+  });
 
 export type DayHours = z.infer<typeof DayHoursSchema>;
 
@@ -47,7 +50,10 @@ export const AlertThresholdsSchema = z
       .number()
       .int("thresholds are whole minutes")
       .min(1, "a threshold must be at least 1 minute")
-      .max(SENDER_WINDOW_MINUTES - 1, "a threshold must be before the sender's 4-hour window closes (at most 239 minutes)"),
+      .max(
+        SENDER_WINDOW_MINUTES - 1,
+        "a threshold must be before the sender's 4-hour window closes (at most 239 minutes)",
+      ),
   )
   .min(1, "give at least one threshold")
   .max(5, "at most 5 thresholds")
@@ -69,7 +75,11 @@ export const DEFAULT_ALERT_SETTINGS: StoreAlertSettings = {
 };
 
 /** A store row's settings; a malformed stored value falls back to the defaults rather than silencing alerts. */
-export function parseStoreAlertSettings(row: { alertThresholdsMinutes: unknown; openingHours: unknown; timeZone: unknown }): StoreAlertSettings {
+export function parseStoreAlertSettings(row: {
+  alertThresholdsMinutes: unknown;
+  openingHours: unknown;
+  timeZone: unknown;
+}): StoreAlertSettings {
   const parsed = StoreAlertSettingsSchema.safeParse({
     alertThresholdsMinutes: row.alertThresholdsMinutes ?? DEFAULT_ALERT_SETTINGS.alertThresholdsMinutes,
     openingHours: row.openingHours ?? null,

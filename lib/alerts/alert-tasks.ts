@@ -8,7 +8,10 @@ import { sendAlertEmail } from "@/lib/alerts/send-alert-email";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 
-const SendPayload = z.object({ transferId: z.string().min(1).max(64), thresholdMinutes: z.number().int().min(1).max(1440) });
+const SendPayload = z.object({
+  transferId: z.string().min(1).max(64),
+  thresholdMinutes: z.number().int().min(1).max(1440),
+});
 
 const sendTask: Task = async (payload, helpers) => {
   const parsed = SendPayload.safeParse(payload);
@@ -18,9 +21,17 @@ const sendTask: Task = async (payload, helpers) => {
   }
   try {
     const result = await sendAlertEmail(parsed.data);
-    log("info", "alert email", { transferId: parsed.data.transferId, thresholdMinutes: parsed.data.thresholdMinutes, result });
+    log("info", "alert email", {
+      transferId: parsed.data.transferId,
+      thresholdMinutes: parsed.data.thresholdMinutes,
+      result,
+    });
   } catch (err) {
-    log("warn", "alert email failed; it will be retried", { transferId: parsed.data.transferId, attempt: helpers.job.attempts, ...errorFields(err) });
+    log("warn", "alert email failed; it will be retried", {
+      transferId: parsed.data.transferId,
+      attempt: helpers.job.attempts,
+      ...errorFields(err),
+    });
     throw err;
   }
 };

@@ -12,14 +12,25 @@ export type ClaimDueAlertsOptions = { now?: Date; limit?: number };
 
 /** Returns how many alert emails this call queued. */
 export async function claimDueAlerts(opts: ClaimDueAlertsOptions = {}): Promise<number> {
-  const { transfers } = await findAlertingTransfers({ now: opts.now, limit: opts.limit ?? 500, withoutFinalAlertOnly: true });
+  const { transfers } = await findAlertingTransfers({
+    now: opts.now,
+    limit: opts.limit ?? 500,
+    withoutFinalAlertOnly: true,
+  });
   const rows = transfers.flatMap((t) =>
     // Crossed together (e.g. at opening time): one email, for the highest; the lower ones are recorded as SKIPPED.
-    t.due.map((d, i) => ({ transferId: t.transferId, thresholdMinutes: d.thresholdMinutes, dueAt: d.dueAt, status: i === t.due.length - 1 ? "PENDING" : "SKIPPED" })),
+    t.due.map((d, i) => ({
+      transferId: t.transferId,
+      thresholdMinutes: d.thresholdMinutes,
+      dueAt: d.dueAt,
+      status: i === t.due.length - 1 ? "PENDING" : "SKIPPED",
+    })),
   );
   if (rows.length === 0) return 0;
   // One order for every worker, so that two scans inserting the same keys wait on each other, not deadlock.
-  rows.sort((a, b) => (a.transferId < b.transferId ? -1 : a.transferId > b.transferId ? 1 : a.thresholdMinutes - b.thresholdMinutes));
+  rows.sort((a, b) =>
+    a.transferId < b.transferId ? -1 : a.transferId > b.transferId ? 1 : a.thresholdMinutes - b.thresholdMinutes,
+  );
   for (let attempt = 1; ; attempt++) {
     try {
       return await insertAndQueue(rows);
@@ -30,7 +41,9 @@ export async function claimDueAlerts(opts: ClaimDueAlertsOptions = {}): Promise<
   }
 }
 
-async function insertAndQueue(rows: { transferId: string; thresholdMinutes: number; dueAt: Date; status: string }[]): Promise<number> {
+async function insertAndQueue(
+  rows: { transferId: string; thresholdMinutes: number; dueAt: Date; status: string }[],
+): Promise<number> {
   return db().$transaction(async (tx) => {
     const inserted = await tx.$queryRaw<{ transfer_id: string; threshold_minutes: number; email_status: string }[]>`
       INSERT INTO transfer_alerts (transfer_id, threshold_minutes, due_at, email_status)

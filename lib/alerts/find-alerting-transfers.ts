@@ -31,7 +31,9 @@ export function loadStoreAlertSettings(): Promise<ReadonlyMap<string, StoreAlert
   return getAllStoreAlertSettings();
 }
 
-export async function findAlertingTransfers(opts: FindAlertingTransfersOptions = {}): Promise<{ transfers: AlertingTransfer[]; capped: boolean }> {
+export async function findAlertingTransfers(
+  opts: FindAlertingTransfersOptions = {},
+): Promise<{ transfers: AlertingTransfer[]; capped: boolean }> {
   const now = opts.now ?? new Date();
   const limit = opts.limit ?? 1000;
   const settings = await loadStoreAlertSettings();
@@ -56,7 +58,10 @@ export async function findAlertingTransfers(opts: FindAlertingTransfersOptions =
   for (const row of rows.slice(0, limit)) {
     const store = settings.get(row.receiving_npi) ?? DEFAULT_ALERT_SETTINGS;
     const due = store.alertThresholdsMinutes
-      .map((thresholdMinutes) => ({ thresholdMinutes, dueAt: alertDueAt(row.received_at, thresholdMinutes, store.openingHours, store.timeZone) }))
+      .map((thresholdMinutes) => ({
+        thresholdMinutes,
+        dueAt: alertDueAt(row.received_at, thresholdMinutes, store.openingHours, store.timeZone),
+      }))
       .filter((d) => d.dueAt.getTime() <= now.getTime());
     if (due.length === 0) continue;
     transfers.push({

@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { StoreAlertSettingsSchema, type OpeningHours } from "@/lib/alerts/alert-settings";
 import { alertDueAt, arrivedAfterHours, isOpenAt, nextOpenInstant } from "@/lib/alerts/opening-hours";
 
-const weekdays8to20: OpeningHours = [null, ...Array.from({ length: 5 }, () => ({ open: "08:00", close: "20:00" })), { open: "09:00", close: "13:00" }];
+const weekdays8to20: OpeningHours = [
+  null,
+  ...Array.from({ length: 5 }, () => ({ open: "08:00", close: "20:00" })),
+  { open: "09:00", close: "13:00" },
+];
 const CHICAGO = "America/Chicago";
 
 describe("opening hours in the store's time zone", () => {
@@ -47,6 +51,12 @@ describe("the settings schema", () => {
     expect(bad.success).toBe(false);
     const paths = bad.error!.issues.map((i) => i.path.join("."));
     expect(paths).toEqual(expect.arrayContaining(["alertThresholdsMinutes.2", "openingHours.0.close", "timeZone"]));
-    expect(StoreAlertSettingsSchema.safeParse({ alertThresholdsMinutes: [90, 150], openingHours: weekdays8to20, timeZone: CHICAGO }).success).toBe(true);
+    expect(
+      StoreAlertSettingsSchema.safeParse({
+        alertThresholdsMinutes: [90, 150],
+        openingHours: weekdays8to20,
+        timeZone: CHICAGO,
+      }).success,
+    ).toBe(true);
   });
 });

@@ -27,7 +27,11 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 }
 
 export function localParts(at: Date, timeZone: string): LocalParts {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(at).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
   return {
     year: Number(parts.year),
     month: Number(parts.month),
@@ -64,14 +68,25 @@ export function nextOpenInstant(at: Date, hours: OpeningHours | null, timeZone: 
     const day = hours[(local.weekday + offset) % 7];
     if (!day) continue;
     const date = new Date(Date.UTC(local.year, local.month - 1, local.day + offset));
-    const opening = zonedInstant(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), minutesOfDay(day.open), timeZone);
+    const opening = zonedInstant(
+      date.getUTCFullYear(),
+      date.getUTCMonth() + 1,
+      date.getUTCDate(),
+      minutesOfDay(day.open),
+      timeZone,
+    );
     if (opening.getTime() > at.getTime()) return opening;
   }
   return at;
 }
 
 /** When the alert for `thresholdMinutes` is due: the crossing itself, or the next opening after it. */
-export function alertDueAt(receivedAt: Date, thresholdMinutes: number, hours: OpeningHours | null, timeZone: string): Date {
+export function alertDueAt(
+  receivedAt: Date,
+  thresholdMinutes: number,
+  hours: OpeningHours | null,
+  timeZone: string,
+): Date {
   return nextOpenInstant(new Date(receivedAt.getTime() + thresholdMinutes * 60_000), hours, timeZone);
 }
 

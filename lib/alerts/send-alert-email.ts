@@ -10,7 +10,15 @@ let transport: { url: string; transporter: Transporter } | undefined;
 
 function mailer(url: string): Transporter {
   if (transport?.url !== url) {
-    transport = { url, transporter: nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }) };
+    transport = {
+      url,
+      transporter: nodemailer.createTransport({
+        url,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      }),
+    };
   }
   return transport.transporter;
 }
@@ -24,7 +32,10 @@ export async function sendAlertEmail(opts: SendAlertEmailOptions): Promise<SendA
   const key = { transferId_thresholdMinutes: { transferId: opts.transferId, thresholdMinutes: opts.thresholdMinutes } };
   const alert = await db().transferAlert.findUnique({ where: key });
   if (!alert || alert.emailStatus !== "PENDING") return "not-pending";
-  const transfer = await db().transfer.findUnique({ where: { id: opts.transferId }, select: { status: true, receivedAt: true } });
+  const transfer = await db().transfer.findUnique({
+    where: { id: opts.transferId },
+    select: { status: true, receivedAt: true },
+  });
   if (!transfer || transfer.status !== "RECEIVED") {
     // Decided before the email went out: nothing to page about.
     await db().transferAlert.update({ where: key, data: { emailStatus: "SKIPPED" } });
@@ -42,7 +53,12 @@ export async function sendAlertEmail(opts: SendAlertEmailOptions): Promise<SendA
     link: `${settings.DASHBOARD_URL}/transfers/${encodeURIComponent(opts.transferId)}`,
   });
   try {
-    await mailer(settings.SMTP_URL).sendMail({ from: settings.ALERT_EMAIL_FROM, to: settings.ALERT_EMAILS, subject, text });
+    await mailer(settings.SMTP_URL).sendMail({
+      from: settings.ALERT_EMAIL_FROM,
+      to: settings.ALERT_EMAILS,
+      subject,
+      text,
+    });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     await db().transferAlert.update({
@@ -53,7 +69,13 @@ export async function sendAlertEmail(opts: SendAlertEmailOptions): Promise<SendA
   }
   await db().transferAlert.update({
     where: key,
-    data: { emailStatus: "SENT", emailAttempts: { increment: 1 }, lastError: null, lastAttemptAt: new Date(), sentAt: new Date() },
+    data: {
+      emailStatus: "SENT",
+      emailAttempts: { increment: 1 },
+      lastError: null,
+      lastAttemptAt: new Date(),
+      sentAt: new Date(),
+    },
   });
   return "sent";
 }

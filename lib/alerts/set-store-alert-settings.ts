@@ -2,7 +2,11 @@
 // (400 naming the field), audited with the old and new values in the same transaction as the change.
 import type { Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { parseStoreAlertSettings, StoreAlertSettingsSchema, type StoreAlertSettings } from "@/lib/alerts/alert-settings";
+import {
+  parseStoreAlertSettings,
+  StoreAlertSettingsSchema,
+  type StoreAlertSettings,
+} from "@/lib/alerts/alert-settings";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { Prisma } from "@/generated/prisma/client";
@@ -10,17 +14,28 @@ import { forgetStoreDirectory } from "@/lib/stores/store-npis";
 
 export type SetStoreAlertSettingsOptions = { storeId: string; change: unknown; actor: Actor };
 
-export async function setStoreAlertSettings(opts: SetStoreAlertSettingsOptions): Promise<StoreAlertSettings & { storeId: string }> {
+export async function setStoreAlertSettings(
+  opts: SetStoreAlertSettingsOptions,
+): Promise<StoreAlertSettings & { storeId: string }> {
   const parsed = StoreAlertSettingsSchema.safeParse(opts.change);
   if (!parsed.success) {
-    throw new DomainError("invalid_input", parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "));
+    throw new DomainError(
+      "invalid_input",
+      parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`).join("; "),
+    );
   }
   const after = parsed.data;
   await db().$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ npi: string; alert_thresholds_minutes: number[] | null; opening_hours: unknown; time_zone: string }[]>`
+    const [row] = await tx.$queryRaw<
+      { npi: string; alert_thresholds_minutes: number[] | null; opening_hours: unknown; time_zone: string }[]
+    >`
       SELECT npi, alert_thresholds_minutes, opening_hours, time_zone FROM stores WHERE id = ${opts.storeId} FOR UPDATE`;
     if (!row) throw new DomainError("not_found", `no store ${opts.storeId}`);
-    const before = parseStoreAlertSettings({ alertThresholdsMinutes: row.alert_thresholds_minutes, openingHours: row.opening_hours, timeZone: row.time_zone });
+    const before = parseStoreAlertSettings({
+      alertThresholdsMinutes: row.alert_thresholds_minutes,
+      openingHours: row.opening_hours,
+      timeZone: row.time_zone,
+    });
     if (JSON.stringify(before) === JSON.stringify(after)) return;
     await tx.store.update({
       where: { id: opts.storeId },
@@ -36,7 +51,12 @@ export async function setStoreAlertSettings(opts: SetStoreAlertSettingsOptions):
         actor: opts.actor.label,
         action: "store.alerts_changed",
         clientAddress: opts.actor.clientAddress,
-        details: { storeId: opts.storeId, npi: row.npi, from: before as unknown as Prisma.InputJsonValue, to: after as unknown as Prisma.InputJsonValue },
+        details: {
+          storeId: opts.storeId,
+          npi: row.npi,
+          from: before as unknown as Prisma.InputJsonValue,
+          to: after as unknown as Prisma.InputJsonValue,
+        },
       },
       tx,
     );

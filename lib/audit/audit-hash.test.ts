@@ -20,7 +20,18 @@ describe("audit hashes", () => {
 
   it("verifies records written before the keyed chain exactly as they were hashed (plain SHA-256)", () => {
     const legacy = createHash("sha256")
-      .update(canonicalJson([PREV, EVENT.at.toISOString(), EVENT.userId, EVENT.actor, EVENT.action, EVENT.transferId, EVENT.clientAddress, EVENT.details]))
+      .update(
+        canonicalJson([
+          PREV,
+          EVENT.at.toISOString(),
+          EVENT.userId,
+          EVENT.actor,
+          EVENT.action,
+          EVENT.transferId,
+          EVENT.clientAddress,
+          EVENT.details,
+        ]),
+      )
       .digest("hex");
     expect(plainAuditHash(PREV, EVENT)).toBe(legacy);
   });

@@ -14,7 +14,15 @@ export const PLAIN_ALG = "sha256";
 const KEYED_PREFIX = "hmac-sha256:";
 const CHAINS_PREFIX = "hmac-sha256-chains:";
 
-export type HashedContent = { at: Date; userId: string | null; actor: string; action: string; transferId: string | null; clientAddress: string | null; details: unknown };
+export type HashedContent = {
+  at: Date;
+  userId: string | null;
+  actor: string;
+  action: string;
+  transferId: string | null;
+  clientAddress: string | null;
+  details: unknown;
+};
 
 export type AuditKey = { id: string; key: Buffer; alg: string; chainsAlg: string };
 
@@ -24,7 +32,9 @@ let cached: { from: string; value: AuditKey } | undefined;
 export function auditKey(): AuditKey {
   const secret = env().AUDIT_HMAC_KEY;
   if (!secret) {
-    throw new Error("AUDIT_HMAC_KEY is not set: the audit log cannot be written or verified (make one with `openssl rand -base64 32`)");
+    throw new Error(
+      "AUDIT_HMAC_KEY is not set: the audit log cannot be written or verified (make one with `openssl rand -base64 32`)",
+    );
   }
   if (cached?.from === secret) return cached.value;
   const key = Buffer.from(hkdfSync("sha256", secret, "rx-transfer", "audit-chain v1", 32));
@@ -54,15 +64,21 @@ function fields(e: HashedContent): unknown[] {
 
 /** The legacy hash (records written before hash_alg existed): SHA-256 of the content and the previous hash. */
 export function plainAuditHash(prevHash: string, e: HashedContent): string {
-  return createHash("sha256").update(canonicalJson([prevHash, ...fields(e)])).digest("hex");
+  return createHash("sha256")
+    .update(canonicalJson([prevHash, ...fields(e)]))
+    .digest("hex");
 }
 
 /** The keyed hash: covers the algorithm name (with the key id), the previous hash and the content. */
 export function keyedAuditHash(key: AuditKey, prevHash: string, e: HashedContent): string {
-  return createHmac("sha256", key.key).update(canonicalJson([key.alg, prevHash, ...fields(e)])).digest("hex");
+  return createHmac("sha256", key.key)
+    .update(canonicalJson([key.alg, prevHash, ...fields(e)]))
+    .digest("hex");
 }
 
 /** The partitioned chains' hash: like the keyed one, and it also covers the chain the record links into. */
 export function chainedAuditHash(key: AuditKey, chain: number, prevHash: string, e: HashedContent): string {
-  return createHmac("sha256", key.key).update(canonicalJson([key.chainsAlg, chain, prevHash, ...fields(e)])).digest("hex");
+  return createHmac("sha256", key.key)
+    .update(canonicalJson([key.chainsAlg, chain, prevHash, ...fields(e)]))
+    .digest("hex");
 }

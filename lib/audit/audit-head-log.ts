@@ -39,7 +39,11 @@ export async function startAuditHeadLog(): Promise<{ stop(): Promise<void> }> {
  */
 export async function findAuditKeyMismatch(): Promise<string | null> {
   const key = auditKey();
-  const last = await db().auditEvent.findFirst({ where: { hashAlg: { startsWith: "hmac-sha256" } }, orderBy: { id: "desc" }, select: { hashAlg: true } });
+  const last = await db().auditEvent.findFirst({
+    where: { hashAlg: { startsWith: "hmac-sha256" } },
+    orderBy: { id: "desc" },
+    select: { hashAlg: true },
+  });
   const keyId = last ? keyIdOf(last.hashAlg) : null;
   if (!keyId || keyId === key.id) return null;
   return (

@@ -40,7 +40,13 @@ export async function exportAuditLog({ query, actor }: ExportAuditLogOptions): P
     const upTo = last?.id ?? BigInt(0);
     const records = await tx.auditEvent.count({ where: { AND: [...whereOf(query), { id: { lte: upTo } }] } });
     await recordAuditEvent(
-      { userId: actor.userId, actor: actor.label, action: "audit.exported", clientAddress: actor.clientAddress, details: { filters: filtersOf(query), records } },
+      {
+        userId: actor.userId,
+        actor: actor.label,
+        action: "audit.exported",
+        clientAddress: actor.clientAddress,
+        details: { filters: filtersOf(query), records },
+      },
       tx,
     );
     return { upTo, records };

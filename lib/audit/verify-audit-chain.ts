@@ -4,7 +4,16 @@
 // chain 0; later ones are spread over chains 1..n (record-audit-event.ts says why), each starting from
 // chain 0's last record. Heads recorded earlier in the server's log (`--head`) must still be in the log:
 // one record's hash, or the set of every chain's head, which also catches the loss of one chain's tail.
-import { AUDIT_CHAINS_MAX, auditKey, chainedAuditHash, GENESIS_HASH, isChainsAlg, keyedAuditHash, keyIdOf, plainAuditHash } from "@/lib/audit/audit-hash";
+import {
+  AUDIT_CHAINS_MAX,
+  auditKey,
+  chainedAuditHash,
+  GENESIS_HASH,
+  isChainsAlg,
+  keyedAuditHash,
+  keyIdOf,
+  plainAuditHash,
+} from "@/lib/audit/audit-hash";
 import { db } from "@/lib/db/prisma";
 
 export type AuditChainHead = { id: string; hash: string };
@@ -12,7 +21,9 @@ export type AuditChainHead = { id: string; hash: string };
 export type ChainHead = { chain: number; id: string; hash: string };
 
 type Report = { records: number; head: AuditChainHead | null; heads: string; keyedFrom: string | null };
-export type AuditChainReport = (Report & { ok: true }) | (Report & { ok: false; brokenAt: { id: string; at: string; action: string; reason: string } });
+export type AuditChainReport =
+  | (Report & { ok: true })
+  | (Report & { ok: false; brokenAt: { id: string; at: string; action: string; reason: string } });
 
 export type VerifyOptions = {
   /** Recorded earlier ("audit chain head" log line): one record's hash (and id), or the set of heads. */
@@ -63,46 +74,76 @@ export async function verifyAuditChain(opts: VerifyOptions = {}): Promise<AuditC
   let head: AuditChainHead | null = null;
   let keyedFrom: string | null = null;
   let headFound = false;
-  const report = (): Report => ({ records, head, heads: formatChainHeads([...lastOf.values()].sort((a, b) => a.chain - b.chain)), keyedFrom });
+  const report = (): Report => ({
+    records,
+    head,
+    heads: formatChainHeads([...lastOf.values()].sort((a, b) => a.chain - b.chain)),
+    keyedFrom,
+  });
   for (;;) {
-    const rows = await db().auditEvent.findMany({ where: { id: { gt: afterId } }, orderBy: { id: "asc" }, take: BATCH });
+    const rows = await db().auditEvent.findMany({
+      where: { id: { gt: afterId } },
+      orderBy: { id: "asc" },
+      take: BATCH,
+    });
     for (const row of rows) {
       const id = row.id.toString();
-      const broken = (reason: string): AuditChainReport => ({ ok: false, ...report(), brokenAt: { id, at: row.at.toISOString(), action: row.action, reason } });
+      const broken = (reason: string): AuditChainReport => ({
+        ok: false,
+        ...report(),
+        brokenAt: { id, at: row.at.toISOString(), action: row.action, reason },
+      });
       const chain = row.chain;
       const prevHash = chain === 0 ? legacyHash : (chainHashes.get(chain) ?? legacyHash);
-      if (row.prevHash !== prevHash) return broken("its link to the previous record does not match (a record before it was removed, inserted, reordered or altered)");
+      if (row.prevHash !== prevHash)
+        return broken(
+          "its link to the previous record does not match (a record before it was removed, inserted, reordered or altered)",
+        );
       const keyId = keyIdOf(row.hashAlg);
       if (keyId === undefined) return broken(`unknown hash algorithm "${row.hashAlg}"`);
       if (keyId === null) {
         // Plain SHA-256 only before the first keyed record: later, it would be a keyed record rewritten by
         // someone without the key.
-        if (keyedFrom !== null) return broken("an unkeyed hash after keyed records (a record was rewritten without AUDIT_HMAC_KEY)");
-        if (plainAuditHash(row.prevHash, row) !== row.hash) return broken("its content does not match its hash (the record was altered)");
+        if (keyedFrom !== null)
+          return broken("an unkeyed hash after keyed records (a record was rewritten without AUDIT_HMAC_KEY)");
+        if (plainAuditHash(row.prevHash, row) !== row.hash)
+          return broken("its content does not match its hash (the record was altered)");
       } else if (keyId !== key.id) {
-        return broken(`it was chained under another AUDIT_HMAC_KEY (key id ${keyId}; the configured key's id is ${key.id}): run with the server's AUDIT_HMAC_KEY`);
+        return broken(
+          `it was chained under another AUDIT_HMAC_KEY (key id ${keyId}; the configured key's id is ${key.id}): run with the server's AUDIT_HMAC_KEY`,
+        );
       }
       if (chain === 0) {
-        if (chainHashes.size > 0) return broken("a record of the single chain after records of the partitioned chains (inserted or reordered)");
+        if (chainHashes.size > 0)
+          return broken("a record of the single chain after records of the partitioned chains (inserted or reordered)");
         if (isChainsAlg(row.hashAlg)) return broken("a partitioned chain's hash in chain 0 (the record was moved)");
-        if (keyId !== null && keyedAuditHash(key, row.prevHash, row) !== row.hash) return broken("its content does not match its keyed hash (the record was altered)");
+        if (keyId !== null && keyedAuditHash(key, row.prevHash, row) !== row.hash)
+          return broken("its content does not match its keyed hash (the record was altered)");
         legacyHash = row.hash;
       } else {
-        if (!isChainsAlg(row.hashAlg)) return broken(`chain ${chain} holds a record hashed for the single chain (the record was moved or rewritten)`);
-        if (chainedAuditHash(key, chain, row.prevHash, row) !== row.hash) return broken("its content does not match its keyed hash (the record was altered or moved to another chain)");
+        if (!isChainsAlg(row.hashAlg))
+          return broken(
+            `chain ${chain} holds a record hashed for the single chain (the record was moved or rewritten)`,
+          );
+        if (chainedAuditHash(key, chain, row.prevHash, row) !== row.hash)
+          return broken("its content does not match its keyed hash (the record was altered or moved to another chain)");
         chainHashes.set(chain, row.hash);
       }
       if (keyId !== null) keyedFrom ??= id;
       if (expectedOne && ((expectedOne.id !== undefined && expectedOne.id === id) || expectedOne.hash === row.hash)) {
         if (expectedOne.hash !== row.hash || (expectedOne.id !== undefined && expectedOne.id !== id)) {
-          return broken(`the recorded head (${expectedOne.id ?? "?"}, ${expectedOne.hash}) does not match this record (${id}, ${row.hash}): history was rewritten`);
+          return broken(
+            `the recorded head (${expectedOne.id ?? "?"}, ${expectedOne.hash}) does not match this record (${id}, ${row.hash}): history was rewritten`,
+          );
         }
         headFound = true;
       }
       const recorded = expectedSet.get(id);
       if (recorded) {
         if (recorded.hash !== row.hash || recorded.chain !== chain) {
-          return broken(`the recorded head of chain ${recorded.chain} (${id}, ${recorded.hash}) does not match this record (chain ${chain}, ${row.hash}): history was rewritten`);
+          return broken(
+            `the recorded head of chain ${recorded.chain} (${id}, ${recorded.hash}) does not match this record (chain ${chain}, ${row.hash}): history was rewritten`,
+          );
         }
         expectedSet.delete(id);
       }
@@ -113,13 +154,21 @@ export async function verifyAuditChain(opts: VerifyOptions = {}): Promise<AuditC
     }
     if (rows.length < BATCH) break;
   }
-  const missing = expectedOne && !headFound ? { id: expectedOne.id ?? "(recorded head)", hash: expectedOne.hash, chain: null } : [...expectedSet.values()][0];
+  const missing =
+    expectedOne && !headFound
+      ? { id: expectedOne.id ?? "(recorded head)", hash: expectedOne.hash, chain: null }
+      : [...expectedSet.values()][0];
   if (missing) {
     const which = missing.chain === null ? "" : ` of chain ${missing.chain}`;
     return {
       ok: false,
       ...report(),
-      brokenAt: { id: missing.id, at: "", action: "", reason: `the recorded head${which} ${missing.hash} is not in the chain (${records} records): history was truncated or rewritten` },
+      brokenAt: {
+        id: missing.id,
+        at: "",
+        action: "",
+        reason: `the recorded head${which} ${missing.hash} is not in the chain (${records} records): history was truncated or rewritten`,
+      },
     };
   }
   return { ok: true, ...report() };

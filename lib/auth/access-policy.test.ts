@@ -1,6 +1,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ACCESS_POLICY, DEFAULT_RULE, PROXY_SKIPPED_PREFIXES, accessRuleFor, isAllowed, isPublic, matchesPattern } from "@/lib/auth/access-policy";
+import {
+  ACCESS_POLICY,
+  DEFAULT_RULE,
+  PROXY_SKIPPED_PREFIXES,
+  accessRuleFor,
+  isAllowed,
+  isPublic,
+  matchesPattern,
+} from "@/lib/auth/access-policy";
 
 describe("the access policy", () => {
   it("matches exact paths, one-segment and any-depth wildcards", () => {
@@ -29,7 +37,16 @@ describe("the access policy", () => {
     expect(accessRuleFor("/api/transfers/export").allow).toEqual(["pharmacist", "admin"]);
     expect(accessRuleFor("/api/transfers/export").pattern).toBe("/api/transfers/export");
     expect(accessRuleFor("/transfers/log").allow).toEqual(["pharmacist", "admin"]);
-    for (const path of ["/v1/transfer", "/v1/transfer/trf_1", "/oauth/token", "/docs", "/v1/openapi.json", "/api/auth/csrf", "/login", "/"]) {
+    for (const path of [
+      "/v1/transfer",
+      "/v1/transfer/trf_1",
+      "/oauth/token",
+      "/docs",
+      "/v1/openapi.json",
+      "/api/auth/csrf",
+      "/login",
+      "/",
+    ]) {
       expect(isPublic(accessRuleFor(path)), path).toBe(true);
     }
   });

@@ -27,32 +27,68 @@ const STAFF: readonly Role[] = ["pharmacist", "admin"];
 
 export const ACCESS_POLICY: readonly AccessRule[] = [
   // Partner-facing, with partner credentials (never a dashboard session)
-  { pattern: "/v1/**", allow: PUBLIC, why: "transfer API: partner API key or OAuth bearer token, checked by the route" },
+  {
+    pattern: "/v1/**",
+    allow: PUBLIC,
+    why: "transfer API: partner API key or OAuth bearer token, checked by the route",
+  },
   { pattern: "/oauth/token", allow: PUBLIC, why: "OAuth client credentials grant: client id and secret" },
-  { pattern: "/.well-known/oauth-authorization-server", allow: PUBLIC, why: "RFC 8414 metadata for /oauth/token (discovery by senders' OAuth libraries)" },
-  { pattern: "/api/integration/**", allow: PUBLIC, why: "dispensing-system feed: integration key (Bearer), checked by the route; never a session" },
+  {
+    pattern: "/.well-known/oauth-authorization-server",
+    allow: PUBLIC,
+    why: "RFC 8414 metadata for /oauth/token (discovery by senders' OAuth libraries)",
+  },
+  {
+    pattern: "/api/integration/**",
+    allow: PUBLIC,
+    why: "dispensing-system feed: integration key (Bearer), checked by the route; never a session",
+  },
   { pattern: "/docs", allow: PUBLIC, why: "API documentation for sending pharmacies" },
   // Operations: probes for load balancers and orchestrators (no data, no versions)
   { pattern: "/healthz", allow: PUBLIC, why: "liveness probe: answers while the process serves" },
   { pattern: "/readyz", allow: PUBLIC, why: "readiness probe: database, migrations, worker heartbeat" },
-  { pattern: "/demo/**", allow: PUBLIC, why: "the demo sender's callback receiver (dev only; checks the webhook signature)" },
+  {
+    pattern: "/demo/**",
+    allow: PUBLIC,
+    why: "the demo sender's callback receiver (dev only; checks the webhook signature)",
+  },
   // Sign-in
   { pattern: "/api/auth/**", allow: PUBLIC, why: "next-auth: sign-in, sign-out, CSRF token" },
   { pattern: "/login", allow: PUBLIC, why: "sign-in page" },
   { pattern: "/", allow: PUBLIC, why: "landing page: sends a signed-in user to the queue" },
-  { pattern: "/login/two-factor", allow: STAFF, why: "second sign-in step (TOTP or recovery code): the one page a session with a second factor due opens" },
-  { pattern: "/security", allow: STAFF, why: "the user's own two-factor enrolment (also the one page a session that must enrol opens)" },
+  {
+    pattern: "/login/two-factor",
+    allow: STAFF,
+    why: "second sign-in step (TOTP or recovery code): the one page a session with a second factor due opens",
+  },
+  {
+    pattern: "/security",
+    allow: STAFF,
+    why: "the user's own two-factor enrolment (also the one page a session that must enrol opens)",
+  },
   { pattern: "/api/session/logout", allow: PUBLIC, why: "sign-out: also clears a session that has already ended" },
   // Dashboard: deciding is a pharmacist's act (the approval is the legal transfer record)
   { pattern: "/api/transfers/*/claim", allow: ["pharmacist"], why: "claim, renew or release a transfer for review" },
   { pattern: "/api/transfers/*/approve", allow: ["pharmacist"], why: "approve: CONFIRMED to the sender" },
   { pattern: "/api/transfers/*/reject", allow: ["pharmacist"], why: "reject: ERROR to the sender" },
   { pattern: "/api/transfers/*/callbacks/**", allow: STAFF, why: "callback deliveries of a transfer; redeliver" },
-  { pattern: "/api/transfers/export", allow: STAFF, why: "transfer log for inspections (CSV of decided transfers; audited)" },
+  {
+    pattern: "/api/transfers/export",
+    allow: STAFF,
+    why: "transfer log for inspections (CSV of decided transfers; audited)",
+  },
   { pattern: "/api/transfers/**", allow: STAFF, why: "queue, review data, status and timeline" },
   { pattern: "/api/session/**", allow: STAFF, why: "session activity heartbeat" },
-  { pattern: "/continue", allow: STAFF, why: "a dashboard page opened from another site: asks to continue (no audit row is written from a cross-site request)" },
-  { pattern: "/transfers/log", allow: STAFF, why: "transfer log for inspections: choose a date range and download the CSV" },
+  {
+    pattern: "/continue",
+    allow: STAFF,
+    why: "a dashboard page opened from another site: asks to continue (no audit row is written from a cross-site request)",
+  },
+  {
+    pattern: "/transfers/log",
+    allow: STAFF,
+    why: "transfer log for inspections: choose a date range and download the CSV",
+  },
   { pattern: "/transfers/**", allow: STAFF, why: "queue, review screen, printable transfer record" },
   // Administration (admin issue)
   { pattern: "/admin/**", allow: ["admin"], why: "partners, keys, users, audit log" },
@@ -66,7 +102,13 @@ export const DEFAULT_RULE: AccessRule = { pattern: "**", allow: STAFF, why: "not
  * Paths proxy.ts does not run on at all (its `matcher`, which must be a literal there). Every one of them
  * must be public in the table above; a unit test holds the two together.
  */
-export const PROXY_SKIPPED_PREFIXES = ["/_next/static/", "/_next/image", "/favicon.ico", "/v1/", "/oauth/token"] as const;
+export const PROXY_SKIPPED_PREFIXES = [
+  "/_next/static/",
+  "/_next/image",
+  "/favicon.ico",
+  "/v1/",
+  "/oauth/token",
+] as const;
 
 export function matchesPattern(pattern: string, pathname: string): boolean {
   const path = pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
@@ -84,7 +126,11 @@ export function matchesPattern(pattern: string, pathname: string): boolean {
 }
 
 function firstRuleFor(pathname: string, method: string): AccessRule {
-  return ACCESS_POLICY.find((rule) => (!rule.methods || rule.methods.includes(method)) && matchesPattern(rule.pattern, pathname)) ?? DEFAULT_RULE;
+  return (
+    ACCESS_POLICY.find(
+      (rule) => (!rule.methods || rule.methods.includes(method)) && matchesPattern(rule.pattern, pathname),
+    ) ?? DEFAULT_RULE
+  );
 }
 
 /**
@@ -128,8 +174,15 @@ export function accessRuleFor(pathname: string, method = "GET"): AccessRule {
   const m = method.toUpperCase();
   const rules = [...new Set(pathVariants(pathname).map((variant) => firstRuleFor(variant, m)))];
   if (rules.length === 1) return rules[0]!;
-  const allow = rules.reduce<readonly Access[]>((shared, rule) => shared.filter((a) => rule.allow.includes(a)), rules[0]!.allow);
-  return { pattern: pathname, allow, why: `a non-canonical path: only what each of its readings allows (${rules.map((r) => r.pattern).join(", ")})` };
+  const allow = rules.reduce<readonly Access[]>(
+    (shared, rule) => shared.filter((a) => rule.allow.includes(a)),
+    rules[0]!.allow,
+  );
+  return {
+    pattern: pathname,
+    allow,
+    why: `a non-canonical path: only what each of its readings allows (${rules.map((r) => r.pattern).join(", ")})`,
+  };
 }
 
 export function isPublic(rule: AccessRule): boolean {

@@ -13,6 +13,22 @@ export function looksLikeApiKey(value: string): boolean {
 export type CreatedApiKey = { keyId: string; apiKey: string; prefix: string; last4: string };
 
 /** The key change's audit record, written with `tx` so that it commits with the change. */
-export function auditKeyChange(tx: Prisma.TransactionClient, actor: Actor, action: string, keyId: string, partnerId: string, details: Record<string, string | number> = {}) {
-  return recordAuditEvent({ userId: actor.userId, actor: actor.label, action, clientAddress: actor.clientAddress, details: { keyId, partnerId, ...details } }, tx);
+export function auditKeyChange(
+  tx: Prisma.TransactionClient,
+  actor: Actor,
+  action: string,
+  keyId: string,
+  partnerId: string,
+  details: Record<string, string | number> = {},
+) {
+  return recordAuditEvent(
+    {
+      userId: actor.userId,
+      actor: actor.label,
+      action,
+      clientAddress: actor.clientAddress,
+      details: { keyId, partnerId, ...details },
+    },
+    tx,
+  );
 }

@@ -26,12 +26,17 @@ import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { textProblem } from "@/lib/text-safety";
 
-export type SignedInUser = { id: string; email: string; name: string; role: Role; sessionVersion: number; sessionId: string };
+export type SignedInUser = {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  sessionVersion: number;
+  sessionId: string;
+};
 
 export type SignInOutcome =
-  | { ok: true; user: SignedInUser }
-  | { ok: false; reason: "invalid" }
-  | { ok: false; reason: "locked"; retryAt: Date };
+  { ok: true; user: SignedInUser } | { ok: false; reason: "invalid" } | { ok: false; reason: "locked"; retryAt: Date };
 
 export const ADDRESS_WINDOW_MS = 15 * 60_000;
 /** An unknown email's failures are forgotten after a day without another failure. */
@@ -43,7 +48,11 @@ export const UNKNOWN_ACTOR = "unknown";
 
 /** Seconds of lockout earned by `failures` consecutive failures (0 below the threshold). */
 export function lockoutSeconds(failures: number): number {
-  const { SIGNIN_LOCKOUT_THRESHOLD: threshold, SIGNIN_LOCKOUT_BASE_SECONDS: base, SIGNIN_LOCKOUT_MAX_SECONDS: max } = env();
+  const {
+    SIGNIN_LOCKOUT_THRESHOLD: threshold,
+    SIGNIN_LOCKOUT_BASE_SECONDS: base,
+    SIGNIN_LOCKOUT_MAX_SECONDS: max,
+  } = env();
   if (failures < threshold) return 0;
   const doublings = Math.min(failures - threshold, 30);
   return Math.min(base * 2 ** doublings, max);
@@ -61,11 +70,21 @@ let dummyHash: Promise<string> | undefined;
 
 type AuditDetails = Record<string, string | number | null>;
 
-export async function attemptSignIn(input: { email: unknown; password: unknown; clientAddress: string | null }): Promise<SignInOutcome> {
+export async function attemptSignIn(input: {
+  email: unknown;
+  password: unknown;
+  clientAddress: string | null;
+}): Promise<SignInOutcome> {
   const email = typeof input.email === "string" ? input.email.trim().toLowerCase() : "";
   const password = typeof input.password === "string" ? input.password : "";
   // An email PostgreSQL cannot hold (lib/text-safety.ts) names no account: the same answer as a wrong one.
-  if (!email || !password || email.length > MAX_EMAIL_LENGTH || password.length > MAX_PASSWORD_LENGTH || textProblem(email)) {
+  if (
+    !email ||
+    !password ||
+    email.length > MAX_EMAIL_LENGTH ||
+    password.length > MAX_PASSWORD_LENGTH ||
+    textProblem(email)
+  ) {
     return { ok: false, reason: "invalid" };
   }
   const address = input.clientAddress;
@@ -74,7 +93,13 @@ export async function attemptSignIn(input: { email: unknown; password: unknown; 
   const audit = (action: string, details: AuditDetails) =>
     user
       ? recordAuditEvent({ userId: user.id, actor: user.email, action, clientAddress: address, details })
-      : recordAuditEvent({ userId: null, actor: UNKNOWN_ACTOR, action, clientAddress: address, details: { ...details, emailHmac: digest } });
+      : recordAuditEvent({
+          userId: null,
+          actor: UNKNOWN_ACTOR,
+          action,
+          clientAddress: address,
+          details: { ...details, emailHmac: digest },
+        });
 
   const addressReserved = address ? await reserveAddressAttempt(address) : { ok: true as const };
   if (!addressReserved.ok) {
@@ -93,7 +118,9 @@ export async function attemptSignIn(input: { email: unknown; password: unknown; 
     dummyHash ??= hashPassword("not-a-password-of-anyone");
     await verifyPassword(password, await dummyHash);
     await audit("auth.sign_in_failed", { reason: "unknown_email", failures: reserved.failures });
-    return reserved.lockedUntil ? { ok: false, reason: "locked", retryAt: reserved.lockedUntil } : { ok: false, reason: "invalid" };
+    return reserved.lockedUntil
+      ? { ok: false, reason: "locked", retryAt: reserved.lockedUntil }
+      : { ok: false, reason: "invalid" };
   }
 
   const reserved = await reserveAccountAttempt(user.id);
@@ -124,12 +151,26 @@ export async function attemptSignIn(input: { email: unknown; password: unknown; 
       });
       const id = await createUserSession(tx, user.id, address, now, due);
       await recordAuditEvent(
-        { userId: user.id, actor: user.email, action: due ? "auth.password_verified" : "auth.signed_in", clientAddress: address, details: due ? { sessionId: id, secondFactor: due, method: "password" } : { sessionId: id, method: "password" } },
+        {
+          userId: user.id,
+          actor: user.email,
+          action: due ? "auth.password_verified" : "auth.signed_in",
+          clientAddress: address,
+          details: due
+            ? { sessionId: id, secondFactor: due, method: "password" }
+            : { sessionId: id, method: "password" },
+        },
         tx,
       );
       if (upgraded) {
         await recordAuditEvent(
-          { userId: user.id, actor: user.email, action: "auth.password_rehashed", clientAddress: address, details: { from: hashScheme(user.passwordHash), to: hashScheme(upgraded) } },
+          {
+            userId: user.id,
+            actor: user.email,
+            action: "auth.password_rehashed",
+            clientAddress: address,
+            details: { from: hashScheme(user.passwordHash), to: hashScheme(upgraded) },
+          },
           tx,
         );
       }
@@ -137,7 +178,14 @@ export async function attemptSignIn(input: { email: unknown; password: unknown; 
     });
     return {
       ok: true,
-      user: { id: user.id, email: user.email, name: user.name, role: user.role, sessionVersion: user.sessionVersion, sessionId },
+      user: {
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        role: user.role,
+        sessionVersion: user.sessionVersion,
+        sessionId,
+      },
     };
   }
 
@@ -162,7 +210,11 @@ export type Reservation = { ok: true; failures: number; lockedUntil: Date | null
  * threshold sets the lock in the same statement, so every later concurrent attempt is refused.
  */
 export async function reserveAccountAttempt(userId: string): Promise<Reservation> {
-  const { SIGNIN_LOCKOUT_THRESHOLD: threshold, SIGNIN_LOCKOUT_BASE_SECONDS: base, SIGNIN_LOCKOUT_MAX_SECONDS: max } = env();
+  const {
+    SIGNIN_LOCKOUT_THRESHOLD: threshold,
+    SIGNIN_LOCKOUT_BASE_SECONDS: base,
+    SIGNIN_LOCKOUT_MAX_SECONDS: max,
+  } = env();
   const rows = await db().$queryRaw<{ failed_logins: number; locked_until: Date | null; now: Date }[]>`
     UPDATE users SET
       failed_logins = failed_logins + 1,
@@ -172,7 +224,12 @@ export async function reserveAccountAttempt(userId: string): Promise<Reservation
     WHERE id = ${userId} AND (locked_until IS NULL OR locked_until <= now())
     RETURNING failed_logins, locked_until, now() AS now`;
   const row = rows[0];
-  if (row) return { ok: true, failures: row.failed_logins, lockedUntil: row.locked_until && row.locked_until > row.now ? row.locked_until : null };
+  if (row)
+    return {
+      ok: true,
+      failures: row.failed_logins,
+      lockedUntil: row.locked_until && row.locked_until > row.now ? row.locked_until : null,
+    };
   const current = await db().$queryRaw<{ locked_until: Date | null }[]>`
     SELECT locked_until FROM users WHERE id = ${userId} AND locked_until > now()`;
   return { ok: false, until: current[0]?.locked_until ?? null };
@@ -182,8 +239,14 @@ export async function reserveAccountAttempt(userId: string): Promise<Reservation
  * The same for an email that names no account. window_start is the time of the last failure and count
  * the consecutive failures (forgotten after a day); locked while window_start + lockout(count) is ahead.
  */
-async function reserveUnknownEmailAttempt(key: string): Promise<{ ok: true; failures: number; lockedUntil: Date | null } | { ok: false; until: Date }> {
-  const { SIGNIN_LOCKOUT_THRESHOLD: threshold, SIGNIN_LOCKOUT_BASE_SECONDS: base, SIGNIN_LOCKOUT_MAX_SECONDS: max } = env();
+async function reserveUnknownEmailAttempt(
+  key: string,
+): Promise<{ ok: true; failures: number; lockedUntil: Date | null } | { ok: false; until: Date }> {
+  const {
+    SIGNIN_LOCKOUT_THRESHOLD: threshold,
+    SIGNIN_LOCKOUT_BASE_SECONDS: base,
+    SIGNIN_LOCKOUT_MAX_SECONDS: max,
+  } = env();
   const memory = UNKNOWN_EMAIL_MEMORY_MS / 1000;
   const lockEnd = (count: Prisma.Sql) =>
     Prisma.sql`rate_limit_buckets.window_start + make_interval(secs => LEAST(${base}::float8 * power(2, LEAST(${count} - ${threshold}, 30)), ${max}::float8))`;
@@ -199,7 +262,11 @@ async function reserveUnknownEmailAttempt(key: string): Promise<{ ok: true; fail
   if (row) {
     const lock = lockoutSeconds(row.count);
     // From the stored failure time, as the refusal below computes it: every answer names the same instant.
-    return { ok: true, failures: row.count, lockedUntil: lock > 0 ? new Date(row.window_start.getTime() + lock * 1000) : null };
+    return {
+      ok: true,
+      failures: row.count,
+      lockedUntil: lock > 0 ? new Date(row.window_start.getTime() + lock * 1000) : null,
+    };
   }
   const bucket = await db().rateLimitBucket.findUnique({ where: { key } });
   const lock = bucket ? lockoutSeconds(bucket.count) : 0;

@@ -11,7 +11,11 @@ export type CreatedOAuthClient = { id: string; clientId: string; clientSecret: s
 export type CreateOAuthClientOptions = { partnerId: string; actor?: Actor; tx?: Prisma.TransactionClient };
 
 /** With an actor, audited; with a transaction, inside it (the caller's change and this client commit together). */
-export async function createOAuthClient({ partnerId, actor, tx }: CreateOAuthClientOptions): Promise<CreatedOAuthClient> {
+export async function createOAuthClient({
+  partnerId,
+  actor,
+  tx,
+}: CreateOAuthClientOptions): Promise<CreatedOAuthClient> {
   const clientId = `cli_${randomBase62(24)}`;
   const clientSecret = generateSecret(CLIENT_SECRET_PREFIX);
   const create = async (t: Prisma.TransactionClient) => {
@@ -19,7 +23,16 @@ export async function createOAuthClient({ partnerId, actor, tx }: CreateOAuthCli
       data: { id: newId("cli"), partnerId, clientId, secretHash: sha256Hex(clientSecret) },
     });
     if (actor) {
-      await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "oauth_client.created", clientAddress: actor.clientAddress, details: { clientId, partnerId } }, t);
+      await recordAuditEvent(
+        {
+          userId: actor.userId,
+          actor: actor.label,
+          action: "oauth_client.created",
+          clientAddress: actor.clientAddress,
+          details: { clientId, partnerId },
+        },
+        t,
+      );
     }
     return row;
   };

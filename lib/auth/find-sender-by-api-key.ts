@@ -62,4 +62,3 @@ export function validApiKeySql(key: KnownApiKey): Prisma.Sql {
      WHERE k.hash = ${key.hash} AND k.id = ${key.keyId} AND k.partner_id = ${key.partnerId}
        AND p.npis = ${key.npis}::text[] AND ${KEY_IS_VALID}`;
 }
-

@@ -43,7 +43,10 @@ export async function issueAccessToken(clientId: string, clientSecret: string): 
     const limit = env().OAUTH_TOKEN_RATE_LIMIT_PER_CLIENT;
     const result = await consumeRateLimit(`oauth-client:${client.id}`, limit, 60);
     if (!result.allowed) {
-      throw new OAuthRateLimited(result.retryAfterSeconds, `at most ${limit} token requests a minute for this client; retry after ${result.retryAfterSeconds} s`);
+      throw new OAuthRateLimited(
+        result.retryAfterSeconds,
+        `at most ${limit} token requests a minute for this client; retry after ${result.retryAfterSeconds} s`,
+      );
     }
   }
   const secretMatches =

@@ -38,7 +38,9 @@ export function needsRehash(stored: string): boolean {
 
 function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scryptCb(password, salt, keylen, { ...opts, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+    scryptCb(password, salt, keylen, { ...opts, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 }
 
@@ -49,7 +51,11 @@ async function verifyScrypt(password: string, stored: string): Promise<boolean> 
   const expected = Buffer.from(keyB64, "base64");
   if (expected.length === 0) return false;
   try {
-    const key = await scrypt(password, Buffer.from(saltB64, "base64"), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+    const key = await scrypt(password, Buffer.from(saltB64, "base64"), expected.length, {
+      N: Number(n),
+      r: Number(r),
+      p: Number(p),
+    });
     return timingSafeEqual(key, expected);
   } catch {
     return false; // parameters scrypt refuses

@@ -22,7 +22,9 @@ export type AuthFailure = "signed_out" | "idle" | "expired" | "revoked";
 const SessionWithClaims = z.object({ claims: SessionClaimsSchema });
 
 /** Once per request (React's cache): the layout and the page ask the same question. */
-export type LoadedSession = { ok: true; user: SessionUser; sessionId: string; secondFactor: SecondFactorDue } | { ok: false; reason: AuthFailure };
+export type LoadedSession =
+  | { ok: true; user: SessionUser; sessionId: string; secondFactor: SecondFactorDue }
+  | { ok: false; reason: AuthFailure };
 
 export const loadSessionUser = cache(async (): Promise<LoadedSession> => {
   const parsed = SessionWithClaims.safeParse(await auth());
@@ -32,15 +34,32 @@ export const loadSessionUser = cache(async (): Promise<LoadedSession> => {
   if (ended) return { ok: false, reason: ended };
   // One round trip for both checks (a Prisma relation select would be a second query).
   // second_factor: what the session still owes after the password (null when nothing).
-  const [user] = await db().$queryRaw<{ id: string; email: string; name: string; role: string; disabled: boolean; session_version: number; session_live: boolean; second_factor: string | null }[]>`
+  const [user] = await db().$queryRaw<
+    {
+      id: string;
+      email: string;
+      name: string;
+      role: string;
+      disabled: boolean;
+      session_version: number;
+      session_live: boolean;
+      second_factor: string | null;
+    }[]
+  >`
     SELECT u.id, u.email, u.name, u.role::text AS role, u.disabled_at IS NOT NULL AS disabled, u.session_version,
       s.id IS NOT NULL AS session_live, s.second_factor
     FROM users u LEFT JOIN user_sessions s ON s.id = ${claims.sid} AND s.user_id = u.id AND s.expires_at > now()
     WHERE u.id = ${claims.sub}`;
   const role = ROLES.find((r) => r === user?.role);
-  if (!user || !role || user.disabled || user.session_version !== claims.sv || !user.session_live) return { ok: false, reason: "revoked" };
+  if (!user || !role || user.disabled || user.session_version !== claims.sv || !user.session_live)
+    return { ok: false, reason: "revoked" };
   const secondFactor = SECOND_FACTOR_STATES.find((state) => state === user.second_factor) ?? null;
-  return { ok: true, user: { id: user.id, email: user.email, name: user.name, role }, sessionId: claims.sid, secondFactor };
+  return {
+    ok: true,
+    user: { id: user.id, email: user.email, name: user.name, role },
+    sessionId: claims.sid,
+    secondFactor,
+  };
 });
 
 /** Where a session that still owes its second factor goes, whatever it asked for. */
@@ -54,7 +73,11 @@ export const SECURITY_PAGE = "/security";
  * For the two-factor step and the Security page (and their actions): the session, whether or not its
  * second factor is done. Everything else uses requirePageUser / requireApiUser, which refuse it.
  */
-export async function requireSessionAllowingSecondFactor(): Promise<{ user: SessionUser; sessionId: string; secondFactor: SecondFactorDue } | null> {
+export async function requireSessionAllowingSecondFactor(): Promise<{
+  user: SessionUser;
+  sessionId: string;
+  secondFactor: SecondFactorDue;
+} | null> {
   const result = await loadSessionUser();
   return result.ok ? { user: result.user, sessionId: result.sessionId, secondFactor: result.secondFactor } : null;
 }
@@ -139,17 +162,31 @@ export async function requireApiUser(request: Request): Promise<SessionUser> {
   const result = await loadSessionUser();
   if (!result.ok) throw new AuthRefusal(401, result.reason, REFUSAL_TEXT[result.reason]);
   if (result.secondFactor) {
-    throw new AuthRefusal(403, "second_factor_required", result.secondFactor === "verify" ? "Finish signing in: enter your two-factor code first." : "Set up two-factor sign-in first (Security page).");
+    throw new AuthRefusal(
+      403,
+      "second_factor_required",
+      result.secondFactor === "verify"
+        ? "Finish signing in: enter your two-factor code first."
+        : "Set up two-factor sign-in first (Security page).",
+    );
   }
   if (!isAllowed(accessRuleFor(url.pathname, request.method), result.user.role)) {
-    throw new AuthRefusal(403, "forbidden", `Your role (${result.user.role}) may not ${request.method} ${url.pathname}.`);
+    throw new AuthRefusal(
+      403,
+      "forbidden",
+      `Your role (${result.user.role}) may not ${request.method} ${url.pathname}.`,
+    );
   }
   if (!["GET", "HEAD", "OPTIONS"].includes(request.method) && !isSameOrigin(request)) {
     throw new AuthRefusal(403, "cross_origin", "Changes are accepted only from this site's own pages.");
   }
   // Reads write audit rows too (views, searches, exports): another site's page may not cause them.
   if (isCrossSiteRequest(request.headers)) {
-    throw new AuthRefusal(403, "cross_site_request", "This request came from another site's page; use the dashboard itself.");
+    throw new AuthRefusal(
+      403,
+      "cross_site_request",
+      "This request came from another site's page; use the dashboard itself.",
+    );
   }
   return result.user;
 }

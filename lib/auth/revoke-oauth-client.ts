@@ -6,14 +6,26 @@ import { db } from "@/lib/db/prisma";
 export type RevokeOAuthClientOptions = { clientId: string; actor?: Actor };
 
 /** Revokes the client and, with it, every token it was issued; audited in the same transaction. */
-export async function revokeOAuthClient({ clientId, actor = SYSTEM_ACTOR }: RevokeOAuthClientOptions): Promise<boolean> {
+export async function revokeOAuthClient({
+  clientId,
+  actor = SYSTEM_ACTOR,
+}: RevokeOAuthClientOptions): Promise<boolean> {
   return db().$transaction(async (tx) => {
     const [client] = await tx.$queryRaw<{ id: string; partner_id: string; revoked_at: Date | null }[]>`
       SELECT id, partner_id, revoked_at FROM oauth_clients WHERE client_id = ${clientId} FOR UPDATE`;
     if (!client) return false;
     await tx.oAuthClient.update({ where: { id: client.id }, data: { revokedAt: client.revoked_at ?? new Date() } });
     await tx.oAuthToken.deleteMany({ where: { clientId: client.id } });
-    await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "oauth_client.revoked", clientAddress: actor.clientAddress, details: { clientId, partnerId: client.partner_id } }, tx);
+    await recordAuditEvent(
+      {
+        userId: actor.userId,
+        actor: actor.label,
+        action: "oauth_client.revoked",
+        clientAddress: actor.clientAddress,
+        details: { clientId, partnerId: client.partner_id },
+      },
+      tx,
+    );
     return true;
   });
 }

@@ -10,7 +10,11 @@ import { isOverlapWithin, MAX_KEY_OVERLAP_HOURS } from "@/lib/partners/credentia
 export type RotateApiKeyOptions = { keyId: string; overlapHours: number; actor: Actor };
 
 /** A new key for the same partner; the old one keeps working until the overlap ends, then expires. */
-export async function rotateApiKey({ keyId, overlapHours, actor }: RotateApiKeyOptions): Promise<CreatedApiKey & { oldKeyExpiresAt: string }> {
+export async function rotateApiKey({
+  keyId,
+  overlapHours,
+  actor,
+}: RotateApiKeyOptions): Promise<CreatedApiKey & { oldKeyExpiresAt: string }> {
   if (!isOverlapWithin(overlapHours, MAX_KEY_OVERLAP_HOURS)) {
     throw new DomainError("invalid_input", `overlap must be 0 to ${MAX_KEY_OVERLAP_HOURS} hours`);
   }
@@ -22,7 +26,10 @@ export async function rotateApiKey({ keyId, overlapHours, actor }: RotateApiKeyO
     const created = await createApiKey({ partnerId: old.partner_id, tx });
     const expiresAt = old.expires_at && old.expires_at < oldKeyExpiresAt ? old.expires_at : oldKeyExpiresAt;
     await tx.apiKey.update({ where: { id: keyId }, data: { expiresAt } });
-    await auditKeyChange(tx, actor, "api_key.rotated", keyId, old.partner_id, { newKeyId: created.keyId, overlapHours });
+    await auditKeyChange(tx, actor, "api_key.rotated", keyId, old.partner_id, {
+      newKeyId: created.keyId,
+      overlapHours,
+    });
     return { ...created, oldKeyExpiresAt: expiresAt.toISOString() };
   });
 }

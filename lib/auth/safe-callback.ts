@@ -29,7 +29,8 @@ export function safeCallbackPath(value: unknown): string {
  */
 export function sameOriginPath(value: string, origin: string): string {
   if (value.startsWith("/")) return safeCallbackPath(value);
-  if (value.length > MAX_LENGTH || FORBIDDEN_CHARACTERS.test(value) || FORBIDDEN_ENCODINGS.test(value)) return DEFAULT_AFTER_LOGIN;
+  if (value.length > MAX_LENGTH || FORBIDDEN_CHARACTERS.test(value) || FORBIDDEN_ENCODINGS.test(value))
+    return DEFAULT_AFTER_LOGIN;
   let base: URL;
   try {
     base = new URL(origin);
@@ -53,6 +54,13 @@ function resolvedPath(value: string, origin: string): string | null {
   const pathname = url.pathname;
   // The parser normalises dot segments (`/a/../api/x` is `/api/x`), so these checks see the real path.
   if (pathname.startsWith("//")) return null;
-  if (pathname === "/" || pathname === "/login" || pathname.startsWith("/login/") || pathname === "/api" || pathname.startsWith("/api/")) return null;
+  if (
+    pathname === "/" ||
+    pathname === "/login" ||
+    pathname.startsWith("/login/") ||
+    pathname === "/api" ||
+    pathname.startsWith("/api/")
+  )
+    return null;
   return `${pathname}${url.search}${url.hash}`;
 }

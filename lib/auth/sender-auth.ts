@@ -40,7 +40,8 @@ export async function authenticateSender(authorization: string | null): Promise<
     return {
       ok: false,
       error: "missing_credentials",
-      description: "the Authorization header is missing: send `Authorization: senderKey <API key>` or `Authorization: Bearer <access token>`",
+      description:
+        "the Authorization header is missing: send `Authorization: senderKey <API key>` or `Authorization: Bearer <access token>`",
     };
   }
   const { scheme, credential } = splitAuthorization(header);
@@ -48,14 +49,33 @@ export async function authenticateSender(authorization: string | null): Promise<
   if (scheme === "senderkey") {
     const sender = await findSenderByApiKey(credential);
     return sender
-      ? { ok: true, sender: { partnerId: sender.partnerId, npis: sender.npis, credential: "apiKey", credentialId: sender.keyId } }
-      : { ok: false, error: "invalid_credentials", description: "the API key is not valid: unknown, revoked or expired" };
+      ? {
+          ok: true,
+          sender: { partnerId: sender.partnerId, npis: sender.npis, credential: "apiKey", credentialId: sender.keyId },
+        }
+      : {
+          ok: false,
+          error: "invalid_credentials",
+          description: "the API key is not valid: unknown, revoked or expired",
+        };
   }
   if (scheme === "bearer") {
     const sender = await findSenderByBearerToken(credential);
     return sender
-      ? { ok: true, sender: { partnerId: sender.partnerId, npis: sender.npis, credential: "oauth", credentialId: sender.oauthClientId } }
-      : { ok: false, error: "invalid_credentials", description: "the access token is not valid: unknown, expired or revoked" };
+      ? {
+          ok: true,
+          sender: {
+            partnerId: sender.partnerId,
+            npis: sender.npis,
+            credential: "oauth",
+            credentialId: sender.oauthClientId,
+          },
+        }
+      : {
+          ok: false,
+          error: "invalid_credentials",
+          description: "the access token is not valid: unknown, expired or revoked",
+        };
   }
   return {
     ok: false,

@@ -5,7 +5,15 @@ import { activityResolutionMs, sessionEnded, sessionIdleMs } from "@/lib/auth/se
 import { setEnv } from "@/lib/env";
 import { classifySearch, parseDob } from "@/lib/transfers/list-queue";
 
-afterEach(() => setEnv({ SESSION_IDLE_MINUTES: "", SESSION_MAX_HOURS: "", SIGNIN_LOCKOUT_THRESHOLD: "", SIGNIN_LOCKOUT_BASE_SECONDS: "", SIGNIN_LOCKOUT_MAX_SECONDS: "" }));
+afterEach(() =>
+  setEnv({
+    SESSION_IDLE_MINUTES: "",
+    SESSION_MAX_HOURS: "",
+    SIGNIN_LOCKOUT_THRESHOLD: "",
+    SIGNIN_LOCKOUT_BASE_SECONDS: "",
+    SIGNIN_LOCKOUT_MAX_SECONDS: "",
+  }),
+);
 
 describe("lockout backoff", () => {
   it("locks for a minute at the fifth failure and doubles after, up to an hour", () => {
@@ -38,7 +46,15 @@ describe("after sign-in", () => {
   it("goes back only to a path of this site, never to an API route or another origin", () => {
     expect(safeCallbackPath("/transfers/trf_1")).toBe("/transfers/trf_1");
     expect(safeCallbackPath("/transfers?q=x")).toBe("/transfers?q=x");
-    for (const bad of ["https://evil.example/", "//evil.example", "/\\evil", "/api/transfers", "/login?x", undefined, 42]) {
+    for (const bad of [
+      "https://evil.example/",
+      "//evil.example",
+      "/\\evil",
+      "/api/transfers",
+      "/login?x",
+      undefined,
+      42,
+    ]) {
       expect(safeCallbackPath(bad)).toBe("/transfers");
     }
   });

@@ -18,19 +18,42 @@ type Tx = Prisma.TransactionClient;
  * A new session row for a sign-in; expired rows of anyone are pruned on the way (an indexed delete). A
  * session that still owes its second factor (`verify`, `enrol`) lasts PENDING_SIGN_IN_MS until it is done.
  */
-export async function createUserSession(tx: Tx, userId: string, clientAddress: string | null, now = new Date(), secondFactor: SecondFactorDue = null): Promise<string> {
+export async function createUserSession(
+  tx: Tx,
+  userId: string,
+  clientAddress: string | null,
+  now = new Date(),
+  secondFactor: SecondFactorDue = null,
+): Promise<string> {
   await tx.userSession.deleteMany({ where: { expiresAt: { lte: now } } });
   const id = newId("ses");
   const lifetime = secondFactor ? Math.min(PENDING_SIGN_IN_MS, sessionMaxMs()) : sessionMaxMs();
-  await tx.userSession.create({ data: { id, userId, clientAddress, expiresAt: new Date(now.getTime() + lifetime), createdAt: now, secondFactor } });
+  await tx.userSession.create({
+    data: { id, userId, clientAddress, expiresAt: new Date(now.getTime() + lifetime), createdAt: now, secondFactor },
+  });
   return id;
 }
 
 /** Signing out of this one session (idempotent: an already-ended session is fine). */
-export async function endUserSession(input: { sessionId: string; userId: string; actorLabel: string; action: string; clientAddress: string | null }): Promise<void> {
+export async function endUserSession(input: {
+  sessionId: string;
+  userId: string;
+  actorLabel: string;
+  action: string;
+  clientAddress: string | null;
+}): Promise<void> {
   await db().$transaction(async (tx) => {
     await tx.userSession.deleteMany({ where: { id: input.sessionId, userId: input.userId } });
-    await recordAuditEvent({ userId: input.userId, actor: input.actorLabel, action: input.action, clientAddress: input.clientAddress, details: { sessionId: input.sessionId } }, tx);
+    await recordAuditEvent(
+      {
+        userId: input.userId,
+        actor: input.actorLabel,
+        action: input.action,
+        clientAddress: input.clientAddress,
+        details: { sessionId: input.sessionId },
+      },
+      tx,
+    );
   });
 }
 
@@ -43,7 +66,11 @@ export async function forgetUserSession(sessionId: string): Promise<void> {
  * Ends every session of `userId`: the user themself ("sign out all my sessions") or an admin ("end this
  * user's sessions"). Returns how many live sessions ended.
  */
-export async function endAllUserSessions(userId: string, actor: Actor, by: "self" | "admin"): Promise<{ userId: string; sessionsEnded: number }> {
+export async function endAllUserSessions(
+  userId: string,
+  actor: Actor,
+  by: "self" | "admin",
+): Promise<{ userId: string; sessionsEnded: number }> {
   return db().$transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true } });
     if (!user) throw new DomainError("not_found", `no user ${userId}`);
@@ -65,6 +92,10 @@ export async function endAllUserSessions(userId: string, actor: Actor, by: "self
 
 /** Live sessions per user, for the admin users screen. */
 export async function countLiveSessions(): Promise<Map<string, number>> {
-  const rows = await db().userSession.groupBy({ by: ["userId"], where: { expiresAt: { gt: new Date() } }, _count: { _all: true } });
+  const rows = await db().userSession.groupBy({
+    by: ["userId"],
+    where: { expiresAt: { gt: new Date() } },
+    _count: { _all: true },
+  });
   return new Map(rows.map((r) => [r.userId, r._count._all]));
 }

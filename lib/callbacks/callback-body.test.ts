@@ -5,7 +5,13 @@ describe("serializeCallbackBody", () => {
   it("writes a stored (key-reordered) TransferResponse in the wire order, extra metadata kept", () => {
     const fromJsonb = {
       error: { description: "prescription.daysSupply is required", type: "MISSING_INFO" },
-      metadata: { localRxNumber: "L-1", responseID: "rsp_1", referenceID: "trf_1", responseType: "ERROR", responseTimestamp: "2026-01-01T00:00:00Z" },
+      metadata: {
+        localRxNumber: "L-1",
+        responseID: "rsp_1",
+        referenceID: "trf_1",
+        responseType: "ERROR",
+        responseTimestamp: "2026-01-01T00:00:00Z",
+      },
       requestID: "req-1",
     };
     expect(serializeCallbackBody(fromJsonb)).toBe(

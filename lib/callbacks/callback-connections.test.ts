@@ -49,9 +49,18 @@ function changingResolver(): { resolve: Resolver; answer: (address: string) => v
 }
 
 const attempt = (resolve: Resolver, allowPrivate = true) =>
-  postCallback({ url: `http://partner.invalid:${port}/cb`, body: "{}", headers: { "content-type": "application/json" }, timeoutMs: 2000, allowPrivate, allowInsecureHttp: true, resolve });
+  postCallback({
+    url: `http://partner.invalid:${port}/cb`,
+    body: "{}",
+    headers: { "content-type": "application/json" },
+    timeoutMs: 2000,
+    allowPrivate,
+    allowInsecureHttp: true,
+    resolve,
+  });
 
-const closed = (socket: Socket) => new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once("close", () => resolve())));
+const closed = (socket: Socket) =>
+  new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once("close", () => resolve())));
 
 describe("keep-alive callback connections", () => {
   it("reuse one connection for attempts to the same checked address", async () => {
@@ -71,7 +80,9 @@ describe("keep-alive callback connections", () => {
     dns.answer("169.254.169.254");
     const refused = await attempt(dns.resolve, false);
     expect(refused.statusCode).toBeNull();
-    expect(refused.error).toMatch(/^callback address refused: partner\.invalid resolves to 169\.254\.169\.254, a cloud metadata address/);
+    expect(refused.error).toMatch(
+      /^callback address refused: partner\.invalid resolves to 169\.254\.169\.254, a cloud metadata address/,
+    );
     expect(requests).toHaveLength(1);
     await closed(kept!);
     // Back to an allowed address: a new connection, not the old one.

@@ -41,7 +41,8 @@ function isSameAddress(a: string, b: string): boolean {
 function guardSocket(socket: Socket, pinned: ResolvedAddress): void {
   socket.once("connect", () => {
     const peer = socket.remoteAddress;
-    if (!peer || !isSameAddress(peer, pinned.address)) socket.destroy(new Error(`connected to ${peer ?? "?"}, not the checked ${pinned.address}`));
+    if (!peer || !isSameAddress(peer, pinned.address))
+      socket.destroy(new Error(`connected to ${peer ?? "?"}, not the checked ${pinned.address}`));
   });
 }
 

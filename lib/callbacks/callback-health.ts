@@ -58,7 +58,11 @@ function failureText(callback: CallbackHealthInput["callback"]): string {
   return last ? ` (${attempts}, last: ${last})` : ` (${attempts})`;
 }
 
-export function callbackHealth(input: CallbackHealthInput, now: Date = new Date(), opts: { warnBeforeMs?: number } = {}): CallbackHealth {
+export function callbackHealth(
+  input: CallbackHealthInput,
+  now: Date = new Date(),
+  opts: { warnBeforeMs?: number } = {},
+): CallbackHealth {
   const warnBefore = opts.warnBeforeMs ?? WINDOW_WARNING_MS;
   const windowClosesAt = new Date(input.receivedAt.getTime() + SENDER_WINDOW_MS);
   const remaining = windowClosesAt.getTime() - now.getTime();

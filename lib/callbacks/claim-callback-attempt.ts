@@ -68,7 +68,10 @@ export async function lockCallback(tx: Tx, callbackId: string): Promise<Callback
 }
 
 /** The callback, locked, with its partner's delivery settings (read in the same statement). */
-async function lockCallbackForAttempt(tx: Tx, callbackId: string): Promise<{ callback: CallbackRow; partner: PartnerRow } | undefined> {
+async function lockCallbackForAttempt(
+  tx: Tx,
+  callbackId: string,
+): Promise<{ callback: CallbackRow; partner: PartnerRow } | undefined> {
   const rows = await tx.$queryRaw<(CallbackRow & { [K in keyof PartnerRow]: PartnerRow[K] | null })[]>`
     SELECT c.id, c.transfer_id, c.partner_id, c.payload, c.status::text AS status, c.attempt_count, c.next_attempt_at,
            c.created_at, clock_timestamp() AS db_now,
@@ -78,11 +81,27 @@ async function lockCallbackForAttempt(tx: Tx, callbackId: string): Promise<{ cal
      WHERE c.id = ${callbackId} FOR UPDATE OF c`;
   const row = rows[0];
   if (!row) return undefined;
-  const { callback_url, webhook_secret, previous_webhook_secret, previous_secret_expires_at, outbound_header_name, outbound_header_value, ...callback } = row;
-  if (callback_url === null || webhook_secret === null) throw new Error(`callback ${callbackId} names a partner that does not exist`);
+  const {
+    callback_url,
+    webhook_secret,
+    previous_webhook_secret,
+    previous_secret_expires_at,
+    outbound_header_name,
+    outbound_header_value,
+    ...callback
+  } = row;
+  if (callback_url === null || webhook_secret === null)
+    throw new Error(`callback ${callbackId} names a partner that does not exist`);
   return {
     callback,
-    partner: { callback_url, webhook_secret, previous_webhook_secret, previous_secret_expires_at, outbound_header_name, outbound_header_value },
+    partner: {
+      callback_url,
+      webhook_secret,
+      previous_webhook_secret,
+      previous_secret_expires_at,
+      outbound_header_name,
+      outbound_header_value,
+    },
   };
 }
 
@@ -129,10 +148,27 @@ async function claimDueAttempt(callbackId: string): Promise<Claim | "claimed-els
   const row = rows[0];
   if (!row) return undefined;
   if (row.claimed === null) return "claimed-elsewhere";
-  const { claimed, prior_automatic, callback_url, webhook_secret, previous_webhook_secret, previous_secret_expires_at, outbound_header_name, outbound_header_value, ...callback } = row;
+  const {
+    claimed,
+    prior_automatic,
+    callback_url,
+    webhook_secret,
+    previous_webhook_secret,
+    previous_secret_expires_at,
+    outbound_header_name,
+    outbound_header_value,
+    ...callback
+  } = row;
   return {
     callback,
-    partner: { callback_url, webhook_secret, previous_webhook_secret, previous_secret_expires_at, outbound_header_name, outbound_header_value },
+    partner: {
+      callback_url,
+      webhook_secret,
+      previous_webhook_secret,
+      previous_secret_expires_at,
+      outbound_header_name,
+      outbound_header_value,
+    },
     attemptNumber: claimed,
     // The statement's snapshot does not see its own insert: this attempt is one more.
     automaticAttempts: prior_automatic + 1,
@@ -183,7 +219,9 @@ export async function claimAttempt(callbackId: string, manual: boolean): Promise
       RETURNING attempt_count`;
     if (claimed.length === 0) return "claimed-elsewhere";
     const automaticAttempts = firstAttempt
-      ? manual ? 0 : 1
+      ? manual
+        ? 0
+        : 1
       : ((
           await tx.$queryRaw<{ n: number }[]>`
             SELECT count(*)::int AS n FROM callback_attempts WHERE callback_id = ${callbackId} AND NOT manual`

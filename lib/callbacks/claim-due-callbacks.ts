@@ -9,7 +9,13 @@
 // statement holds are skipped, never waited for, and callbacks whose jobs a worker has already fetched are
 // left to those jobs.
 import { db } from "@/lib/db/prisma";
-import { attemptLeaseMs, EARLY_TOLERANCE_MS, type CallbackRow, type Claim, type PartnerRow } from "@/lib/callbacks/claim-callback-attempt";
+import {
+  attemptLeaseMs,
+  EARLY_TOLERANCE_MS,
+  type CallbackRow,
+  type Claim,
+  type PartnerRow,
+} from "@/lib/callbacks/claim-callback-attempt";
 import { DELIVER_TASK } from "@/lib/callbacks/job-queue";
 
 export type ClaimDueCallbacksOptions = {
@@ -73,10 +79,28 @@ export async function claimDueCallbacks(opts: ClaimDueCallbacksOptions): Promise
       FROM c JOIN claimed ON claimed.id = c.id
      ORDER BY c.id = ${callbackId} DESC, c.next_attempt_at, c.id`;
   return rows.map((row) => {
-    const { claimed, prior_automatic, moved: _moved, callback_url, webhook_secret, previous_webhook_secret, previous_secret_expires_at, outbound_header_name, outbound_header_value, ...callback } = row;
+    const {
+      claimed,
+      prior_automatic,
+      moved: _moved,
+      callback_url,
+      webhook_secret,
+      previous_webhook_secret,
+      previous_secret_expires_at,
+      outbound_header_name,
+      outbound_header_value,
+      ...callback
+    } = row;
     return {
       callback,
-      partner: { callback_url, webhook_secret, previous_webhook_secret, previous_secret_expires_at, outbound_header_name, outbound_header_value },
+      partner: {
+        callback_url,
+        webhook_secret,
+        previous_webhook_secret,
+        previous_secret_expires_at,
+        outbound_header_name,
+        outbound_header_value,
+      },
       attemptNumber: claimed,
       // The statement's snapshot does not see its own insert: this attempt is one more.
       automaticAttempts: prior_automatic + 1,

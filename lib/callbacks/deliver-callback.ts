@@ -21,20 +21,42 @@ import { isSuccess, postCallback, type AttemptResult } from "@/lib/callbacks/pos
 import { planRetry, parseRetryAfter } from "@/lib/callbacks/retry-schedule";
 import { webhookHeaders } from "@/lib/callbacks/signature";
 import { isUsableOutboundHeaderName } from "@/lib/partners/credential-rules";
-import { claimAttempt, lockCallback, type Claim, type DeliveryOutcome, type PartnerRow, type Status, type Tx } from "@/lib/callbacks/claim-callback-attempt";
+import {
+  claimAttempt,
+  lockCallback,
+  type Claim,
+  type DeliveryOutcome,
+  type PartnerRow,
+  type Status,
+  type Tx,
+} from "@/lib/callbacks/claim-callback-attempt";
 
 export type { DeliveryOutcome, PartnerRow };
 
 /** Headers and body of one attempt: Standard Webhooks headers signed now, and the partner's own credential. */
 function buildRequest(claim: Claim): { body: string; headers: Record<string, string> } | { error: string } {
-  return signedCallbackRequest(claim.callback.id, serializeCallbackBody(claim.callback.payload), claim.callback.partner_id, claim.partner);
+  return signedCallbackRequest(
+    claim.callback.id,
+    serializeCallbackBody(claim.callback.payload),
+    claim.callback.partner_id,
+    claim.partner,
+  );
 }
 
 /** A body as the partner receives it: signed with its secrets now, with its own credential header (also the admin's test callback). */
-export function signedCallbackRequest(id: string, body: string, partnerId: string, partner: PartnerRow): { body: string; headers: Record<string, string> } | { error: string } {
+export function signedCallbackRequest(
+  id: string,
+  body: string,
+  partnerId: string,
+  partner: PartnerRow,
+): { body: string; headers: Record<string, string> } | { error: string } {
   const now = new Date();
   const secrets = [openSecret(partner.webhook_secret, secretOwner.webhookSecret(partnerId))];
-  if (partner.previous_webhook_secret && partner.previous_secret_expires_at && partner.previous_secret_expires_at > now) {
+  if (
+    partner.previous_webhook_secret &&
+    partner.previous_secret_expires_at &&
+    partner.previous_secret_expires_at > now
+  ) {
     secrets.push(openSecret(partner.previous_webhook_secret, secretOwner.webhookSecret(partnerId)));
   }
   const headers: Record<string, string> = {
@@ -48,7 +70,8 @@ export function signedCallbackRequest(id: string, body: string, partnerId: strin
       return { error: "the partner's outbound credential header name is not usable; fix it in the partner's settings" };
     }
     const value = openSecret(partner.outbound_header_value, secretOwner.outboundHeader(partnerId));
-    if (/[\r\n\0]/.test(value)) return { error: "the partner's outbound credential value is not usable; fix it in the partner's settings" };
+    if (/[\r\n\0]/.test(value))
+      return { error: "the partner's outbound credential value is not usable; fix it in the partner's settings" };
     headers[name] = value;
   }
   return { body, headers };
@@ -142,7 +165,8 @@ export async function recordOutcome(claim: Claim, result: AttemptResult, manual:
 export async function sendAttempt(claim: Claim, signal?: AbortSignal): Promise<AttemptResult> {
   try {
     const request = buildRequest(claim);
-    if ("error" in request) return { statusCode: null, error: request.error, latencyMs: 0, retryAfter: null, interrupted: false };
+    if ("error" in request)
+      return { statusCode: null, error: request.error, latencyMs: 0, retryAfter: null, interrupted: false };
     return await postCallback({
       url: claim.partner.callback_url,
       body: request.body,
@@ -154,8 +178,18 @@ export async function sendAttempt(claim: Claim, signal?: AbortSignal): Promise<A
     });
   } catch (err) {
     // Recorded on the attempt rather than left dangling.
-    log("error", "callback attempt could not be made", { callbackId: claim.callback.id, attempt: claim.attemptNumber, ...errorFields(err) });
-    return { statusCode: null, error: "internal error preparing the callback", latencyMs: 0, retryAfter: null, interrupted: false };
+    log("error", "callback attempt could not be made", {
+      callbackId: claim.callback.id,
+      attempt: claim.attemptNumber,
+      ...errorFields(err),
+    });
+    return {
+      statusCode: null,
+      error: "internal error preparing the callback",
+      latencyMs: 0,
+      retryAfter: null,
+      interrupted: false,
+    };
   }
 }
 
@@ -177,7 +211,10 @@ export function reportAttempt(claim: Claim, result: AttemptResult, manual: boole
 }
 
 /** Runs one delivery job for one callback. Throws only on database trouble (graphile-worker then retries the job). */
-export async function deliverCallback(callbackId: string, opts: { manual?: boolean; signal?: AbortSignal } = {}): Promise<DeliveryOutcome> {
+export async function deliverCallback(
+  callbackId: string,
+  opts: { manual?: boolean; signal?: AbortSignal } = {},
+): Promise<DeliveryOutcome> {
   const manual = opts.manual ?? false;
   const claim = await claimAttempt(callbackId, manual);
   if (typeof claim === "string") {

@@ -10,22 +10,29 @@ export type DemoReceipt = { accepted: true } | { accepted: false; reason: string
 
 export async function receiveDemoCallback(input: { headers: Headers; body: string }): Promise<DemoReceipt> {
   const webhookId = input.headers.get("webhook-id");
-  const callback = webhookId && webhookId.length <= 64
-    ? await db().callback.findUnique({
-        where: { id: webhookId },
-        select: {
-          transferId: true,
-          partner: { select: { id: true, webhookSecret: true, previousWebhookSecret: true, previousSecretExpiresAt: true } },
-        },
-      })
-    : null;
+  const callback =
+    webhookId && webhookId.length <= 64
+      ? await db().callback.findUnique({
+          where: { id: webhookId },
+          select: {
+            transferId: true,
+            partner: {
+              select: { id: true, webhookSecret: true, previousWebhookSecret: true, previousSecretExpiresAt: true },
+            },
+          },
+        })
+      : null;
   if (!callback) {
     log("warn", "demo callback refused", { webhookId, reason: "unknown webhook-id" });
     return { accepted: false, reason: "unknown webhook-id" };
   }
   const { partner } = callback;
   const secrets = [openSecret(partner.webhookSecret, secretOwner.webhookSecret(partner.id))];
-  if (partner.previousWebhookSecret && partner.previousSecretExpiresAt && partner.previousSecretExpiresAt > new Date()) {
+  if (
+    partner.previousWebhookSecret &&
+    partner.previousSecretExpiresAt &&
+    partner.previousSecretExpiresAt > new Date()
+  ) {
     secrets.push(openSecret(partner.previousWebhookSecret, secretOwner.webhookSecret(partner.id)));
   }
   const verdict = verifyWebhook({
@@ -45,6 +52,11 @@ export async function receiveDemoCallback(input: { headers: Headers; body: strin
   } catch {
     // logged as null
   }
-  log("info", "demo callback received", { webhookId, transferId: callback.transferId, responseType, signature: "valid" });
+  log("info", "demo callback received", {
+    webhookId,
+    transferId: callback.transferId,
+    responseType,
+    signature: "valid",
+  });
   return { accepted: true };
 }

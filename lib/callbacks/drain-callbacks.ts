@@ -31,12 +31,16 @@ export async function drainCallbacks(opts: DrainCallbacksOptions): Promise<Deliv
   const claims = await claimDueCallbacks({ callbackId: opts.callbackId, limit: opts.batchSize });
   const ownClaimed = claims[0]?.callback.id === opts.callbackId;
   const own = ownClaimed ? null : deliverCallback(opts.callbackId, { signal: opts.signal });
-  const sent: Sent[] = await Promise.all(claims.map(async (claim) => ({ claim, result: await sendAttempt(claim, opts.signal) })));
+  const sent: Sent[] = await Promise.all(
+    claims.map(async (claim) => ({ claim, result: await sendAttempt(claim, opts.signal) })),
+  );
 
   const successes = sent.filter((s) => isSuccess(s.result.statusCode));
   const recorded = await Promise.allSettled([
     recordCallbackSuccesses({ successes }).then(() => successes.map((s) => ({ ...s, outcome: "delivered" as const }))),
-    ...sent.filter((s) => !isSuccess(s.result.statusCode)).map(async (s) => [{ ...s, outcome: await recordOutcome(s.claim, s.result, false) }]),
+    ...sent
+      .filter((s) => !isSuccess(s.result.statusCode))
+      .map(async (s) => [{ ...s, outcome: await recordOutcome(s.claim, s.result, false) }]),
     ...(own ? [own.then(() => [])] : []),
   ]);
   const outcomes = new Map<string, DeliveryOutcome>();

@@ -10,7 +10,10 @@ import type { TransferResponse } from "@/lib/transfers/wire";
 export type EnqueueCallbackInput = { transferId: string; partnerId: string; response: TransferResponse };
 
 /** Returns the callback's id, which is also the Standard Webhooks `webhook-id` of every attempt. */
-export async function enqueueCallback(tx: Prisma.TransactionClient, input: EnqueueCallbackInput): Promise<{ callbackId: string }> {
+export async function enqueueCallback(
+  tx: Prisma.TransactionClient,
+  input: EnqueueCallbackInput,
+): Promise<{ callbackId: string }> {
   const callbackId = newId("msg");
   const now = new Date();
   await tx.callback.create({

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { CallbackAddressRefused, classifyAddress, parseIPv6, resolveCallbackHost, type Resolver } from "@/lib/callbacks/network-guard";
+import {
+  CallbackAddressRefused,
+  classifyAddress,
+  parseIPv6,
+  resolveCallbackHost,
+  type Resolver,
+} from "@/lib/callbacks/network-guard";
 
 const refused = (address: string) => {
   const verdict = classifyAddress(address);
@@ -58,12 +64,25 @@ describe("classifyAddress", () => {
     expect(refused(address)).toMatch(reason);
   });
 
-  it.each(["93.184.216.34", "8.8.8.8", "172.15.255.255", "172.32.0.1", "100.63.255.255", "100.128.0.1", "169.253.255.255", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::8.8.8.8", "2a00:1450:4001:80b::200e", "2001:4860:4860::8888", "2001:1::1", "3fff:1000::1", "192.88.100.1"])(
-    "allows the public address %s",
-    (address) => {
-      expect(classifyAddress(address)).toEqual({ allowed: true });
-    },
-  );
+  it.each([
+    "93.184.216.34",
+    "8.8.8.8",
+    "172.15.255.255",
+    "172.32.0.1",
+    "100.63.255.255",
+    "100.128.0.1",
+    "169.253.255.255",
+    "2606:4700:4700::1111",
+    "::ffff:8.8.8.8",
+    "64:ff9b::8.8.8.8",
+    "2a00:1450:4001:80b::200e",
+    "2001:4860:4860::8888",
+    "2001:1::1",
+    "3fff:1000::1",
+    "192.88.100.1",
+  ])("allows the public address %s", (address) => {
+    expect(classifyAddress(address)).toEqual({ allowed: true });
+  });
 
   it("refuses what is not an IP address", () => {
     expect(refused("example.com")).toMatch(/not an IP/);
@@ -82,17 +101,28 @@ describe("parseIPv6", () => {
 });
 
 describe("resolveCallbackHost", () => {
-  const answers = (...addresses: string[]): Resolver => async () => addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+  const answers =
+    (...addresses: string[]): Resolver =>
+    async () =>
+      addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
 
   it("pins the first address of a public answer", async () => {
-    await expect(resolveCallbackHost("partner.example", { allowPrivate: false, resolve: answers("93.184.216.34", "93.184.216.35") })).resolves.toEqual({
+    await expect(
+      resolveCallbackHost("partner.example", {
+        allowPrivate: false,
+        resolve: answers("93.184.216.34", "93.184.216.35"),
+      }),
+    ).resolves.toEqual({
       address: "93.184.216.34",
       family: 4,
     });
   });
 
   it("refuses a name when any address of the answer is not public (no picking the good one)", async () => {
-    const attempt = resolveCallbackHost("rebind.example", { allowPrivate: false, resolve: answers("93.184.216.34", "127.0.0.1") });
+    const attempt = resolveCallbackHost("rebind.example", {
+      allowPrivate: false,
+      resolve: answers("93.184.216.34", "127.0.0.1"),
+    });
     await expect(attempt).rejects.toBeInstanceOf(CallbackAddressRefused);
     await expect(attempt).rejects.toThrow(/rebind\.example resolves to 127\.0\.0\.1, a loopback address/);
   });
@@ -106,10 +136,14 @@ describe("resolveCallbackHost", () => {
   });
 
   it("allows private answers only when private networks are allowed", async () => {
-    await expect(resolveCallbackHost("localhost", { allowPrivate: true, resolve: answers("127.0.0.1") })).resolves.toEqual({ address: "127.0.0.1", family: 4 });
+    await expect(
+      resolveCallbackHost("localhost", { allowPrivate: true, resolve: answers("127.0.0.1") }),
+    ).resolves.toEqual({ address: "127.0.0.1", family: 4 });
   });
 
   it("fails when the name has no address", async () => {
-    await expect(resolveCallbackHost("nothing.example", { allowPrivate: false, resolve: answers() })).rejects.toThrow(/does not resolve/);
+    await expect(resolveCallbackHost("nothing.example", { allowPrivate: false, resolve: answers() })).rejects.toThrow(
+      /does not resolve/,
+    );
   });
 });

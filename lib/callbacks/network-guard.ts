@@ -65,7 +65,9 @@ export function parseIPv6(text: string): number[] | null {
   const rest = halves.length > 1 && halves[1] ? halves[1].split(":") : [];
   const missing = 8 - head.length - rest.length;
   if (halves.length > 1 ? missing < 0 : missing !== 0) return null;
-  const groups = [...head, ...Array<string>(halves.length > 1 ? missing : 0).fill("0"), ...rest].map((g) => parseInt(g, 16));
+  const groups = [...head, ...Array<string>(halves.length > 1 ? missing : 0).fill("0"), ...rest].map((g) =>
+    parseInt(g, 16),
+  );
   return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
 }
 

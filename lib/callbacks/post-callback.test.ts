@@ -43,7 +43,13 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const base = { body: '{"a":1}', headers: { "content-type": "application/json" }, timeoutMs: 2000, allowPrivate: true, allowInsecureHttp: true };
+const base = {
+  body: '{"a":1}',
+  headers: { "content-type": "application/json" },
+  timeoutMs: 2000,
+  allowPrivate: true,
+  allowInsecureHttp: true,
+};
 
 describe("postCallback", () => {
   it("connects to the address resolved once, with the URL's name in the Host header", async () => {
@@ -99,7 +105,11 @@ describe("postCallback", () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     const result = await postCallback({ ...base, url: `http://127.0.0.1:${port}/hang`, signal: controller.signal });
-    expect(result).toMatchObject({ statusCode: null, interrupted: true, error: "interrupted: the worker is shutting down" });
+    expect(result).toMatchObject({
+      statusCode: null,
+      interrupted: true,
+      error: "interrupted: the worker is shutting down",
+    });
   });
 
   it("names connection failures", async () => {

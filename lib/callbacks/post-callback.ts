@@ -8,7 +8,13 @@ import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
 import { callbackAgent, forgetCallbackOrigin } from "@/lib/callbacks/callback-connections";
-import { CallbackAddressRefused, hostOf, resolveCallbackHost, type ResolvedAddress, type Resolver } from "@/lib/callbacks/network-guard";
+import {
+  CallbackAddressRefused,
+  hostOf,
+  resolveCallbackHost,
+  type ResolvedAddress,
+  type Resolver,
+} from "@/lib/callbacks/network-guard";
 
 /** Bytes of the answer we read (and discard) before closing the connection. */
 const RESPONSE_READ_CAP = 16 * 1024;
@@ -70,7 +76,9 @@ async function attempt(input: PostCallbackInput, signal: AbortSignal, started: n
     interrupted,
   });
   const describeAbort = () =>
-    input.signal?.aborted ? failed("interrupted: the worker is shutting down", true) : failed(`timeout: no answer within ${input.timeoutMs} ms`);
+    input.signal?.aborted
+      ? failed("interrupted: the worker is shutting down", true)
+      : failed(`timeout: no answer within ${input.timeoutMs} ms`);
 
   let url: URL;
   try {
@@ -80,19 +88,26 @@ async function attempt(input: PostCallbackInput, signal: AbortSignal, started: n
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return failed("the callback URL must use http or https");
   if (url.protocol === "http:" && !input.allowInsecureHttp) {
-    return failed("the callback URL uses http://; callbacks go only to https:// URLs (CALLBACK_ALLOW_INSECURE_HTTP is off): set an https URL for this partner");
+    return failed(
+      "the callback URL uses http://; callbacks go only to https:// URLs (CALLBACK_ALLOW_INSECURE_HTTP is off): set an https URL for this partner",
+    );
   }
 
   let pinned: ResolvedAddress;
   try {
-    pinned = await abortable(resolveCallbackHost(hostOf(url), { allowPrivate: input.allowPrivate, resolve: input.resolve }), signal);
+    pinned = await abortable(
+      resolveCallbackHost(hostOf(url), { allowPrivate: input.allowPrivate, resolve: input.resolve }),
+      signal,
+    );
   } catch (err) {
     if (signal.aborted) return describeAbort();
     // No connection to this origin outlives a refusal or a failed resolution.
     forgetCallbackOrigin(url);
     if (err instanceof CallbackAddressRefused) return failed(err.message);
     const code = (err as { code?: string }).code;
-    return failed(code === "ENOTFOUND" || code === "EAI_AGAIN" ? `DNS: ${hostOf(url)} not found` : `DNS: ${errorText(err)}`);
+    return failed(
+      code === "ENOTFOUND" || code === "EAI_AGAIN" ? `DNS: ${hostOf(url)} not found` : `DNS: ${errorText(err)}`,
+    );
   }
 
   const agent = callbackAgent(url, pinned);

@@ -46,7 +46,9 @@ describe("retry schedule", () => {
     expect(retryDelayMs(1, { random: mid, scale: 0.01 })).toBe(50);
     const first = new Date("2026-01-01T00:00:00Z");
     const late = new Date(first.getTime() + RETRY_WINDOW_MS - 1);
-    expect(planRetry({ firstAttemptAt: first, now: late, failedAttempts: 30, scale: 0.001, random: mid }).kind).toBe("retry");
+    expect(planRetry({ firstAttemptAt: first, now: late, failedAttempts: 30, scale: 0.001, random: mid }).kind).toBe(
+      "retry",
+    );
   });
 
   it("keeps retrying for 72 hours after the first attempt, then gives up", () => {
@@ -54,7 +56,9 @@ describe("retry schedule", () => {
     const at = (ms: number) => new Date(first.getTime() + ms);
     const before = planRetry({ firstAttemptAt: first, now: at(71.9 * HOUR), failedAttempts: 40, random: mid });
     expect(before).toEqual({ kind: "retry", at: at(71.9 * HOUR + 2 * HOUR) });
-    expect(planRetry({ firstAttemptAt: first, now: at(72 * HOUR), failedAttempts: 41, random: mid })).toEqual({ kind: "give-up" });
+    expect(planRetry({ firstAttemptAt: first, now: at(72 * HOUR), failedAttempts: 41, random: mid })).toEqual({
+      kind: "give-up",
+    });
 
     // Walking the real schedule from the start: the last attempt is at or after 72 h.
     let now = first.getTime();

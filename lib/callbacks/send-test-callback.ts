@@ -82,7 +82,15 @@ export async function sendTestCallback(partnerId: string, actor: Actor): Promise
     actor: actor.label,
     action: "partner.test_callback_sent",
     clientAddress: actor.clientAddress,
-    details: { partnerId, webhookId, url: result.url, ok: result.ok, statusCode: result.statusCode, error: result.error, latencyMs: result.latencyMs },
+    details: {
+      partnerId,
+      webhookId,
+      url: result.url,
+      ok: result.ok,
+      statusCode: result.statusCode,
+      error: result.error,
+      latencyMs: result.latencyMs,
+    },
   });
   return result;
 }

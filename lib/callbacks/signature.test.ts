@@ -31,7 +31,11 @@ describe("signWebhook", () => {
 
   it("is accepted by a verifier written from the spec, and refused when id, timestamp, body or secret differ", () => {
     const secret = newSecret();
-    const body = JSON.stringify({ requestID: "r", metadata: { responseType: "ERROR" }, error: { type: "OTHER", description: "é ✓" } });
+    const body = JSON.stringify({
+      requestID: "r",
+      metadata: { responseType: "ERROR" },
+      error: { type: "OTHER", description: "é ✓" },
+    });
     const headers = webhookHeaders({ id: "msg_abc", timestamp: 1_700_000_000, body, secrets: [secret] });
     expect(headers["webhook-id"]).toBe("msg_abc");
     expect(headers["webhook-timestamp"]).toBe("1700000000");
@@ -69,12 +73,18 @@ describe("verifyWebhook (the receiver the demo endpoint and the docs use)", () =
   const signature = signWebhook({ id: "msg_1", timestamp: Number(ts), body, secrets: [secret] });
 
   it("accepts a good signature and any one good entry of a list", () => {
-    expect(verifyWebhook({ id: "msg_1", timestamp: ts, signature, body, secrets: [secret], now })).toEqual({ ok: true });
-    expect(verifyWebhook({ id: "msg_1", timestamp: ts, signature: `v1,AAAA ${signature}`, body, secrets: [secret], now }).ok).toBe(true);
+    expect(verifyWebhook({ id: "msg_1", timestamp: ts, signature, body, secrets: [secret], now })).toEqual({
+      ok: true,
+    });
+    expect(
+      verifyWebhook({ id: "msg_1", timestamp: ts, signature: `v1,AAAA ${signature}`, body, secrets: [secret], now }).ok,
+    ).toBe(true);
   });
 
   it("refuses a changed body, a wrong secret, missing headers and a stale timestamp", () => {
-    expect(verifyWebhook({ id: "msg_1", timestamp: ts, signature, body: '{"a":2}', secrets: [secret], now }).ok).toBe(false);
+    expect(verifyWebhook({ id: "msg_1", timestamp: ts, signature, body: '{"a":2}', secrets: [secret], now }).ok).toBe(
+      false,
+    );
     expect(verifyWebhook({ id: "msg_1", timestamp: ts, signature, body, secrets: [newSecret()], now }).ok).toBe(false);
     expect(verifyWebhook({ id: null, timestamp: ts, signature, body, secrets: [secret], now }).ok).toBe(false);
     const later = new Date(now.getTime() + 6 * 60_000);

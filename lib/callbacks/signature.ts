@@ -34,7 +34,9 @@ export function signWebhook(input: SignInput): string {
 }
 
 /** The Standard Webhooks headers of one attempt. */
-export function webhookHeaders(input: SignInput): Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string> {
+export function webhookHeaders(
+  input: SignInput,
+): Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string> {
   return {
     "webhook-id": input.id,
     "webhook-timestamp": String(input.timestamp),

@@ -57,7 +57,9 @@ export async function startCallbackWorker(opts: { connectionString: string }): P
   pool.on("error", (err) => log("warn", "job queue connection lost", { error: err.message }));
   // A checked-out client that loses its connection emits on itself, not on the pool (graphile-worker
   // warns at start when a pool it is given has no such handler).
-  pool.on("connect", (client) => client.on("error", (err) => log("warn", "job queue connection lost", { error: err.message })));
+  pool.on("connect", (client) =>
+    client.on("error", (err) => log("warn", "job queue connection lost", { error: err.message })),
+  );
   let runner: Runner;
   try {
     runner = await run({

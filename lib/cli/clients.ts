@@ -28,7 +28,8 @@ export const CLIENT_COMMANDS: readonly CliCommand[] = [
     args: [{ name: "clientId" }],
     summary: ["revoke an OAuth client and its tokens"],
     async run({ args: [id = ""] }) {
-      if (!(await revokeOAuthClient({ clientId: id, actor: CLI_ACTOR }))) throw new DomainError("not_found", `no OAuth client ${id}`);
+      if (!(await revokeOAuthClient({ clientId: id, actor: CLI_ACTOR })))
+        throw new DomainError("not_found", `no OAuth client ${id}`);
       return { json: { clientId: id, revoked: true }, human: `revoked ${id} and its tokens` };
     },
   },

@@ -39,7 +39,8 @@ export const KEY_COMMANDS: readonly CliCommand[] = [
     args: keyId,
     summary: ["revoke an API key at once"],
     async run({ args: [id = ""] }) {
-      if (!(await revokeApiKey({ keyId: id, actor: CLI_ACTOR }))) throw new DomainError("not_found", `no API key ${id}`);
+      if (!(await revokeApiKey({ keyId: id, actor: CLI_ACTOR })))
+        throw new DomainError("not_found", `no API key ${id}`);
       return { json: { keyId: id, revoked: true }, human: `revoked ${id}` };
     },
   },

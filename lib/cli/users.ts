@@ -14,7 +14,12 @@ import { resetUserPassword } from "@/lib/users/reset-user-password";
 import { setUserDisabled } from "@/lib/users/set-user-disabled";
 import { setUserLicenseNumber } from "@/lib/users/set-user-license-number";
 import { USER_ROLES } from "@/lib/users/roles";
-import { CreateUserWithLicenseSchema, LicenseInputSchema, ResetPasswordInputSchema, UpdateUserInputSchema } from "@/lib/users/user-inputs";
+import {
+  CreateUserWithLicenseSchema,
+  LicenseInputSchema,
+  ResetPasswordInputSchema,
+  UpdateUserInputSchema,
+} from "@/lib/users/user-inputs";
 
 const user = [{ name: "userId|email" }] as const;
 const roles = USER_ROLES.join("|");

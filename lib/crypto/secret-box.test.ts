@@ -1,7 +1,14 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { setEnv } from "@/lib/env";
-import { currentKeyId, isSealedUnderCurrentKey, openSecret, sealSecret, sealedKeyId, SecretKeyError } from "@/lib/crypto/secret-box";
+import {
+  currentKeyId,
+  isSealedUnderCurrentKey,
+  openSecret,
+  sealSecret,
+  sealedKeyId,
+  SecretKeyError,
+} from "@/lib/crypto/secret-box";
 
 const KEY_A = "a".repeat(40);
 const KEY_B = "b".repeat(40);
@@ -16,7 +23,12 @@ function sealV1(plain: string, key: Buffer): string {
 }
 
 function withKeys(current: string, previous = "", authSecret = "z".repeat(40), nodeEnv = "test"): void {
-  setEnv({ DATA_ENCRYPTION_KEY: current, DATA_ENCRYPTION_KEY_PREVIOUS: previous, AUTH_SECRET: authSecret, NODE_ENV: nodeEnv });
+  setEnv({
+    DATA_ENCRYPTION_KEY: current,
+    DATA_ENCRYPTION_KEY_PREVIOUS: previous,
+    AUTH_SECRET: authSecret,
+    NODE_ENV: nodeEnv,
+  });
 }
 
 describe("secret box", () => {
@@ -81,7 +93,10 @@ describe("secret box", () => {
     expect(isSealedUnderCurrentKey(v1)).toBe(false);
 
     const authSecret = "s".repeat(40);
-    const underAuth = sealV1("dev-secret", Buffer.from(hkdfSync("sha256", authSecret, "rx-transfer", "secret-box v1", 32)));
+    const underAuth = sealV1(
+      "dev-secret",
+      Buffer.from(hkdfSync("sha256", authSecret, "rx-transfer", "secret-box v1", 32)),
+    );
     withKeys(KEY_A, "", authSecret);
     expect(openSecret(underAuth, OWNER)).toBe("dev-secret");
     // Production never falls back to AUTH_SECRET; the old AUTH_SECRET is given as the previous key instead.

@@ -49,7 +49,10 @@ function deriveKey(secret: string): DataKey {
 
 function currentKey(): DataKey {
   const secret = env().DATA_ENCRYPTION_KEY;
-  if (!secret) throw new SecretKeyError(`DATA_ENCRYPTION_KEY is not set: stored secrets cannot be sealed or opened (${MAKE_KEY_HINT})`);
+  if (!secret)
+    throw new SecretKeyError(
+      `DATA_ENCRYPTION_KEY is not set: stored secrets cannot be sealed or opened (${MAKE_KEY_HINT})`,
+    );
   return deriveKey(secret);
 }
 
@@ -75,7 +78,8 @@ function legacyKeys(): Buffer[] {
     // old AUTH_SECRET as DATA_ENCRYPTION_KEY_PREVIOUS and rotate.
     keys.push(Buffer.from(hkdfSync("sha256", secret, "rx-transfer", "secret-box v1", 32)));
   }
-  if (NODE_ENV !== "production" && AUTH_SECRET) keys.push(Buffer.from(hkdfSync("sha256", AUTH_SECRET, "rx-transfer", "secret-box v1", 32)));
+  if (NODE_ENV !== "production" && AUTH_SECRET)
+    keys.push(Buffer.from(hkdfSync("sha256", AUTH_SECRET, "rx-transfer", "secret-box v1", 32)));
   return keys;
 }
 
@@ -97,13 +101,15 @@ function decrypt(key: Buffer, iv: Buffer, tag: Buffer, body: Buffer, owner: stri
 
 function parts(rest: string, count: number): string[] {
   const list = rest.split(":");
-  if (list.length !== count || list.some((p, i) => p === "" && i < count - 1)) throw new Error("malformed sealed secret");
+  if (list.length !== count || list.some((p, i) => p === "" && i < count - 1))
+    throw new Error("malformed sealed secret");
   return list;
 }
 
 function checkedTag(text: string): Buffer {
   const tag = Buffer.from(text, "base64");
-  if (tag.length !== TAG_BYTES) throw new Error(`malformed sealed secret: authentication tag of ${tag.length} bytes (${TAG_BYTES} required)`);
+  if (tag.length !== TAG_BYTES)
+    throw new Error(`malformed sealed secret: authentication tag of ${tag.length} bytes (${TAG_BYTES} required)`);
   return tag;
 }
 
@@ -134,7 +140,9 @@ export function openSecret(sealed: string, owner: string): string {
       return decrypt(key.key, Buffer.from(iv, "base64"), checkedTag(tag), Buffer.from(body, "base64"), owner);
     } catch (err) {
       if (err instanceof Error && err.message.startsWith("malformed")) throw err;
-      throw new SecretKeyError(`a stored secret (${owner}) does not open under its key ${keyId}: it was altered, or belongs to another owner`);
+      throw new SecretKeyError(
+        `a stored secret (${owner}) does not open under its key ${keyId}: it was altered, or belongs to another owner`,
+      );
     }
   }
   if (sealed.startsWith(V1)) {

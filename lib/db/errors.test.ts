@@ -4,7 +4,9 @@ import { causeChain, isDatabaseUnavailable, isUniqueViolation } from "./errors";
 describe("database error classification", () => {
   it("finds an unreachable database under Prisma's wrapping, by code or by message", () => {
     const socket = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
-    expect(isDatabaseUnavailable(new Error("query failed", { cause: new Error("adapter", { cause: socket }) }))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("query failed", { cause: new Error("adapter", { cause: socket }) }))).toBe(
+      true,
+    );
     expect(isDatabaseUnavailable(new Error("Can't reach database server at localhost"))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error("admin shutdown"), { code: "57P01" }))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error("duplicate key"), { code: "23505" }))).toBe(false);
@@ -13,7 +15,9 @@ describe("database error classification", () => {
 
   it("finds a unique violation as Prisma, the driver or the adapter's meta reports it", () => {
     expect(isUniqueViolation(Object.assign(new Error("Unique constraint failed"), { code: "P2002" }))).toBe(true);
-    expect(isUniqueViolation(new Error("wrapped", { cause: Object.assign(new Error("dup"), { code: "23505" }) }))).toBe(true);
+    expect(isUniqueViolation(new Error("wrapped", { cause: Object.assign(new Error("dup"), { code: "23505" }) }))).toBe(
+      true,
+    );
     expect(isUniqueViolation(Object.assign(new Error("adapter"), { meta: { code: "23505" } }))).toBe(true);
     expect(isUniqueViolation(Object.assign(new Error("refused"), { code: "ECONNREFUSED" }))).toBe(false);
   });

@@ -4,7 +4,13 @@
 // its own answer shape (503 when the database is away, else 500).
 import { errorFields, log } from "@/lib/log";
 
-type ErrorLink = { code?: unknown; originalCode?: unknown; message?: unknown; cause?: unknown; meta?: { code?: unknown; driverAdapterError?: unknown } };
+type ErrorLink = {
+  code?: unknown;
+  originalCode?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  meta?: { code?: unknown; driverAdapterError?: unknown };
+};
 
 /**
  * The error and each error under it, once each (a cause may point back up the chain): its `cause`, and the
@@ -23,7 +29,16 @@ export function* causeChain(err: unknown): Generator<ErrorLink> {
   }
 }
 
-const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "53300", "P1001", "P1017"]);
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "57P01",
+  "57P03",
+  "53300",
+  "P1001",
+  "P1017",
+]);
 // "Can't reach database server": Prisma's adapter when PostgreSQL is down or restarting (tests/integration/db-restart.test.ts).
 const UNAVAILABLE_MESSAGE =
   /ECONNREFUSED|Can't reach database server|Connection terminated|timeout exceeded when trying to connect|too many clients|the database system is (starting|shutting) up/i;

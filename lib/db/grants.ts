@@ -17,7 +17,10 @@ type Relation = { schema: string; name: string; kind: "r" | "p" | "v" | "S" };
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export function assertRoleName(role: string): void {
-  if (!ROLE_NAME.test(role)) throw new Error(`--role must be a PostgreSQL role name in lower case (letters, digits, _), e.g. rx_app; got "${role}"`);
+  if (!ROLE_NAME.test(role))
+    throw new Error(
+      `--role must be a PostgreSQL role name in lower case (letters, digits, _), e.g. rx_app; got "${role}"`,
+    );
 }
 
 /** The GRANT statements for `role`, from the database's catalogue (so every table of this release is covered). */
@@ -27,7 +30,8 @@ export async function buildGrantStatements(databaseUrl: string, role: string): P
   client.on("error", () => {});
   await client.connect();
   try {
-    const db = (await client.query<{ db: string; me: string }>("SELECT current_database() AS db, current_user AS me")).rows[0]!;
+    const db = (await client.query<{ db: string; me: string }>("SELECT current_database() AS db, current_user AS me"))
+      .rows[0]!;
     const { rows } = await client.query<Relation>(
       `SELECT n.nspname AS schema, c.relname AS name, c.relkind AS kind
          FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -38,7 +42,9 @@ export async function buildGrantStatements(databaseUrl: string, role: string): P
     const lines = [
       `-- Least-privilege grants for the application role ${role} on database ${db.db}, as printed by`,
       "-- `npm run db:deploy -- --print-grants --role " + role + "`. Run them as the owner (" + db.me + ") after every",
-      "-- db:deploy (a release may add tables). Create the role first, e.g. CREATE ROLE " + role + " LOGIN PASSWORD '...';",
+      "-- db:deploy (a release may add tables). Create the role first, e.g. CREATE ROLE " +
+        role +
+        " LOGIN PASSWORD '...';",
       "-- and give `npm start`, the worker and the CLI a DATABASE_URL that signs in as it.",
       "BEGIN;",
       `GRANT CONNECT ON DATABASE ${ident(db.db)} TO ${r};`,

@@ -31,16 +31,50 @@ const isoAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOStrin
 /** Three transfers that show what the drug rules do: a C-II that cannot be approved, a C-IV past six months, a penicillin allergy. */
 const DEMO_SHOWCASES: ((r: TransferRequest) => void)[] = [
   (r) => {
-    Object.assign(r.prescription, { medicationName: "Oxycodone Hydrochloride", drugStrength: "5 mg", drugForm: "Tablet", sig: "Take 1 tablet by mouth every 6 hours as needed for pain" });
-    Object.assign(r.prescription, { refillsAuthorized: 1, refillsRemaining: 0, firstFilledDate: null, lastFilledDate: null, quantityWritten: 20, quantityDispensed: 20, daysSupply: 5 });
+    Object.assign(r.prescription, {
+      medicationName: "Oxycodone Hydrochloride",
+      drugStrength: "5 mg",
+      drugForm: "Tablet",
+      sig: "Take 1 tablet by mouth every 6 hours as needed for pain",
+    });
+    Object.assign(r.prescription, {
+      refillsAuthorized: 1,
+      refillsRemaining: 0,
+      firstFilledDate: null,
+      lastFilledDate: null,
+      quantityWritten: 20,
+      quantityDispensed: 20,
+      daysSupply: 5,
+    });
   },
   (r) => {
-    Object.assign(r.prescription, { medicationName: "Alprazolam", drugStrength: "0.5 mg", drugForm: "Tablet", sig: "Take 1 tablet by mouth twice daily as needed for anxiety" });
-    Object.assign(r.prescription, { writtenDate: isoAgo(200), firstFilledDate: isoAgo(199), lastFilledDate: isoAgo(20), expirationDate: isoAgo(-165) });
-    Object.assign(r.prescription, { refillsAuthorized: 6, refillsRemaining: 3, quantityWritten: 60, quantityDispensed: 60, daysSupply: 30 });
+    Object.assign(r.prescription, {
+      medicationName: "Alprazolam",
+      drugStrength: "0.5 mg",
+      drugForm: "Tablet",
+      sig: "Take 1 tablet by mouth twice daily as needed for anxiety",
+    });
+    Object.assign(r.prescription, {
+      writtenDate: isoAgo(200),
+      firstFilledDate: isoAgo(199),
+      lastFilledDate: isoAgo(20),
+      expirationDate: isoAgo(-165),
+    });
+    Object.assign(r.prescription, {
+      refillsAuthorized: 6,
+      refillsRemaining: 3,
+      quantityWritten: 60,
+      quantityDispensed: 60,
+      daysSupply: 30,
+    });
   },
   (r) => {
-    Object.assign(r.prescription, { medicationName: "Amoxicillin", drugStrength: "500 mg", drugForm: "Capsule", sig: "Take 1 capsule by mouth three times daily for 10 days" });
+    Object.assign(r.prescription, {
+      medicationName: "Amoxicillin",
+      drugStrength: "500 mg",
+      drugForm: "Capsule",
+      sig: "Take 1 capsule by mouth three times daily for 10 days",
+    });
     Object.assign(r.prescription, { quantityWritten: 30, quantityDispensed: 30, daysSupply: 10 });
     r.patient.allergyDetails = { allergiesDescriptor: "KNOWN_ALLERGIES_INCLUDED", allergies: ["Penicillin"] };
   },
@@ -67,7 +101,10 @@ async function createDemo(port: number): Promise<DemoCredentials> {
   await createUser({ ...pharmacist, role: "pharmacist", name: "Dana Whitfield, PharmD" });
   await createUser({ ...admin, role: "admin", name: "Sam Ortega" });
   // Demo logins work without a phone: exempt from MFA_REQUIRED (honoured only in development).
-  await db().user.updateMany({ where: { email: { in: [pharmacist.email, admin.email] } }, data: { twoFactorExempt: true } });
+  await db().user.updateMany({
+    where: { email: { in: [pharmacist.email, admin.email] } },
+    data: { twoFactorExempt: true },
+  });
 
   const rng = mulberry32(20261122);
   const ages = [...DEMO_AGES_MINUTES, 25, 60, 120];

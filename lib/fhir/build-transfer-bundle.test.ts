@@ -29,7 +29,10 @@ const approvedTransfers = fc
   .record({
     seed: fc.integer(),
     descriptor: fc.constantFrom(...ALLERGIES_DESCRIPTORS),
-    allergies: fc.array(fc.constantFrom("Penicillin", "Sulfa drugs", "Latex", "Codeine — hives"), { minLength: 1, maxLength: 3 }),
+    allergies: fc.array(fc.constantFrom("Penicillin", "Sulfa drugs", "Latex", "Codeine — hives"), {
+      minLength: 1,
+      maxLength: 3,
+    }),
     dawCode: fc.option(fc.integer({ min: 0, max: 9 })),
     canSubstitute: fc.boolean(),
     primary: fc.boolean(),
@@ -42,23 +45,41 @@ const approvedTransfers = fc
       ...base,
       patient: {
         ...base.patient,
-        allergyDetails: { allergiesDescriptor: p.descriptor, allergies: p.descriptor === "KNOWN_ALLERGIES_INCLUDED" ? p.allergies : [] },
+        allergyDetails: {
+          allergiesDescriptor: p.descriptor,
+          allergies: p.descriptor === "KNOWN_ALLERGIES_INCLUDED" ? p.allergies : [],
+        },
       },
       prescription: { ...base.prescription, dawCode: p.dawCode, canSubstitute: p.canSubstitute },
-      primaryInsurance: p.primary ? (base.primaryInsurance ?? buildTransferRequest({}, { now: NOW }).primaryInsurance) : null,
-      secondaryInsurance: p.primary && p.secondary ? (base.secondaryInsurance ?? buildTransferRequest({ secondaryInsurance: {} }, { now: NOW }).secondaryInsurance) : null,
+      primaryInsurance: p.primary
+        ? (base.primaryInsurance ?? buildTransferRequest({}, { now: NOW }).primaryInsurance)
+        : null,
+      secondaryInsurance:
+        p.primary && p.secondary
+          ? (base.secondaryInsurance ??
+            buildTransferRequest({ secondaryInsurance: {} }, { now: NOW }).secondaryInsurance)
+          : null,
     };
-    return { referenceID: `trf_${(p.seed >>> 0).toString(36)}`, request, localRxNumber: p.localRxNumber, approvedAt: NOW };
+    return {
+      referenceID: `trf_${(p.seed >>> 0).toString(36)}`,
+      request,
+      localRxNumber: p.localRxNumber,
+      approvedAt: NOW,
+    };
   });
 
 const resources = (bundle: Bundle) => (bundle.entry ?? []).map((e) => e.resource as Resource);
-const one = <T extends Resource>(bundle: Bundle, type: T["resourceType"]) => resources(bundle).find((r) => r.resourceType === type) as T;
+const one = <T extends Resource>(bundle: Bundle, type: T["resourceType"]) =>
+  resources(bundle).find((r) => r.resourceType === type) as T;
 
 describe("the FHIR R4 Bundle of an approved transfer", () => {
   it("is valid against the official R4 JSON schema for a property-based sample of valid transfers", () => {
     fc.assert(
       fc.property(approvedTransfers, (transfer) => {
-        const valid = validateTransferRequest(transfer.request, { storeNpis: new Set([transfer.request.receivingPharmacy.npi, DEMO_PHARMACY_NPI]), now: NOW });
+        const valid = validateTransferRequest(transfer.request, {
+          storeNpis: new Set([transfer.request.receivingPharmacy.npi, DEMO_PHARMACY_NPI]),
+          now: NOW,
+        });
         expect(valid.ok, JSON.stringify(valid)).toBe(true);
         const bundle = buildTransferBundle(transfer);
         expect(fhirSchemaErrors(bundle)).toEqual([]);
@@ -73,7 +94,12 @@ describe("the FHIR R4 Bundle of an approved transfer", () => {
   }, 180_000);
 
   it("the schema validator does refuse a broken Bundle (the check can fail)", () => {
-    const bundle = buildTransferBundle({ referenceID: "trf_x", request: buildTransferRequest({}, { now: NOW }), localRxNumber: "77", approvedAt: NOW });
+    const bundle = buildTransferBundle({
+      referenceID: "trf_x",
+      request: buildTransferRequest({}, { now: NOW }),
+      localRxNumber: "77",
+      approvedAt: NOW,
+    });
     const broken = structuredClone(bundle) as unknown as { entry: { resource: Record<string, unknown> }[] };
     broken.entry.find((e) => e.resource.resourceType === "MedicationRequest")!.resource.status = 7;
     expect(fhirSchemaErrors(broken).length).toBeGreaterThan(0);
@@ -82,7 +108,10 @@ describe("the FHIR R4 Bundle of an approved transfer", () => {
 
   it("converts refills, substitution, dates, identifiers and coverage as documented", () => {
     const request = buildTransferRequest(
-      { prescription: { refillsAuthorized: 4, refillsRemaining: 2, dawCode: 1, canSubstitute: true }, primaryInsurance: { bin: "610014", pcn: "ADV", groupNumber: "GRP1", personCode: "002", cardHolderID: "M123" } },
+      {
+        prescription: { refillsAuthorized: 4, refillsRemaining: 2, dawCode: 1, canSubstitute: true },
+        primaryInsurance: { bin: "610014", pcn: "ADV", groupNumber: "GRP1", personCode: "002", cardHolderID: "M123" },
+      },
       { now: NOW },
     );
     const bundle = buildTransferBundle({ referenceID: "trf_abc", request, localRxNumber: "900123", approvedAt: NOW });
@@ -93,7 +122,10 @@ describe("the FHIR R4 Bundle of an approved transfer", () => {
     expect(mr.substitution?.allowedBoolean).toBe(false); // DAW 1 forbids it whatever canSubstitute says
     expect(mr.authoredOn).toBe(request.prescription.writtenDate);
     expect(mr.dosageInstruction?.[0]?.text).toBe(request.prescription.sig);
-    expect(mr.medicationCodeableConcept?.coding?.[0]).toMatchObject({ system: SYSTEMS.ndc, code: request.prescription.prescribedNDC });
+    expect(mr.medicationCodeableConcept?.coding?.[0]).toMatchObject({
+      system: SYSTEMS.ndc,
+      code: request.prescription.prescribedNDC,
+    });
     expect(mr.identifier?.map((i) => i.value)).toEqual([request.prescription.rxNumber, "900123", "trf_abc"]);
     const coverage = one<Coverage>(bundle, "Coverage");
     expect(coverage.subscriberId).toBe("M123");
@@ -105,14 +137,21 @@ describe("the FHIR R4 Bundle of an approved transfer", () => {
       ["rxgroup", "GRP1"],
     ]);
     // Same transfer, same Bundle: a dispensing system can post it twice without two sets of resources.
-    expect(buildTransferBundle({ referenceID: "trf_abc", request, localRxNumber: "900123", approvedAt: NOW })).toEqual(bundle);
+    expect(buildTransferBundle({ referenceID: "trf_abc", request, localRxNumber: "900123", approvedAt: NOW })).toEqual(
+      bundle,
+    );
   });
 
   it("says 'no information' for NOT_AVAILABLE allergies, and 'no known allergy' for NO_KNOWN_ALLERGIES", () => {
     const codeOf = (descriptor: (typeof ALLERGIES_DESCRIPTORS)[number]) => {
-      const request = buildTransferRequest({ patient: { allergyDetails: { allergiesDescriptor: descriptor, allergies: [] } } }, { now: NOW });
+      const request = buildTransferRequest(
+        { patient: { allergyDetails: { allergiesDescriptor: descriptor, allergies: [] } } },
+        { now: NOW },
+      );
       const bundle = buildTransferBundle({ referenceID: "trf_a", request, localRxNumber: null, approvedAt: NOW });
-      return resources(bundle).filter((r) => r.resourceType === "AllergyIntolerance").map((r) => (r as { code?: { coding?: { code?: string }[] } }).code?.coding?.[0]?.code);
+      return resources(bundle)
+        .filter((r) => r.resourceType === "AllergyIntolerance")
+        .map((r) => (r as { code?: { coding?: { code?: string }[] } }).code?.coding?.[0]?.code);
     };
     expect(codeOf("NOT_AVAILABLE")).toEqual(["no-allergy-info"]);
     expect(codeOf("NO_KNOWN_ALLERGIES")).toEqual(["716186003"]);

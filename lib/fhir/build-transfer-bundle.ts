@@ -22,27 +22,47 @@ export function buildTransferBundle(transfer: ApprovedTransfer): Bundle {
   const entries: BundleEntry[] = [];
   const add = <T extends Resource>(role: string, resource: T, ifNoneExist?: string): Reference<T> => {
     const fullUrl = `urn:uuid:${stableUuid(referenceID, role)}`;
-    entries.push({ fullUrl, resource, request: { method: "POST", url: resource.resourceType, ...(ifNoneExist ? { ifNoneExist } : {}) } });
+    entries.push({
+      fullUrl,
+      resource,
+      request: { method: "POST", url: resource.resourceType, ...(ifNoneExist ? { ifNoneExist } : {}) },
+    });
     return { reference: fullUrl };
   };
   const byNpi = (npi: string) => `identifier=${SYSTEMS.npi}|${npi}`;
 
-  const patient = add("patient", buildPatient(request), `identifier=${senderPatientSystem(request.sendingPharmacy.npi)}|${request.metadata.patientReferenceID}`);
+  const patient = add(
+    "patient",
+    buildPatient(request),
+    `identifier=${senderPatientSystem(request.sendingPharmacy.npi)}|${request.metadata.patientReferenceID}`,
+  );
   const prescriber = add("prescriber", buildPrescriber(request.prescriber), byNpi(request.prescriber.npi));
-  const sendingPharmacy = add("sending-pharmacy", buildPharmacy(request.sendingPharmacy), byNpi(request.sendingPharmacy.npi));
+  const sendingPharmacy = add(
+    "sending-pharmacy",
+    buildPharmacy(request.sendingPharmacy),
+    byNpi(request.sendingPharmacy.npi),
+  );
   const receivingPharmacy =
     request.receivingPharmacy.npi === request.sendingPharmacy.npi
       ? sendingPharmacy
       : add("receiving-pharmacy", buildPharmacy(request.receivingPharmacy), byNpi(request.receivingPharmacy.npi));
   const coverages: Reference<Coverage>[] = [];
-  const plans: [TransferRequest["primaryInsurance"], 1 | 2][] = [[request.primaryInsurance, 1], [request.secondaryInsurance, 2]];
+  const plans: [TransferRequest["primaryInsurance"], 1 | 2][] = [
+    [request.primaryInsurance, 1],
+    [request.secondaryInsurance, 2],
+  ];
   for (const [insurance, order] of plans) {
     if (insurance) coverages.push(add(`coverage-${order}`, buildCoverage(insurance, order, patient)));
   }
   buildAllergies(request, patient).forEach((allergy, i) => add(`allergy-${i}`, allergy));
   add(
     "medication-request",
-    buildMedicationRequest({ referenceID, request, localRxNumber: transfer.localRxNumber, refs: { patient, prescriber, sendingPharmacy, receivingPharmacy, coverages } }),
+    buildMedicationRequest({
+      referenceID,
+      request,
+      localRxNumber: transfer.localRxNumber,
+      refs: { patient, prescriber, sendingPharmacy, receivingPharmacy, coverages },
+    }),
   );
 
   return {

@@ -28,9 +28,14 @@ export function fhirAddress(address: Address): FhirAddress {
   };
 }
 
-export function telecoms(parts: { contactInfo?: ContactInfo | null; email?: string | null; fax?: string | null }): ContactPoint[] {
+export function telecoms(parts: {
+  contactInfo?: ContactInfo | null;
+  email?: string | null;
+  fax?: string | null;
+}): ContactPoint[] {
   const out: ContactPoint[] = [];
-  if (parts.contactInfo) out.push({ system: "phone", value: `${parts.contactInfo.countryCode} ${parts.contactInfo.phoneNumber}` });
+  if (parts.contactInfo)
+    out.push({ system: "phone", value: `${parts.contactInfo.countryCode} ${parts.contactInfo.phoneNumber}` });
   if (parts.fax) out.push({ system: "fax", value: parts.fax });
   if (parts.email) out.push({ system: "email", value: parts.email });
   return out;

@@ -51,9 +51,21 @@ export function buildMedicationRequest(input: {
   return {
     resourceType: "MedicationRequest",
     identifier: [
-      { use: "secondary", system: senderRxSystem(request.sendingPharmacy.npi), value: rx.rxNumber, assigner: refs.sendingPharmacy },
+      {
+        use: "secondary",
+        system: senderRxSystem(request.sendingPharmacy.npi),
+        value: rx.rxNumber,
+        assigner: refs.sendingPharmacy,
+      },
       ...(input.localRxNumber
-        ? [{ use: "official" as const, system: localRxSystem(request.receivingPharmacy.npi), value: input.localRxNumber, assigner: refs.receivingPharmacy }]
+        ? [
+            {
+              use: "official" as const,
+              system: localRxSystem(request.receivingPharmacy.npi),
+              value: input.localRxNumber,
+              assigner: refs.receivingPharmacy,
+            },
+          ]
         : []),
       { use: "usual", system: SYSTEMS.transferReference, value: input.referenceID },
     ],
@@ -78,7 +90,12 @@ export function buildMedicationRequest(input: {
     substitution: {
       allowedBoolean: allowed,
       ...(rx.dawCode !== null
-        ? { reason: { coding: [{ system: SYSTEMS.daw, code: String(rx.dawCode), display: DAW_MEANINGS[rx.dawCode] }], text: `DAW ${rx.dawCode}` } }
+        ? {
+            reason: {
+              coding: [{ system: SYSTEMS.daw, code: String(rx.dawCode), display: DAW_MEANINGS[rx.dawCode] }],
+              text: `DAW ${rx.dawCode}`,
+            },
+          }
         : {}),
     },
   };

@@ -11,7 +11,9 @@ export function buildPrescriber(prescriber: Prescriber): Practitioner {
     identifier: npiAndDea(prescriber.npi, prescriber.dea),
     name: [humanName(prescriber.name)],
     address: [fhirAddress(prescriber.address)],
-    ...withTelecom(telecoms({ contactInfo: prescriber.contactInfo, fax: prescriber.faxNumber, email: prescriber.email })),
+    ...withTelecom(
+      telecoms({ contactInfo: prescriber.contactInfo, fax: prescriber.faxNumber, email: prescriber.email }),
+    ),
   };
 }
 
@@ -20,7 +22,12 @@ export function buildPharmacy(pharmacy: Pharmacy): Organization {
     resourceType: "Organization",
     identifier: npiAndDea(pharmacy.npi, pharmacy.dea),
     active: true,
-    type: [{ coding: [{ system: SYSTEMS.organizationType, code: "prov", display: "Healthcare Provider" }], text: "Pharmacy" }],
+    type: [
+      {
+        coding: [{ system: SYSTEMS.organizationType, code: "prov", display: "Healthcare Provider" }],
+        text: "Pharmacy",
+      },
+    ],
     name: pharmacy.name,
     address: [fhirAddress(pharmacy.address)],
     ...withTelecom(telecoms({ contactInfo: pharmacy.contactInfo, email: pharmacy.email })),

@@ -4,13 +4,19 @@ import { fhirAddress, humanName, telecoms } from "@/lib/fhir/common";
 import { senderPatientSystem, SYSTEMS } from "@/lib/fhir/systems";
 import type { TransferRequest } from "@/lib/transfers/wire";
 
-const GENDER: Record<TransferRequest["patient"]["gender"], FhirPatient["gender"]> = { M: "male", F: "female", U: "unknown" };
+const GENDER: Record<TransferRequest["patient"]["gender"], FhirPatient["gender"]> = {
+  M: "male",
+  F: "female",
+  U: "unknown",
+};
 
 export function buildPatient(request: TransferRequest): FhirPatient {
   const { patient } = request;
   return {
     resourceType: "Patient",
-    identifier: [{ system: senderPatientSystem(request.sendingPharmacy.npi), value: request.metadata.patientReferenceID }],
+    identifier: [
+      { system: senderPatientSystem(request.sendingPharmacy.npi), value: request.metadata.patientReferenceID },
+    ],
     name: [humanName(patient.name, "official")],
     birthDate: patient.dateOfBirth,
     gender: GENDER[patient.gender],
@@ -33,9 +39,27 @@ export function buildAllergies(request: TransferRequest, patient: Reference<Fhir
     case "KNOWN_ALLERGIES_INCLUDED":
       return details.allergies.map((text) => ({ ...base, code: { text } }));
     case "NO_KNOWN_ALLERGIES":
-      return [{ ...base, code: { coding: [{ system: SYSTEMS.snomed, code: "716186003", display: "No known allergy" }], text: "No known allergies" } }];
+      return [
+        {
+          ...base,
+          code: {
+            coding: [{ system: SYSTEMS.snomed, code: "716186003", display: "No known allergy" }],
+            text: "No known allergies",
+          },
+        },
+      ];
     case "NOT_AVAILABLE":
-      return [{ ...base, code: { coding: [{ system: SYSTEMS.absentUnknown, code: "no-allergy-info", display: "No information about allergies" }], text: "No information about allergies" } }];
+      return [
+        {
+          ...base,
+          code: {
+            coding: [
+              { system: SYSTEMS.absentUnknown, code: "no-allergy-info", display: "No information about allergies" },
+            ],
+            text: "No information about allergies",
+          },
+        },
+      ];
   }
 }
 

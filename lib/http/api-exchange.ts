@@ -14,7 +14,10 @@ export type ApiRequest = {
 export type ApiAnswer = { status: number; headers: Record<string, string>; body: string };
 
 /** Every JSON answer's headers (the /v1 API, the dashboard and integration APIs, health): never cached. */
-export const JSON_HEADERS: Readonly<Record<string, string>> = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+export const JSON_HEADERS: Readonly<Record<string, string>> = {
+  "content-type": "application/json; charset=utf-8",
+  "cache-control": "no-store",
+};
 
 export function jsonAnswer(body: unknown, status: number, headers: Record<string, string> = {}): ApiAnswer {
   return {

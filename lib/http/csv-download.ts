@@ -3,7 +3,13 @@
 // stream with an error, so the client sees a broken download rather than a short file that looks complete.
 import { errorFields, log } from "@/lib/log";
 
-export function csvDownload(opts: { lines: AsyncGenerator<string>; filename: string; count: number; what: string; requestId: string }): Response {
+export function csvDownload(opts: {
+  lines: AsyncGenerator<string>;
+  filename: string;
+  count: number;
+  what: string;
+  requestId: string;
+}): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {

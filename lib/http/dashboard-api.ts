@@ -43,7 +43,13 @@ function extensionsOf(err: DomainError): Record<string, unknown> {
   return candidate && typeof candidate === "object" ? (candidate as Record<string, unknown>) : {};
 }
 
-export type RouteContext<P> = { request: Request; user: SessionUser; params: P; clientAddress: string | null; requestId: string };
+export type RouteContext<P> = {
+  request: Request;
+  user: SessionUser;
+  params: P;
+  clientAddress: string | null;
+  requestId: string;
+};
 
 /** A dashboard API route: authenticated per the access policy, failures as problem+json. */
 export function dashboardRoute<P = Record<string, never>>(handler: (ctx: RouteContext<P>) => Promise<Response>) {
@@ -61,7 +67,11 @@ export function dashboardRoute<P = Record<string, never>>(handler: (ctx: RouteCo
  * One request at a problem+json edge (the dashboard and integration APIs): whatever `answer` throws becomes
  * its problem, and the request is logged once with its status (an error line when it is a 5xx).
  */
-export async function answerWithProblems(request: Request, edge: string, answer: (requestId: string) => Promise<Response>): Promise<Response> {
+export async function answerWithProblems(
+  request: Request,
+  edge: string,
+  answer: (requestId: string) => Promise<Response>,
+): Promise<Response> {
   const requestId = requestIdOf(request);
   const started = performance.now();
   let status = 500;
@@ -85,11 +95,20 @@ export async function answerWithProblems(request: Request, edge: string, answer:
 
 export function errorToProblem(err: unknown, requestId: string): Response {
   if (err instanceof AuthRefusal) {
-    const headers: Record<string, string> = err.status === 401 ? { "www-authenticate": 'Session realm="dashboard"' } : {};
-    return problemResponse(err.status, err.code, err.status === 401 ? "Sign-in required" : "Forbidden", err.message, {}, headers);
+    const headers: Record<string, string> =
+      err.status === 401 ? { "www-authenticate": 'Session realm="dashboard"' } : {};
+    return problemResponse(
+      err.status,
+      err.code,
+      err.status === 401 ? "Sign-in required" : "Forbidden",
+      err.message,
+      {},
+      headers,
+    );
   }
   if (err instanceof ApiProblem) {
-    const headers: Record<string, string> = err.status === 401 ? { "www-authenticate": 'Session realm="dashboard"' } : {};
+    const headers: Record<string, string> =
+      err.status === 401 ? { "www-authenticate": 'Session realm="dashboard"' } : {};
     return problemResponse(err.status, err.code, err.title, err.message, err.extensions, headers);
   }
   if (err instanceof DomainError) {
@@ -97,18 +116,38 @@ export function errorToProblem(err: unknown, requestId: string): Response {
     return problemResponse(status, err.code, title, err.message, extensionsOf(err));
   }
   if (logUnexpectedFailure(err, requestId).unavailable) {
-    return problemResponse(503, "unavailable", "Service unavailable", `The database cannot be reached; try again shortly (request id ${requestId}).`, { requestId }, { "retry-after": "5" });
+    return problemResponse(
+      503,
+      "unavailable",
+      "Service unavailable",
+      `The database cannot be reached; try again shortly (request id ${requestId}).`,
+      { requestId },
+      { "retry-after": "5" },
+    );
   }
-  return problemResponse(500, "internal", "Internal error", `Something went wrong on our side; nothing was changed. Quote request id ${requestId} to support.`, { requestId });
+  return problemResponse(
+    500,
+    "internal",
+    "Internal error",
+    `Something went wrong on our side; nothing was changed. Quote request id ${requestId} to support.`,
+    { requestId },
+  );
 }
 
 type FieldProblem = { field: string; message: string };
 
 function invalidInput(fields: readonly FieldProblem[]): ApiProblem {
-  return new ApiProblem(400, "invalid_input", "Invalid request", fields.map((f) => `${f.field || "body"}: ${f.message}`).join("; "), { fields });
+  return new ApiProblem(
+    400,
+    "invalid_input",
+    "Invalid request",
+    fields.map((f) => `${f.field || "body"}: ${f.message}`).join("; "),
+    { fields },
+  );
 }
 
-const fieldsOf = (problems: readonly JsonProblem[]): FieldProblem[] => problems.map((p) => ({ field: formatPath(p.path), message: p.message }));
+const fieldsOf = (problems: readonly JsonProblem[]): FieldProblem[] =>
+  problems.map((p) => ({ field: formatPath(p.path), message: p.message }));
 
 /**
  * Route parameters and query strings reach PostgreSQL as lookups and searches: text it cannot hold (a
@@ -126,7 +165,9 @@ function refuseUnstorableText(params: unknown, query: URLSearchParams): void {
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 function tooLarge(limit: number): ApiProblem {
-  return new ApiProblem(413, "too_large", "Request too large", `The request body is larger than ${limit} bytes.`, { limit });
+  return new ApiProblem(413, "too_large", "Request too large", `The request body is larger than ${limit} bytes.`, {
+    limit,
+  });
 }
 
 /**
@@ -144,7 +185,12 @@ function refuseUnacceptableBody(request: Request): void {
   // route handlers a body stream either way).
   const hasBody = declared === null ? request.headers.has("transfer-encoding") : declared > 0;
   if (hasBody && !isJsonContentType(request.headers.get("content-type"))) {
-    throw new ApiProblem(415, "unsupported_media_type", "Unsupported media type", "Send the request body as application/json (UTF-8).");
+    throw new ApiProblem(
+      415,
+      "unsupported_media_type",
+      "Unsupported media type",
+      "Send the request body as application/json (UTF-8).",
+    );
   }
 }
 
@@ -164,7 +210,8 @@ export async function readJsonBody<T extends z.ZodType>(request: Request, schema
   const unstorable = findJsonProblems(body);
   if (unstorable.length > 0) throw invalidInput(fieldsOf(unstorable));
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw invalidInput(parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message })));
+  if (!parsed.success)
+    throw invalidInput(parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message })));
   return parsed.data;
 }
 

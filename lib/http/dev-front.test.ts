@@ -15,7 +15,9 @@ beforeAll(async () => {
     req.on("data", (d: Buffer) => (body += d.toString()));
     req.on("end", () => {
       res.setHeader("set-cookie", ["a=1", "b=2"]);
-      res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ url: req.url, headers: req.headers, body }));
+      res
+        .writeHead(201, { "content-type": "application/json" })
+        .end(JSON.stringify({ url: req.url, headers: req.headers, body }));
     });
   });
   await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
@@ -23,7 +25,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
   frontPort = (probe.address() as AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));
-  front = await startDevFront({ port: frontPort, targetPort: (upstream.address() as AddressInfo).port, trusted: parseTrustedProxies("") });
+  front = await startDevFront({
+    port: frontPort,
+    targetPort: (upstream.address() as AddressInfo).port,
+    trusted: parseTrustedProxies(""),
+  });
 });
 
 afterAll(async () => {
@@ -35,7 +41,12 @@ describe("the development front", () => {
   it("relays method, path, body and answer, and sets the client address from the socket", async () => {
     const res = await fetch(`http://127.0.0.1:${frontPort}/api/x?q=1`, {
       method: "POST",
-      headers: { "x-forwarded-for": "203.0.113.9", "x-forwarded-proto": "https", [CLIENT_ADDRESS_HEADER]: "203.0.113.9", "content-type": "application/json" },
+      headers: {
+        "x-forwarded-for": "203.0.113.9",
+        "x-forwarded-proto": "https",
+        [CLIENT_ADDRESS_HEADER]: "203.0.113.9",
+        "content-type": "application/json",
+      },
       body: '{"a":1}',
     });
     expect(res.status).toBe(201);

@@ -18,7 +18,9 @@ export function integrationRoute(handler: (ctx: IntegrationContext) => Promise<R
           401,
           "unauthorized",
           "Integration key required",
-          match ? "The integration key is unknown or revoked." : "Send an integration key as `Authorization: Bearer rxi_…` (an admin creates one).",
+          match
+            ? "The integration key is unknown or revoked."
+            : "Send an integration key as `Authorization: Bearer rxi_…` (an admin creates one).",
           {},
           { "www-authenticate": match ? `${CHALLENGE}, error="invalid_token"` : CHALLENGE },
         );

@@ -32,10 +32,12 @@ export function audienceOf(url: string): PathAudience {
   return "page";
 }
 
-export const MALFORMED_PATH_DETAIL = "The request path is not valid percent-encoding (RFC 3986 §2.1), so it names nothing here.";
+export const MALFORMED_PATH_DETAIL =
+  "The request path is not valid percent-encoding (RFC 3986 §2.1), so it names nothing here.";
 
 // A page of its own, not a Next page: the path never reaches Next's router. No script, inline styles only.
-const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const PAGE = `<!DOCTYPE html>
 <html lang="en">
@@ -74,12 +76,20 @@ const PAGE = `<!DOCTYPE html>
 /** The 400 for problem+json readers and for people; /v1 builds its own TransferResponse. */
 export function malformedPathAnswer(audience: Exclude<PathAudience, "transfer-api">): ApiAnswer {
   if (audience === "json-api") {
-    return { status: 400, headers: { ...PROBLEM_HEADERS }, body: JSON.stringify(problemBody(400, "malformed_path", "Malformed path", MALFORMED_PATH_DETAIL)) };
+    return {
+      status: 400,
+      headers: { ...PROBLEM_HEADERS },
+      body: JSON.stringify(problemBody(400, "malformed_path", "Malformed path", MALFORMED_PATH_DETAIL)),
+    };
   }
   return {
     status: 400,
     // Spelled as in API_RESPONSE_HEADERS, which it replaces when the production server writes it.
-    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "Content-Security-Policy": PAGE_CSP },
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "Content-Security-Policy": PAGE_CSP,
+    },
     body: PAGE,
   };
 }

@@ -47,6 +47,10 @@ export function fromNodeRequest(req: IncomingMessage): ApiRequest {
 }
 
 export function writeNodeAnswer(res: ServerResponse, answer: ApiAnswer, baseHeaders: Record<string, string>): void {
-  res.writeHead(answer.status, { ...baseHeaders, ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)) });
+  res.writeHead(answer.status, {
+    ...baseHeaders,
+    ...answer.headers,
+    "content-length": String(Buffer.byteLength(answer.body)),
+  });
   res.end(answer.body);
 }

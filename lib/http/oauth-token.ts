@@ -30,7 +30,10 @@ function parseBasic(header: string | null): { id: string; secret: string } | nul
   if (colon === -1) return "malformed";
   try {
     // RFC 6749 §2.3.1: both parts are form-urlencoded before base64.
-    return { id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " ")), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " ")) };
+    return {
+      id: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, " ")),
+      secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, " ")),
+    };
   } catch {
     return "malformed";
   }
@@ -39,13 +42,20 @@ function parseBasic(header: string | null): { id: string; secret: string } | nul
 /** Fields are looked up in PostgreSQL: text it cannot hold is a malformed request (lib/text-safety.ts). */
 function refuseUnstorable(problems: readonly JsonProblem[]): void {
   if (problems.length === 0) return;
-  throw new OAuthError("invalid_request", problems.map((p) => `${formatPath(p.path) || "request body"} ${p.message}`).join("; "));
+  throw new OAuthError(
+    "invalid_request",
+    problems.map((p) => `${formatPath(p.path) || "request body"} ${p.message}`).join("; "),
+  );
 }
 
 async function readParams(request: Request): Promise<URLSearchParams> {
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
   const body = await readBodyLimited(request, 16 * 1024);
-  if (!body.ok) throw new OAuthError("invalid_request", body.reason === "not_utf8" ? "request body is not UTF-8 text" : "request body is too large");
+  if (!body.ok)
+    throw new OAuthError(
+      "invalid_request",
+      body.reason === "not_utf8" ? "request body is not UTF-8 text" : "request body is too large",
+    );
   if (type === "application/x-www-form-urlencoded") {
     const params = new URLSearchParams(body.text);
     refuseUnstorable([...params].flatMap(([name, value]) => findJsonProblems({ [name]: value })));
@@ -85,7 +95,10 @@ async function limitAddress(request: Request): Promise<void> {
   const limit = env().OAUTH_TOKEN_RATE_LIMIT_PER_ADDRESS;
   const result = await consumeRateLimit(`oauth-addr:${address}`, limit, 60);
   if (!result.allowed) {
-    throw new OAuthRateLimited(result.retryAfterSeconds, `at most ${limit} token requests a minute from one address; retry after ${result.retryAfterSeconds} s`);
+    throw new OAuthRateLimited(
+      result.retryAfterSeconds,
+      `at most ${limit} token requests a minute from one address; retry after ${result.retryAfterSeconds} s`,
+    );
   }
 }
 
@@ -96,7 +109,8 @@ export async function postOAuthToken(request: Request): Promise<Response> {
     await limitAddress(request);
     if (basic === "malformed") throw new OAuthError("invalid_client", "malformed HTTP Basic credentials");
     const basicProblem = basic && (textProblem(basic.id) ?? textProblem(basic.secret));
-    if (basicProblem) throw new OAuthError("invalid_client", `HTTP Basic credentials: the client id or secret ${basicProblem}`);
+    if (basicProblem)
+      throw new OAuthError("invalid_client", `HTTP Basic credentials: the client id or secret ${basicProblem}`);
     const params = await readParams(request);
     const grantType = params.get("grant_type");
     if (!grantType) throw new OAuthError("invalid_request", "grant_type is required");
@@ -106,20 +120,25 @@ export async function postOAuthToken(request: Request): Promise<Response> {
     const formId = params.get("client_id");
     const formSecret = params.get("client_secret");
     if (basic && formSecret) {
-      throw new OAuthError("invalid_request", "use one client authentication method: HTTP Basic or client_secret, not both");
+      throw new OAuthError(
+        "invalid_request",
+        "use one client authentication method: HTTP Basic or client_secret, not both",
+      );
     }
     const id = basic?.id ?? formId;
     const secret = basic?.secret ?? formSecret;
     if (!id || !secret) {
-      throw new OAuthError("invalid_client", "client authentication is required: HTTP Basic or client_id and client_secret");
+      throw new OAuthError(
+        "invalid_client",
+        "client authentication is required: HTTP Basic or client_id and client_secret",
+      );
     }
     const token = await issueAccessToken(id, secret);
     log("info", "oauth token issued", { requestId, clientId: id });
-    return jsonResponse(
-      { access_token: token.accessToken, token_type: "Bearer", expires_in: token.expiresIn },
-      200,
-      { ...NO_STORE, "x-request-id": requestId },
-    );
+    return jsonResponse({ access_token: token.accessToken, token_type: "Bearer", expires_in: token.expiresIn }, 200, {
+      ...NO_STORE,
+      "x-request-id": requestId,
+    });
   } catch (err) {
     if (err instanceof OAuthRateLimited) {
       log("info", "oauth token rate limited", { requestId });

@@ -8,7 +8,13 @@ export const PROBLEM_HEADERS: Readonly<Record<string, string>> = {
   "cache-control": "no-store",
 };
 
-export function problemBody(status: number, code: string, title: string, detail: string, extensions: Record<string, unknown> = {}): Problem {
+export function problemBody(
+  status: number,
+  code: string,
+  title: string,
+  detail: string,
+  extensions: Record<string, unknown> = {},
+): Problem {
   return { type: `urn:rx-transfer:problem:${code}`, title, status, detail, ...extensions };
 }
 

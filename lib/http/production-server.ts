@@ -32,7 +32,10 @@ function arrivedOverHttps(req: IncomingMessage): boolean {
   return (Array.isArray(proto) ? proto[0] : proto)?.split(",")[0]?.trim().toLowerCase() === "https";
 }
 
-const API_HTTPS_HEADERS: Readonly<Record<string, string>> = { ...API_RESPONSE_HEADERS, "Strict-Transport-Security": HSTS };
+const API_HTTPS_HEADERS: Readonly<Record<string, string>> = {
+  ...API_RESPONSE_HEADERS,
+  "Strict-Transport-Security": HSTS,
+};
 
 /** Writes an answer made without Next; its handlers answer their own failures, so a rejection is only a socket that went away. */
 function reply(req: IncomingMessage, res: ServerResponse, answer: Promise<ApiAnswer>): void {
@@ -73,7 +76,13 @@ export async function startProductionServer(opts: { dir: string; port: number })
     const url = req.url ?? "/";
     if (isMalformedPath(url)) {
       const audience = audienceOf(url);
-      reply(req, res, audience === "transfer-api" ? handleMalformedPath(fromNodeRequest(req)) : Promise.resolve(malformedPathAnswer(audience)));
+      reply(
+        req,
+        res,
+        audience === "transfer-api"
+          ? handleMalformedPath(fromNodeRequest(req))
+          : Promise.resolve(malformedPathAnswer(audience)),
+      );
       return;
     }
     handle(req, res).catch((err: unknown) => {

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { API_RESPONSE_HEADERS, BASE_SECURITY_HEADERS, isCrossSiteWrite, isHttps, pageContentSecurityPolicy } from "@/lib/http/security-headers";
+import {
+  API_RESPONSE_HEADERS,
+  BASE_SECURITY_HEADERS,
+  isCrossSiteWrite,
+  isHttps,
+  pageContentSecurityPolicy,
+} from "@/lib/http/security-headers";
 
-const req = (method: string, headers: Record<string, string>, url = "http://pharmacy.test/api/transfers/x/approve") => ({
+const req = (
+  method: string,
+  headers: Record<string, string>,
+  url = "http://pharmacy.test/api/transfers/x/approve",
+) => ({
   method,
   headers: new Headers(headers),
   url,

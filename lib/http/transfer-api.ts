@@ -21,8 +21,20 @@ import type { ErrorType, TransferRequest, TransferResponse } from "@/lib/transfe
 
 type Ctx = { requestId: string; started: number; route: string };
 
-function answer(ctx: Ctx, body: TransferResponse, status: number, headers: Record<string, string> = {}, logFields: Record<string, unknown> = {}): ApiAnswer {
-  observeV1Request(ctx.route, status, body.error?.type, (performance.now() - ctx.started) / 1000, "idempotent-replayed" in headers);
+function answer(
+  ctx: Ctx,
+  body: TransferResponse,
+  status: number,
+  headers: Record<string, string> = {},
+  logFields: Record<string, unknown> = {},
+): ApiAnswer {
+  observeV1Request(
+    ctx.route,
+    status,
+    body.error?.type,
+    (performance.now() - ctx.started) / 1000,
+    "idempotent-replayed" in headers,
+  );
   log(status >= 500 ? "error" : "info", "v1 request", {
     requestId: ctx.requestId,
     route: ctx.route,
@@ -36,7 +48,15 @@ function answer(ctx: Ctx, body: TransferResponse, status: number, headers: Recor
   return jsonAnswer(body, status, { "x-request-id": ctx.requestId, ...headers });
 }
 
-function fail(ctx: Ctx, status: number, requestID: string, type: ErrorType, description: string, headers: Record<string, string> = {}, logFields: Record<string, unknown> = {}) {
+function fail(
+  ctx: Ctx,
+  status: number,
+  requestID: string,
+  type: ErrorType,
+  description: string,
+  headers: Record<string, string> = {},
+  logFields: Record<string, unknown> = {},
+) {
   return answer(ctx, errorResponse(requestID, type, description), status, headers, logFields);
 }
 
@@ -46,9 +66,22 @@ async function guarded(request: ApiRequest, route: string, run: (ctx: Ctx) => Pr
     return await run(ctx);
   } catch (err) {
     if (logUnexpectedFailure(err, ctx.requestId).unavailable) {
-      return fail(ctx, 503, "", "OTHER", `the service is temporarily unavailable; retry later (request id ${ctx.requestId})`, { "retry-after": "5" });
+      return fail(
+        ctx,
+        503,
+        "",
+        "OTHER",
+        `the service is temporarily unavailable; retry later (request id ${ctx.requestId})`,
+        { "retry-after": "5" },
+      );
     }
-    return fail(ctx, 500, "", "OTHER", `internal error; nothing was stored. Retry, or quote request id ${ctx.requestId} to support`);
+    return fail(
+      ctx,
+      500,
+      "",
+      "OTHER",
+      `internal error; nothing was stored. Retry, or quote request id ${ctx.requestId} to support`,
+    );
   }
 }
 
@@ -72,7 +105,15 @@ async function rateLimited(ctx: Ctx, sender: Sender, requestID: string, counted?
 }
 
 function unauthorized(ctx: Ctx, requestID: string, description: string, reason: string) {
-  return fail(ctx, 401, requestID, "OTHER", description, { "www-authenticate": WWW_AUTHENTICATE }, { authError: reason });
+  return fail(
+    ctx,
+    401,
+    requestID,
+    "OTHER",
+    description,
+    { "www-authenticate": WWW_AUTHENTICATE },
+    { authError: reason },
+  );
 }
 
 function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
@@ -96,9 +137,10 @@ export function handlePostTransfer(request: ApiRequest): Promise<ApiAnswer> {
     const parsed = body.ok ? tryParseJson(body.text) : null;
     const requestID = parsed?.ok ? readRequestId(parsed.value) : "";
 
-    const known = parsed?.ok && isJsonContentType(request.headers.get("content-type"))
-      ? await receiveWithKnownKey(ctx, request, parsed.value)
-      : {};
+    const known =
+      parsed?.ok && isJsonContentType(request.headers.get("content-type"))
+        ? await receiveWithKnownKey(ctx, request, parsed.value)
+        : {};
     if (known.answer) return known.answer;
 
     const auth = await authenticateSender(request.headers.get("authorization"));
@@ -108,7 +150,15 @@ export function handlePostTransfer(request: ApiRequest): Promise<ApiAnswer> {
     if (limited) return limited;
 
     if (!isJsonContentType(request.headers.get("content-type"))) {
-      return fail(ctx, 415, requestID, "SPEC_MISMATCH", "Content-Type must be application/json (UTF-8)", {}, { partnerId: sender.partnerId });
+      return fail(
+        ctx,
+        415,
+        requestID,
+        "SPEC_MISMATCH",
+        "Content-Type must be application/json (UTF-8)",
+        {},
+        { partnerId: sender.partnerId },
+      );
     }
     if (!parsed?.ok) {
       const what = !parsed
@@ -116,7 +166,15 @@ export function handlePostTransfer(request: ApiRequest): Promise<ApiAnswer> {
         : body.ok && body.text.trim() === ""
           ? "request body is empty"
           : `request body is not valid JSON (${parsed.message})`;
-      return fail(ctx, 400, "", "SPEC_MISMATCH", `${what}: expected a TransferRequest object`, {}, { partnerId: sender.partnerId });
+      return fail(
+        ctx,
+        400,
+        "",
+        "SPEC_MISMATCH",
+        `${what}: expected a TransferRequest object`,
+        {},
+        { partnerId: sender.partnerId },
+      );
     }
     return await receive(ctx, sender, parsed.value, requestID);
   });
@@ -128,7 +186,11 @@ export function handlePostTransfer(request: ApiRequest): Promise<ApiAnswer> {
  * lookup and an insert. It answers only a stored transfer; anything else (a refused key, a bad request, a
  * conflict) goes on to the full path, which answers exactly as before. `counted`: the rate-limit token taken.
  */
-async function receiveWithKnownKey(ctx: Ctx, request: ApiRequest, body: unknown): Promise<{ answer?: ApiAnswer; counted?: string }> {
+async function receiveWithKnownKey(
+  ctx: Ctx,
+  request: ApiRequest,
+  body: unknown,
+): Promise<{ answer?: ApiAnswer; counted?: string }> {
   const key = knownApiKeyOf(request.headers.get("authorization"));
   if (!key) return {};
   const sender: Sender = { partnerId: key.partnerId, npis: key.npis, credential: "apiKey", credentialId: key.keyId };
@@ -153,23 +215,47 @@ function npiRefusal(sender: Sender, request: TransferRequest): "partner_without_
 async function receive(ctx: Ctx, sender: Sender, body: unknown, requestID: string): Promise<ApiAnswer> {
   const validation = validateTransferRequest(body, { storeNpis: await getStoreNpis(), now: new Date() });
   if (!validation.ok) {
-    return fail(ctx, 400, requestID, validation.type, validation.description, {}, {
-      partnerId: sender.partnerId,
-      fields: validation.issues.slice(0, 20).map((i) => i.path),
-    });
+    return fail(
+      ctx,
+      400,
+      requestID,
+      validation.type,
+      validation.description,
+      {},
+      {
+        partnerId: sender.partnerId,
+        fields: validation.issues.slice(0, 20).map((i) => i.path),
+      },
+    );
   }
   const transferRequest = validation.request;
   const npiProblem = npiRefusal(sender, transferRequest);
   if (npiProblem === "partner_without_npis") {
-    return fail(ctx, 403, requestID, "OTHER", "these credentials have no registered sending pharmacy NPIs, and this service accepts transfers only from registered NPIs; ask the receiving pharmacy to register yours", {}, {
-      partnerId: sender.partnerId,
-      authError: "partner_without_npis",
-    });
+    return fail(
+      ctx,
+      403,
+      requestID,
+      "OTHER",
+      "these credentials have no registered sending pharmacy NPIs, and this service accepts transfers only from registered NPIs; ask the receiving pharmacy to register yours",
+      {},
+      {
+        partnerId: sender.partnerId,
+        authError: "partner_without_npis",
+      },
+    );
   }
   if (npiProblem === "unregistered_npi") {
-    return fail(ctx, 400, requestID, "INVALID_INFO", "sendingPharmacy.npi is not one of the pharmacies registered for these credentials", {}, {
-      partnerId: sender.partnerId,
-    });
+    return fail(
+      ctx,
+      400,
+      requestID,
+      "INVALID_INFO",
+      "sendingPharmacy.npi is not one of the pharmacies registered for these credentials",
+      {},
+      {
+        partnerId: sender.partnerId,
+      },
+    );
   }
   const outcome = await receiveTransfer(sender.partnerId, transferRequest);
   const fields = { partnerId: sender.partnerId, outcome: outcome.kind };
@@ -177,9 +263,21 @@ async function receive(ctx: Ctx, sender: Sender, body: unknown, requestID: strin
     case "created":
       return answer(ctx, outcome.response, 200, {}, fields);
     case "replayed":
-      return answer(ctx, outcome.response, outcome.response.metadata.responseType === "ERROR" ? 400 : 200, { "idempotent-replayed": "true" }, fields);
+      return answer(
+        ctx,
+        outcome.response,
+        outcome.response.metadata.responseType === "ERROR" ? 400 : 200,
+        { "idempotent-replayed": "true" },
+        fields,
+      );
     case "duplicate":
-      return answer(ctx, errorResponse(requestID, "DUPLICATE_REQUEST", outcome.description, outcome.referenceID), 400, {}, fields);
+      return answer(
+        ctx,
+        errorResponse(requestID, "DUPLICATE_REQUEST", outcome.description, outcome.referenceID),
+        400,
+        {},
+        fields,
+      );
   }
 }
 
@@ -190,10 +288,19 @@ function handleGetTransferStatus(request: ApiRequest, referenceID: string): Prom
     const limited = await rateLimited(ctx, auth.sender, "");
     if (limited) return limited;
     const problem = textProblem(referenceID);
-    if (problem) return fail(ctx, 400, "", "SPEC_MISMATCH", `referenceID ${problem}`, {}, { partnerId: auth.sender.partnerId });
+    if (problem)
+      return fail(ctx, 400, "", "SPEC_MISMATCH", `referenceID ${problem}`, {}, { partnerId: auth.sender.partnerId });
     const response = await findTransferResponse(auth.sender.partnerId, referenceID);
     if (!response) {
-      return fail(ctx, 404, "", "OTHER", "no transfer with this referenceID was received from these credentials", {}, { partnerId: auth.sender.partnerId });
+      return fail(
+        ctx,
+        404,
+        "",
+        "OTHER",
+        "no transfer with this referenceID was received from these credentials",
+        {},
+        { partnerId: auth.sender.partnerId },
+      );
     }
     return answer(ctx, response, 200, {}, { partnerId: auth.sender.partnerId });
   });
@@ -207,7 +314,13 @@ function handleMethodNotAllowed(request: ApiRequest, route: string, allow: strin
 
 function handleNotFound(request: ApiRequest): Promise<ApiAnswer> {
   return guarded(request, "v1 unknown path", async (ctx) =>
-    fail(ctx, 404, "", "OTHER", `no such endpoint: ${request.method} ${request.url.split("?")[0]}; see /v1/openapi.json`),
+    fail(
+      ctx,
+      404,
+      "",
+      "OTHER",
+      `no such endpoint: ${request.method} ${request.url.split("?")[0]}; see /v1/openapi.json`,
+    ),
   );
 }
 

@@ -11,7 +11,10 @@ import { Prisma } from "@/generated/prisma/client";
 
 const FEED_LOCK = 7324017;
 
-export async function appendFeedEntry(tx: Prisma.TransactionClient, opts: { transferId: string; approvedAt: Date }): Promise<void> {
+export async function appendFeedEntry(
+  tx: Prisma.TransactionClient,
+  opts: { transferId: string; approvedAt: Date },
+): Promise<void> {
   await tx.$executeRaw`${feedEntryInsertSql(opts)}`;
 }
 

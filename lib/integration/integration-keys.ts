@@ -10,16 +10,46 @@ import { newId } from "@/lib/ids";
 export const INTEGRATION_KEY_PREFIX = "rxi";
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-export type CreatedIntegrationKey = { keyId: string; integrationKey: string; name: string; prefix: string; last4: string };
-export type IntegrationKeySummary = { keyId: string; name: string; prefix: string; last4: string; createdAt: string; lastUsedAt: string | null; revokedAt: string | null };
+export type CreatedIntegrationKey = {
+  keyId: string;
+  integrationKey: string;
+  name: string;
+  prefix: string;
+  last4: string;
+};
+export type IntegrationKeySummary = {
+  keyId: string;
+  name: string;
+  prefix: string;
+  last4: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+};
 
 export async function createIntegrationKey(opts: { name: string; actor: Actor }): Promise<CreatedIntegrationKey> {
   const integrationKey = generateSecret(INTEGRATION_KEY_PREFIX);
   const row = await db().$transaction(async (tx) => {
     const created = await tx.integrationKey.create({
-      data: { id: newId("ikey"), name: opts.name, hash: sha256Hex(integrationKey), prefix: integrationKey.slice(0, 8), last4: integrationKey.slice(-4), createdById: opts.actor.userId },
+      data: {
+        id: newId("ikey"),
+        name: opts.name,
+        hash: sha256Hex(integrationKey),
+        prefix: integrationKey.slice(0, 8),
+        last4: integrationKey.slice(-4),
+        createdById: opts.actor.userId,
+      },
     });
-    await recordAuditEvent({ userId: opts.actor.userId, actor: opts.actor.label, action: "integration_key.created", clientAddress: opts.actor.clientAddress, details: { keyId: created.id, name: created.name } }, tx);
+    await recordAuditEvent(
+      {
+        userId: opts.actor.userId,
+        actor: opts.actor.label,
+        action: "integration_key.created",
+        clientAddress: opts.actor.clientAddress,
+        details: { keyId: created.id, name: created.name },
+      },
+      tx,
+    );
     return created;
   });
   return { keyId: row.id, integrationKey, name: row.name, prefix: row.prefix, last4: row.last4 };
@@ -28,11 +58,22 @@ export async function createIntegrationKey(opts: { name: string; actor: Actor })
 /** Revokes at once; false when there is no such key. Revoking twice keeps the first time (and one audit record). */
 export async function revokeIntegrationKey(opts: { keyId: string; actor: Actor }): Promise<boolean> {
   return db().$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<{ revoked_at: Date | null }[]>`SELECT revoked_at FROM integration_keys WHERE id = ${opts.keyId} FOR UPDATE`;
+    const [row] = await tx.$queryRaw<
+      { revoked_at: Date | null }[]
+    >`SELECT revoked_at FROM integration_keys WHERE id = ${opts.keyId} FOR UPDATE`;
     if (!row) return false;
     if (!row.revoked_at) {
       await tx.integrationKey.update({ where: { id: opts.keyId }, data: { revokedAt: new Date() } });
-      await recordAuditEvent({ userId: opts.actor.userId, actor: opts.actor.label, action: "integration_key.revoked", clientAddress: opts.actor.clientAddress, details: { keyId: opts.keyId } }, tx);
+      await recordAuditEvent(
+        {
+          userId: opts.actor.userId,
+          actor: opts.actor.label,
+          action: "integration_key.revoked",
+          clientAddress: opts.actor.clientAddress,
+          details: { keyId: opts.keyId },
+        },
+        tx,
+      );
     }
     return true;
   });

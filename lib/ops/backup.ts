@@ -26,7 +26,15 @@ export const BACKUP_FORMAT = "rx-transfer-backup";
 const FORMAT_VERSION = 1;
 const SCHEMAS = ["public", "graphile_worker"];
 /** The tables a backup's summary counts (all tables are in the file). */
-export const MAIN_TABLES = ["partners", "users", "transfers", "transfer_decisions", "callbacks", "callback_attempts", "audit_events"];
+export const MAIN_TABLES = [
+  "partners",
+  "users",
+  "transfers",
+  "transfer_decisions",
+  "callbacks",
+  "callback_attempts",
+  "audit_events",
+];
 const FETCH_ROWS = 1000;
 const INSERT_ROWS = 500;
 
@@ -93,7 +101,13 @@ async function appliedMigrations(client: pg.Client): Promise<string[]> {
 export type BackupSummary = { file: string; bytes: number; rows: Record<string, number>; tables: number };
 
 export function defaultBackupPath(now = new Date()): string {
-  return path.join("backups", `rx-transfer-${now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}.rxbackup.gz`);
+  return path.join(
+    "backups",
+    `rx-transfer-${now
+      .toISOString()
+      .replace(/[-:]/g, "")
+      .replace(/\.\d+Z$/, "Z")}.rxbackup.gz`,
+  );
 }
 
 /**
@@ -126,12 +140,20 @@ export async function createBackup(databaseUrl: string, out: string): Promise<Ba
     if (sink.pending) await Promise.race([new Promise((r) => sink.once("open", r)), sinkFailed]);
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     const tables = await listTables(client);
-    const header: Header = { format: BACKUP_FORMAT, version: FORMAT_VERSION, createdAt: new Date().toISOString(), migrations: await appliedMigrations(client), tables };
+    const header: Header = {
+      format: BACKUP_FORMAT,
+      version: FORMAT_VERSION,
+      createdAt: new Date().toISOString(),
+      migrations: await appliedMigrations(client),
+      tables,
+    };
     await write(header);
     for (const table of tables) {
       const name = qualified(table);
       await write({ table: name });
-      await client.query(`DECLARE backup_rows NO SCROLL CURSOR FOR SELECT to_json(x)::text AS row FROM (SELECT ${table.columns.map(ident).join(", ")} FROM ONLY ${sqlName(table)}) x`);
+      await client.query(
+        `DECLARE backup_rows NO SCROLL CURSOR FOR SELECT to_json(x)::text AS row FROM (SELECT ${table.columns.map(ident).join(", ")} FROM ONLY ${sqlName(table)}) x`,
+      );
       let count = 0;
       for (;;) {
         const batch = await client.query<{ row: string }>(`FETCH ${FETCH_ROWS} FROM backup_rows`);
@@ -169,7 +191,14 @@ export async function createBackup(databaseUrl: string, out: string): Promise<Ba
 }
 
 /** Each line of a backup file in order, parsed; throws BackupError on anything that is not a complete, intact backup. */
-async function* readBackup(file: string): AsyncGenerator<{ kind: "header"; header: Header } | { kind: "table"; name: string } | { kind: "row"; line: string } | { kind: "end"; end: EndLine }> {
+async function* readBackup(
+  file: string,
+): AsyncGenerator<
+  | { kind: "header"; header: Header }
+  | { kind: "table"; name: string }
+  | { kind: "row"; line: string }
+  | { kind: "end"; end: EndLine }
+> {
   const input = createReadStream(file);
   const gunzip = createGunzip();
   const lines = createInterface({ input: input.pipe(gunzip), crlfDelay: Infinity });
@@ -197,7 +226,12 @@ async function* readBackup(file: string): AsyncGenerator<{ kind: "header"; heade
       if (first) {
         first = false;
         const h = value as Header;
-        if (h?.format !== BACKUP_FORMAT || h.version !== FORMAT_VERSION || !Array.isArray(h.tables) || !Array.isArray(h.migrations)) {
+        if (
+          h?.format !== BACKUP_FORMAT ||
+          h.version !== FORMAT_VERSION ||
+          !Array.isArray(h.tables) ||
+          !Array.isArray(h.migrations)
+        ) {
           throw new BackupError(`${file} is not an rx-transfer backup (format ${FORMAT_VERSION})`);
         }
         hash.update(`${line}\n`);
@@ -207,7 +241,8 @@ async function* readBackup(file: string): AsyncGenerator<{ kind: "header"; heade
       if (value && typeof value === "object" && "end" in value) {
         ended = true;
         const end = value as EndLine;
-        if (end.sha256 !== hash.digest("hex")) throw new BackupError(`${file} is corrupt: its checksum does not match its content`);
+        if (end.sha256 !== hash.digest("hex"))
+          throw new BackupError(`${file} is corrupt: its checksum does not match its content`);
         yield { kind: "end", end };
         continue;
       }
@@ -222,7 +257,8 @@ async function* readBackup(file: string): AsyncGenerator<{ kind: "header"; heade
   } catch (err) {
     if (err instanceof BackupError) throw err;
     const code = (err as { code?: string }).code;
-    if (code === "ENOENT" || code === "EACCES" || code === "EISDIR") throw new BackupError(`cannot read ${file}: ${(err as Error).message}`);
+    if (code === "ENOENT" || code === "EACCES" || code === "EISDIR")
+      throw new BackupError(`cannot read ${file}: ${(err as Error).message}`);
     throw new BackupError(`${file} is not a readable backup (${(err as Error).message})`);
   } finally {
     input.destroy();
@@ -247,7 +283,10 @@ export async function verifyBackup(file: string): Promise<{ header: Header; rows
   }
   if (!header || !end) throw new BackupError(`${file} is incomplete`);
   for (const t of header.tables) {
-    if (counted[qualified(t)] !== end.rows[qualified(t)]) throw new BackupError(`${file} is corrupt: table ${qualified(t)} has ${counted[qualified(t)] ?? 0} rows, its end line says ${end.rows[qualified(t)]}`);
+    if (counted[qualified(t)] !== end.rows[qualified(t)])
+      throw new BackupError(
+        `${file} is corrupt: table ${qualified(t)} has ${counted[qualified(t)] ?? 0} rows, its end line says ${end.rows[qualified(t)]}`,
+      );
   }
   return { header, rows: end.rows };
 }
@@ -270,7 +309,11 @@ export type RestoreSummary = { file: string; rows: Record<string, number>; repla
  * Restores `file` into the database at `databaseUrl`: verified first (a corrupt file is refused before
  * anything is touched), refused over existing data unless `overwrite`, then this release's schema and the rows.
  */
-export async function restoreBackup(databaseUrl: string, file: string, opts: { overwrite: boolean; codeMigrations: string[] }): Promise<RestoreSummary> {
+export async function restoreBackup(
+  databaseUrl: string,
+  file: string,
+  opts: { overwrite: boolean; codeMigrations: string[] },
+): Promise<RestoreSummary> {
   const { header, rows } = await verifyBackup(file);
   const want = [...opts.codeMigrations].sort().join("\n");
   if ([...header.migrations].sort().join("\n") !== want) {
@@ -289,7 +332,9 @@ export async function restoreBackup(databaseUrl: string, file: string, opts: { o
     const existing = await nonEmptyTables(client).catch(() => [] as string[]);
     if (existing.length > 0) {
       if (!opts.overwrite) {
-        throw new BackupError(`the database is not empty (${existing.slice(0, 5).join(", ")}${existing.length > 5 ? ", …" : ""}): add --yes to replace everything in it with the backup`);
+        throw new BackupError(
+          `the database is not empty (${existing.slice(0, 5).join(", ")}${existing.length > 5 ? ", …" : ""}): add --yes to replace everything in it with the backup`,
+        );
       }
       replaced = true;
     }
@@ -322,7 +367,8 @@ async function loadRows(client: pg.Client, file: string, header: Header): Promis
   }
   // The migrations' own bookkeeping rows are replaced by the backup's.
   for (const t of present.values()) {
-    if (t.name === "_prisma_migrations" || (t.schema === "graphile_worker" && t.name === "migrations")) await client.query(`DELETE FROM ${sqlName(t)}`);
+    if (t.name === "_prisma_migrations" || (t.schema === "graphile_worker" && t.name === "migrations"))
+      await client.query(`DELETE FROM ${sqlName(t)}`);
   }
   let table: TableSpec | null = null;
   // Rows as their JSON text from the file: json columns keep their exact text (a re-serialisation would not).
@@ -330,8 +376,12 @@ async function loadRows(client: pg.Client, file: string, header: Header): Promis
   const flush = async () => {
     if (!table || batch.length === 0) return;
     const target = present.get(qualified(table));
-    if (!target) throw new BackupError(`the backup has table ${qualified(table)}, which this release's schema does not`);
-    const columns = table.columns.filter((c) => target.columns.includes(c)).map(ident).join(", ");
+    if (!target)
+      throw new BackupError(`the backup has table ${qualified(table)}, which this release's schema does not`);
+    const columns = table.columns
+      .filter((c) => target.columns.includes(c))
+      .map(ident)
+      .join(", ");
     await client.query(
       `INSERT INTO ${sqlName(table)} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM json_populate_recordset(null::${sqlName(table)}, $1::json)`,
       [`[${batch.join(",")}]`],
@@ -360,13 +410,19 @@ async function loadRows(client: pg.Client, file: string, header: Header): Promis
     [SCHEMAS],
   );
   for (const s of sequences) {
-    await client.query(`SELECT setval('${s.seq.replace(/'/g, "''")}', coalesce((SELECT max(${s.col}) FROM ${s.tbl}), 0) + 1, false)`);
+    await client.query(
+      `SELECT setval('${s.seq.replace(/'/g, "''")}', coalesce((SELECT max(${s.col}) FROM ${s.tbl}), 0) + 1, false)`,
+    );
   }
   // Jobs locked by a worker of the backed-up system belong to no worker here.
   await client.query("SAVEPOINT unlock");
   try {
-    await client.query("UPDATE graphile_worker._private_jobs SET locked_at = NULL, locked_by = NULL WHERE locked_at IS NOT NULL");
-    await client.query("UPDATE graphile_worker._private_job_queues SET locked_at = NULL, locked_by = NULL WHERE locked_at IS NOT NULL");
+    await client.query(
+      "UPDATE graphile_worker._private_jobs SET locked_at = NULL, locked_by = NULL WHERE locked_at IS NOT NULL",
+    );
+    await client.query(
+      "UPDATE graphile_worker._private_job_queues SET locked_at = NULL, locked_by = NULL WHERE locked_at IS NOT NULL",
+    );
   } catch {
     await client.query("ROLLBACK TO SAVEPOINT unlock");
   }
@@ -396,7 +452,11 @@ export async function tableFingerprints(databaseUrl: string): Promise<Record<str
  * version the local client matches). A pg_dump older than the server refuses it; that is said plainly. Same
  * temporary-name-then-rename rule as createBackup.
  */
-export async function createPgDump(databaseUrl: string, out: string, pgDump = "pg_dump"): Promise<{ file: string; bytes: number }> {
+export async function createPgDump(
+  databaseUrl: string,
+  out: string,
+  pgDump = "pg_dump",
+): Promise<{ file: string; bytes: number }> {
   const { spawn } = await import("node:child_process");
   const file = path.resolve(out);
   const partial = path.join(path.dirname(file), `.${path.basename(file)}.partial-${randomBytes(4).toString("hex")}`);
@@ -407,15 +467,22 @@ export async function createPgDump(databaseUrl: string, out: string, pgDump = "p
   }
   // The URL goes in the environment-free form pg_dump takes (--dbname), never on a log line.
   const result = await new Promise<{ code: number | null; stderr: string; missing: boolean }>((resolve) => {
-    const child = spawn(pgDump, ["--format=custom", "--no-owner", `--file=${partial}`, `--dbname=${databaseUrl}`], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(pgDump, ["--format=custom", "--no-owner", `--file=${partial}`, `--dbname=${databaseUrl}`], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", (err: NodeJS.ErrnoException) => resolve({ code: null, stderr: err.message, missing: err.code === "ENOENT" }));
+    child.on("error", (err: NodeJS.ErrnoException) =>
+      resolve({ code: null, stderr: err.message, missing: err.code === "ENOENT" }),
+    );
     child.on("close", (code) => resolve({ code, stderr, missing: false }));
   });
   if (result.code !== 0) {
     await rm(partial, { force: true });
-    if (result.missing) throw new BackupError(`${pgDump} is not installed: install the PostgreSQL client of your server's version, or run backup without --pg-dump`);
+    if (result.missing)
+      throw new BackupError(
+        `${pgDump} is not installed: install the PostgreSQL client of your server's version, or run backup without --pg-dump`,
+      );
     const mismatch = /server version: ([\d.]+)[^;]*; pg_dump version: ([\d.]+)/.exec(result.stderr);
     if (mismatch) {
       throw new BackupError(

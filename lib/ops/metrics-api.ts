@@ -24,17 +24,26 @@ export function isMetricsPath(method: string | undefined, url: string | undefine
 }
 
 /** The token check, then the exposition. Without METRICS_TOKEN the public port has no /metrics: 404. */
-export async function handleMetrics(authorization: string | null | undefined, opts: { trusted?: boolean } = {}): Promise<ApiAnswer> {
+export async function handleMetrics(
+  authorization: string | null | undefined,
+  opts: { trusted?: boolean } = {},
+): Promise<ApiAnswer> {
   if (!opts.trusted) {
     const token = env().METRICS_TOKEN;
     if (!token) return problem(404, "not found");
     const match = /^bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
     if (!match || !timingSafeEqual(digest(match[1]!), digest(token))) {
-      return problem(401, "a bearer token (METRICS_TOKEN) is required", { "www-authenticate": 'Bearer realm="metrics"' });
+      return problem(401, "a bearer token (METRICS_TOKEN) is required", {
+        "www-authenticate": 'Bearer realm="metrics"',
+      });
     }
   }
   const registry = metrics().registry;
-  return { status: 200, headers: { "content-type": registry.contentType, "cache-control": "no-store" }, body: await registry.metrics() };
+  return {
+    status: 200,
+    headers: { "content-type": registry.contentType, "cache-control": "no-store" },
+    body: await registry.metrics(),
+  };
 }
 
 /** METRICS_PORT: a loopback-only listener that answers GET /metrics and nothing else. */

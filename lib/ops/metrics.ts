@@ -17,7 +17,17 @@ import { errorFields, log } from "@/lib/log";
 export const GAUGE_TTL_MS = 15_000;
 /** Pending-transfer age buckets against the sender's 4-hour window. */
 export const PENDING_AGE_BUCKETS = ["0-1h", "1-2h", "2-3h", "3-4h", "over-4h"] as const;
-export const CALLBACK_ATTEMPT_RESULTS = ["2xx", "3xx", "4xx", "5xx", "timeout", "refused", "blocked", "interrupted", "error"] as const;
+export const CALLBACK_ATTEMPT_RESULTS = [
+  "2xx",
+  "3xx",
+  "4xx",
+  "5xx",
+  "timeout",
+  "refused",
+  "blocked",
+  "interrupted",
+  "error",
+] as const;
 export type CallbackAttemptResult = (typeof CALLBACK_ATTEMPT_RESULTS)[number];
 
 type PoolStats = { total: number; idle: number; waiting: number };
@@ -98,7 +108,12 @@ function createMetrics() {
     }),
   };
 
-  const dbGauge = (name: string, help: string, labelNames: readonly string[], fill: (g: client.Gauge<string>, d: DatabaseGauges) => void) =>
+  const dbGauge = (
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    fill: (g: client.Gauge<string>, d: DatabaseGauges) => void,
+  ) =>
     new client.Gauge({
       name,
       help,
@@ -110,13 +125,28 @@ function createMetrics() {
         if (d) fill(this, d);
       },
     });
-  dbGauge("rx_transfers_pending", "Transfers awaiting a decision, by age against the sender's 4-hour window.", ["age"], (g, d) => {
-    for (const bucket of PENDING_AGE_BUCKETS) g.set({ age: bucket }, d.pendingByAge[bucket]);
-  });
-  dbGauge("rx_transfers_pending_oldest_age_seconds", "Age of the oldest transfer awaiting a decision (0 when none).", [], (g, d) => g.set(d.oldestPendingAgeSeconds));
-  dbGauge("rx_callbacks", "Callbacks not delivered, by status (PENDING, FAILED, GONE), all instances.", ["status"], (g, d) => {
-    for (const [status, n] of Object.entries(d.callbacksByStatus)) g.set({ status }, n);
-  });
+  dbGauge(
+    "rx_transfers_pending",
+    "Transfers awaiting a decision, by age against the sender's 4-hour window.",
+    ["age"],
+    (g, d) => {
+      for (const bucket of PENDING_AGE_BUCKETS) g.set({ age: bucket }, d.pendingByAge[bucket]);
+    },
+  );
+  dbGauge(
+    "rx_transfers_pending_oldest_age_seconds",
+    "Age of the oldest transfer awaiting a decision (0 when none).",
+    [],
+    (g, d) => g.set(d.oldestPendingAgeSeconds),
+  );
+  dbGauge(
+    "rx_callbacks",
+    "Callbacks not delivered, by status (PENDING, FAILED, GONE), all instances.",
+    ["status"],
+    (g, d) => {
+      for (const [status, n] of Object.entries(d.callbacksByStatus)) g.set({ status }, n);
+    },
+  );
   dbGauge(
     "rx_partner_callbacks_failing_seconds",
     "How long a partner's callbacks have been failing (only partners whose callbacks are failing).",
@@ -125,9 +155,18 @@ function createMetrics() {
       for (const p of d.failingPartners) g.set({ partner_id: p.partnerId }, p.failingSeconds);
     },
   );
-  dbGauge("rx_job_queue_lag_seconds", "How long the oldest runnable job has been waiting for a worker (0 when none).", [], (g, d) => g.set(d.jobQueueLagSeconds));
-  dbGauge("rx_signin_failures_15m", "Failed sign-ins in the last 15 minutes, all instances.", [], (g, d) => g.set(d.signInFailures15m));
-  dbGauge("rx_signin_lockouts_15m", "Accounts locked out in the last 15 minutes, all instances.", [], (g, d) => g.set(d.lockouts15m));
+  dbGauge(
+    "rx_job_queue_lag_seconds",
+    "How long the oldest runnable job has been waiting for a worker (0 when none).",
+    [],
+    (g, d) => g.set(d.jobQueueLagSeconds),
+  );
+  dbGauge("rx_signin_failures_15m", "Failed sign-ins in the last 15 minutes, all instances.", [], (g, d) =>
+    g.set(d.signInFailures15m),
+  );
+  dbGauge("rx_signin_lockouts_15m", "Accounts locked out in the last 15 minutes, all instances.", [], (g, d) =>
+    g.set(d.lockouts15m),
+  );
   new client.Gauge({
     name: "rx_metrics_database_up",
     help: "1 when the last read of the database gauges succeeded, else 0.",
@@ -184,7 +223,13 @@ export function metrics(): Metrics {
 const enabled = (): boolean => env().METRICS_ENABLED;
 
 /** One /v1 answer: counted, timed, and for POST /v1/transfer its intake outcome. */
-export function observeV1Request(route: string, status: number, errorType: string | undefined, seconds: number, replayed: boolean): void {
+export function observeV1Request(
+  route: string,
+  status: number,
+  errorType: string | undefined,
+  seconds: number,
+  replayed: boolean,
+): void {
   if (!enabled()) return;
   const m = metrics();
   m.v1Requests.inc({ route, status: String(status), error_type: errorType ?? "none" });
@@ -212,7 +257,13 @@ export function classifyAttempt(statusCode: number | null, error: string | null)
   return "error";
 }
 
-export function observeCallbackAttempt(input: { statusCode: number | null; error: string | null; latencyMs: number; delivered: boolean; decidedAt: Date }): void {
+export function observeCallbackAttempt(input: {
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+  delivered: boolean;
+  decidedAt: Date;
+}): void {
   if (!enabled()) return;
   const m = metrics();
   m.callbackAttempts.inc({ result: classifyAttempt(input.statusCode, input.error) });

@@ -18,7 +18,11 @@ function namedMetrics(text: string): Set<string> {
 
 /** Registered names, without collecting (which would ask the database). */
 async function exposedMetrics(): Promise<Set<string>> {
-  return new Set(metrics().registry.getMetricsAsArray().map((m) => (m as unknown as { name: string }).name));
+  return new Set(
+    metrics()
+      .registry.getMetricsAsArray()
+      .map((m) => (m as unknown as { name: string }).name),
+  );
 }
 
 describe("deploy/prometheus/alerts.yml", () => {
@@ -31,7 +35,14 @@ describe("deploy/prometheus/alerts.yml", () => {
   it("has the six rules of the issue, each with a severity and a summary", () => {
     const text = readFileSync(ALERTS, "utf8");
     const alerts = [...text.matchAll(/- alert: (\w+)/g)].map((m) => m[1]);
-    expect(alerts).toEqual(["RxTransferPending3h", "RxTransferPendingOver4h", "RxPartnerCallbacksFailing", "RxCallbackFailedOrGone", "RxInstanceNotReady", "RxIntake5xxAbove1Percent"]);
+    expect(alerts).toEqual([
+      "RxTransferPending3h",
+      "RxTransferPendingOver4h",
+      "RxPartnerCallbacksFailing",
+      "RxCallbackFailedOrGone",
+      "RxInstanceNotReady",
+      "RxIntake5xxAbove1Percent",
+    ]);
     expect(text.match(/severity: (warning|critical)/g)).toHaveLength(6);
     expect(text.match(/summary: /g)).toHaveLength(6);
   });
@@ -44,7 +55,10 @@ describe("deploy/prometheus/alerts.yml", () => {
 
 describe("deploy/grafana/rx-transfer.json", () => {
   it("is a dashboard whose every query names exposed metrics", async () => {
-    const dashboard = JSON.parse(readFileSync(DASHBOARD, "utf8")) as { uid: string; panels: { targets: { expr: string }[] }[] };
+    const dashboard = JSON.parse(readFileSync(DASHBOARD, "utf8")) as {
+      uid: string;
+      panels: { targets: { expr: string }[] }[];
+    };
     expect(dashboard.uid).toBe("rx-transfer");
     const exposed = await exposedMetrics();
     const exprs = dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr)).join("\n");

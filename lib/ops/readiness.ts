@@ -43,7 +43,10 @@ export function compareMigrations(applied: readonly string[], code: readonly str
   if (missing.length === 0 && unknown.length === 0) return { name: "migrations", ok: true };
   const parts = [];
   if (missing.length > 0) parts.push(`${missing.length} not applied (first: ${missing[0]}); run npm run db:deploy`);
-  if (unknown.length > 0) parts.push(`${unknown.length} applied that this code does not know (first: ${unknown[0]}): the database is ahead of this release`);
+  if (unknown.length > 0)
+    parts.push(
+      `${unknown.length} applied that this code does not know (first: ${unknown[0]}): the database is ahead of this release`,
+    );
   return { name: "migrations", ok: false, detail: parts.join("; ") };
 }
 
@@ -63,16 +66,25 @@ export async function checkReadiness(): Promise<Readiness> {
     checks.push({ name: "database", ok: true });
   } catch (err) {
     // The message only: a connection error names host and port at most, never the password.
-    const reason = err instanceof Error && /no answer within/.test(err.message) ? err.message : "the database did not answer";
+    const reason =
+      err instanceof Error && /no answer within/.test(err.message) ? err.message : "the database did not answer";
     checks.push({ name: "database", ok: false, detail: reason });
   }
-  checks.push(applied ? compareMigrations(applied, committedMigrations()) : { name: "migrations", ok: false, detail: "unknown: the database did not answer" });
+  checks.push(
+    applied
+      ? compareMigrations(applied, committedMigrations())
+      : { name: "migrations", ok: false, detail: "unknown: the database did not answer" },
+  );
   const age = workerHeartbeatAgeMs();
   if (age !== null) {
     checks.push(
       age <= WORKER_HEARTBEAT_MAX_AGE_MS
         ? { name: "worker", ok: true }
-        : { name: "worker", ok: false, detail: `last heartbeat ${Math.round(age / 1000)} s ago (limit ${WORKER_HEARTBEAT_MAX_AGE_MS / 1000} s)` },
+        : {
+            name: "worker",
+            ok: false,
+            detail: `last heartbeat ${Math.round(age / 1000)} s ago (limit ${WORKER_HEARTBEAT_MAX_AGE_MS / 1000} s)`,
+          },
     );
   }
   return { ready: checks.every((c) => c.ok), checks };

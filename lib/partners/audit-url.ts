@@ -10,5 +10,7 @@ export function callbackUrlForAudit(url: string): { callbackUrl: string; callbac
   const hadQuery = parsed.search !== "";
   parsed.search = "";
   parsed.hash = "";
-  return hadQuery ? { callbackUrl: parsed.toString(), callbackUrlQueryOmitted: true } : { callbackUrl: parsed.toString() };
+  return hadQuery
+    ? { callbackUrl: parsed.toString(), callbackUrlQueryOmitted: true }
+    : { callbackUrl: parsed.toString() };
 }

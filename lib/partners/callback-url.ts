@@ -24,10 +24,16 @@ export function normalizeCallbackUrl(raw: string): string {
     throw new DomainError("invalid_input", callbackSchemeRule());
   }
   if (url.protocol === "http:" && !env().CALLBACK_ALLOW_INSECURE_HTTP) {
-    throw new DomainError("invalid_input", `${callbackSchemeRule()}: an http:// URL would send patient data unencrypted`);
+    throw new DomainError(
+      "invalid_input",
+      `${callbackSchemeRule()}: an http:// URL would send patient data unencrypted`,
+    );
   }
   if (url.username || url.password) {
-    throw new DomainError("invalid_input", "callback URL must not contain credentials; use the outbound credential header");
+    throw new DomainError(
+      "invalid_input",
+      "callback URL must not contain credentials; use the outbound credential header",
+    );
   }
   if (url.hash) throw new DomainError("invalid_input", "callback URL must not contain a #fragment");
   return url.toString();

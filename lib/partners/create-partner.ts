@@ -30,14 +30,21 @@ export async function createPartner({ actor = SYSTEM_ACTOR, ...input }: CreatePa
   if (!name || name.length > 200) throw new DomainError("invalid_input", "partner name must be 1-200 characters");
   const npis = [...new Set(input.npis ?? [])];
   const badNpi = npis.find((npi) => !isValidNpi(npi));
-  if (badNpi !== undefined) throw new DomainError("invalid_input", `NPI ${badNpi} is not a valid NPI (10 digits with a valid check digit)`);
+  if (badNpi !== undefined)
+    throw new DomainError("invalid_input", `NPI ${badNpi} is not a valid NPI (10 digits with a valid check digit)`);
   const callbackUrl = await checkCallbackUrl(input.callbackUrl);
   const webhookSecret = generateWebhookSecret();
   const partnerId = newId("prt");
   // The partner, its first key and client, and the audit record commit together or not at all.
   const { key, client } = await db().$transaction(async (tx) => {
     await tx.partner.create({
-      data: { id: partnerId, name, npis, callbackUrl, webhookSecret: sealSecret(webhookSecret, secretOwner.webhookSecret(partnerId)) },
+      data: {
+        id: partnerId,
+        name,
+        npis,
+        callbackUrl,
+        webhookSecret: sealSecret(webhookSecret, secretOwner.webhookSecret(partnerId)),
+      },
     });
     const key = await createApiKey({ partnerId, tx });
     const client = await createOAuthClient({ partnerId, tx });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { OutboundCredentialInputSchema } from "@/lib/partners/partner-inputs";
-import { isOverlapWithin, isUsableOutboundHeaderName, MAX_KEY_OVERLAP_HOURS, MAX_SECRET_OVERLAP_HOURS } from "./credential-rules";
+import {
+  isOverlapWithin,
+  isUsableOutboundHeaderName,
+  MAX_KEY_OVERLAP_HOURS,
+  MAX_SECRET_OVERLAP_HOURS,
+} from "./credential-rules";
 
 describe("partner credential rules", () => {
   it("takes an overlap from 0 hours up to the limit, nothing else", () => {

@@ -31,5 +31,9 @@ export const RESERVED_CALLBACK_HEADERS: ReadonlySet<string> = new Set([
 
 /** A header name a partner's outbound credential may use on our callbacks. */
 export function isUsableOutboundHeaderName(name: string): boolean {
-  return name.length <= MAX_OUTBOUND_HEADER_NAME_LENGTH && HEADER_NAME_TOKEN.test(name) && !RESERVED_CALLBACK_HEADERS.has(name.toLowerCase());
+  return (
+    name.length <= MAX_OUTBOUND_HEADER_NAME_LENGTH &&
+    HEADER_NAME_TOKEN.test(name) &&
+    !RESERVED_CALLBACK_HEADERS.has(name.toLowerCase())
+  );
 }

@@ -6,7 +6,17 @@ export async function listPartners() {
   const partners = await db().partner.findMany({
     orderBy: { createdAt: "asc" },
     include: {
-      apiKeys: { select: { id: true, prefix: true, last4: true, createdAt: true, lastUsedAt: true, expiresAt: true, revokedAt: true } },
+      apiKeys: {
+        select: {
+          id: true,
+          prefix: true,
+          last4: true,
+          createdAt: true,
+          lastUsedAt: true,
+          expiresAt: true,
+          revokedAt: true,
+        },
+      },
       oauthClients: { select: { clientId: true, createdAt: true, revokedAt: true } },
     },
   });
@@ -20,6 +30,10 @@ export async function listPartners() {
       expiresAt: k.expiresAt?.toISOString() ?? null,
       revoked: k.revokedAt !== null,
     })),
-    oauthClients: p.oauthClients.map((c) => ({ clientId: c.clientId, createdAt: c.createdAt.toISOString(), revoked: c.revokedAt !== null })),
+    oauthClients: p.oauthClients.map((c) => ({
+      clientId: c.clientId,
+      createdAt: c.createdAt.toISOString(),
+      revoked: c.revokedAt !== null,
+    })),
   }));
 }

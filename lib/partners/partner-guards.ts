@@ -16,8 +16,23 @@ export async function lockPartner(tx: Tx, partnerId: string) {
 }
 
 /** The change's audit record, naming the partner; written with `tx`, so it commits with the change. */
-export function auditPartnerChange(tx: Tx, actor: Actor, action: string, partnerId: string, details: Record<string, string | number | boolean | null> = {}) {
-  return recordAuditEvent({ userId: actor.userId, actor: actor.label, action, clientAddress: actor.clientAddress, details: { partnerId, ...details } }, tx);
+export function auditPartnerChange(
+  tx: Tx,
+  actor: Actor,
+  action: string,
+  partnerId: string,
+  details: Record<string, string | number | boolean | null> = {},
+) {
+  return recordAuditEvent(
+    {
+      userId: actor.userId,
+      actor: actor.label,
+      action,
+      clientAddress: actor.clientAddress,
+      details: { partnerId, ...details },
+    },
+    tx,
+  );
 }
 
 export async function assertPartnerExists(partnerId: string): Promise<void> {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { CreateApiKeyFormSchema, CreatePartnerFormSchema, splitNpis, UpdatePartnerInputSchema } from "@/lib/partners/partner-inputs";
+import {
+  CreateApiKeyFormSchema,
+  CreatePartnerFormSchema,
+  splitNpis,
+  UpdatePartnerInputSchema,
+} from "@/lib/partners/partner-inputs";
 
 describe("partner form inputs", () => {
   it("reads NPIs as people type them and names the bad ones", () => {

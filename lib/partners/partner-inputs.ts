@@ -82,7 +82,10 @@ export const OutboundCredentialInputSchema = z.object({
   headerValue: z
     .string()
     .min(1, "Enter the header value")
-    .max(MAX_OUTBOUND_HEADER_VALUE_LENGTH, `Header value must be at most ${MAX_OUTBOUND_HEADER_VALUE_LENGTH} characters`)
+    .max(
+      MAX_OUTBOUND_HEADER_VALUE_LENGTH,
+      `Header value must be at most ${MAX_OUTBOUND_HEADER_VALUE_LENGTH} characters`,
+    )
     .refine((v) => !/[\r\n]/.test(v), { message: "Header value must be on one line" }),
 });
 

@@ -7,7 +7,14 @@ import { npiWarningFor } from "@/lib/partners/npi-policy";
 import type { ApiKeyState, PartnerCallbacks, PartnerTraffic } from "@/lib/partners/partner-views";
 
 /** What every partner listing shows first, whatever else it adds. */
-export function partnerBasics(p: { id: string; name: string; npis: string[]; callbackUrl: string; suspendedAt: Date | null; createdAt: Date }) {
+export function partnerBasics(p: {
+  id: string;
+  name: string;
+  npis: string[];
+  callbackUrl: string;
+  suspendedAt: Date | null;
+  createdAt: Date;
+}) {
   return {
     partnerId: p.id,
     name: p.name,

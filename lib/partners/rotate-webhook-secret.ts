@@ -10,7 +10,11 @@ import { auditPartnerChange, lockPartner } from "@/lib/partners/partner-guards";
 
 export type RotateWebhookSecretOptions = { partnerId: string; overlapHours: number; actor: Actor };
 
-export async function rotateWebhookSecret({ partnerId, overlapHours, actor }: RotateWebhookSecretOptions): Promise<{ webhookSecret: string; previousExpiresAt: string }> {
+export async function rotateWebhookSecret({
+  partnerId,
+  overlapHours,
+  actor,
+}: RotateWebhookSecretOptions): Promise<{ webhookSecret: string; previousExpiresAt: string }> {
   if (!isOverlapWithin(overlapHours, MAX_SECRET_OVERLAP_HOURS)) {
     throw new DomainError("invalid_input", `overlap must be 0 to ${MAX_SECRET_OVERLAP_HOURS} hours`);
   }

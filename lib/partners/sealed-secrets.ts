@@ -5,7 +5,14 @@
 import type { Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { checkTotpSecrets, resealTotpSecrets } from "@/lib/auth/two-factor/sealed-totp-secrets";
-import { currentKeyId, isSealedUnderCurrentKey, openSecret, sealSecret, secretOwner, SecretKeyError } from "@/lib/crypto/secret-box";
+import {
+  currentKeyId,
+  isSealedUnderCurrentKey,
+  openSecret,
+  sealSecret,
+  secretOwner,
+  SecretKeyError,
+} from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/prisma";
 
 type SealedColumn = "webhookSecret" | "previousWebhookSecret" | "outboundHeaderValue";
@@ -38,7 +45,13 @@ export async function checkStoredSecrets(): Promise<StoredSecretsCheck> {
   return { secrets: secrets + totp.secrets, underCurrentKey: underCurrentKey + totp.underCurrentKey };
 }
 
-export type RotationReport = { keyId: string; partners: number; secrets: number; resealed: number; alreadyCurrent: number };
+export type RotationReport = {
+  keyId: string;
+  partners: number;
+  secrets: number;
+  resealed: number;
+  alreadyCurrent: number;
+};
 
 /**
  * Re-seals every stored secret under the current DATA_ENCRYPTION_KEY (format v2, bound to its owner), in
@@ -73,7 +86,16 @@ export async function rotateStoredSecrets(actor: Actor): Promise<RotationReport>
       secrets += totp.secrets;
       resealed += totp.resealed;
       const report = { keyId, partners: partners.length, secrets, resealed, alreadyCurrent: secrets - resealed };
-      await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "secrets.rotated", clientAddress: actor.clientAddress, details: report }, tx);
+      await recordAuditEvent(
+        {
+          userId: actor.userId,
+          actor: actor.label,
+          action: "secrets.rotated",
+          clientAddress: actor.clientAddress,
+          details: report,
+        },
+        tx,
+      );
       return report;
     },
     { timeout: 120_000 },

@@ -8,12 +8,23 @@ import { isUsableOutboundHeaderName, MAX_OUTBOUND_HEADER_VALUE_LENGTH } from "@/
 import { auditPartnerChange, lockPartner } from "@/lib/partners/partner-guards";
 
 /** header null removes the credential. */
-export type SetPartnerOutboundCredentialOptions = { partnerId: string; header: { name: string; value: string } | null; actor: Actor };
+export type SetPartnerOutboundCredentialOptions = {
+  partnerId: string;
+  header: { name: string; value: string } | null;
+  actor: Actor;
+};
 
-export async function setPartnerOutboundCredential({ partnerId, header, actor }: SetPartnerOutboundCredentialOptions): Promise<void> {
+export async function setPartnerOutboundCredential({
+  partnerId,
+  header,
+  actor,
+}: SetPartnerOutboundCredentialOptions): Promise<void> {
   if (header) {
     if (!isUsableOutboundHeaderName(header.name)) {
-      throw new DomainError("invalid_input", "outbound header name must be a valid HTTP header name that our callbacks do not already set");
+      throw new DomainError(
+        "invalid_input",
+        "outbound header name must be a valid HTTP header name that our callbacks do not already set",
+      );
     }
     if (!header.value || /[\r\n]/.test(header.value) || header.value.length > MAX_OUTBOUND_HEADER_VALUE_LENGTH) {
       throw new DomainError("invalid_input", "outbound header value must be 1-4096 characters on one line");
@@ -23,8 +34,17 @@ export async function setPartnerOutboundCredential({ partnerId, header, actor }:
     await lockPartner(tx, partnerId);
     await tx.partner.update({
       where: { id: partnerId },
-      data: { outboundHeaderName: header?.name ?? null, outboundHeaderValue: header ? sealSecret(header.value, secretOwner.outboundHeader(partnerId)) : null },
+      data: {
+        outboundHeaderName: header?.name ?? null,
+        outboundHeaderValue: header ? sealSecret(header.value, secretOwner.outboundHeader(partnerId)) : null,
+      },
     });
-    await auditPartnerChange(tx, actor, header ? "partner.outbound_credential_set" : "partner.outbound_credential_removed", partnerId, { header: header?.name ?? null });
+    await auditPartnerChange(
+      tx,
+      actor,
+      header ? "partner.outbound_credential_set" : "partner.outbound_credential_removed",
+      partnerId,
+      { header: header?.name ?? null },
+    );
   });
 }

@@ -8,11 +8,18 @@ import { auditPartnerChange, lockPartner } from "@/lib/partners/partner-guards";
 
 export type UpdatePartnerCallbackUrlOptions = { partnerId: string; url: string; actor: Actor };
 
-export async function updatePartnerCallbackUrl({ partnerId, url, actor }: UpdatePartnerCallbackUrlOptions): Promise<string> {
+export async function updatePartnerCallbackUrl({
+  partnerId,
+  url,
+  actor,
+}: UpdatePartnerCallbackUrlOptions): Promise<string> {
   const callbackUrl = await checkCallbackUrl(url); // DNS: outside the transaction
   await db().$transaction(async (tx) => {
     await lockPartner(tx, partnerId);
-    await tx.partner.update({ where: { id: partnerId }, data: { callbackUrl, callbackGoneAt: null, callbackFailingSince: null } });
+    await tx.partner.update({
+      where: { id: partnerId },
+      data: { callbackUrl, callbackGoneAt: null, callbackFailingSince: null },
+    });
     await auditPartnerChange(tx, actor, "partner.callback_url_changed", partnerId, callbackUrlForAudit(callbackUrl));
   });
   return callbackUrl;

@@ -8,7 +8,11 @@ import { isValidNpi } from "@/lib/transfers/identifiers";
 export type PartnerProfileChange = { name?: string; npis?: string[] };
 export type UpdatePartnerProfileOptions = { partnerId: string; change: PartnerProfileChange; actor: Actor };
 
-export async function updatePartnerProfile({ partnerId, change, actor }: UpdatePartnerProfileOptions): Promise<{ name: string; npis: string[] }> {
+export async function updatePartnerProfile({
+  partnerId,
+  change,
+  actor,
+}: UpdatePartnerProfileOptions): Promise<{ name: string; npis: string[] }> {
   const data: { name?: string; npis?: string[] } = {};
   if (change.name !== undefined) {
     const name = change.name.trim();
@@ -26,13 +30,24 @@ export async function updatePartnerProfile({ partnerId, change, actor }: UpdateP
     throw new DomainError("invalid_input", "nothing to change: give a name or NPIs");
   // The change and its audit record commit together; the row is locked so that "from" is what it replaced.
   const updated = await db().$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<{ name: string }[]>`SELECT name FROM partners WHERE id = ${partnerId} FOR UPDATE`;
+    const [locked] = await tx.$queryRaw<
+      { name: string }[]
+    >`SELECT name FROM partners WHERE id = ${partnerId} FOR UPDATE`;
     if (!locked) throw new DomainError("not_found", `no partner ${partnerId}`);
     const updated = await tx.partner.update({ where: { id: partnerId }, data, select: { name: true, npis: true } });
     const details: Record<string, string | string[]> = { partnerId };
     if (data.name !== undefined && data.name !== locked.name) details.name = data.name;
     if (data.npis !== undefined) details.npis = data.npis;
-    await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "partner.updated", clientAddress: actor.clientAddress, details }, tx);
+    await recordAuditEvent(
+      {
+        userId: actor.userId,
+        actor: actor.label,
+        action: "partner.updated",
+        clientAddress: actor.clientAddress,
+        details,
+      },
+      tx,
+    );
     return updated;
   });
   return updated;

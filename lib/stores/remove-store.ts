@@ -11,10 +11,20 @@ export type RemoveStoreOptions = { storeId: string; actor: Actor };
 export async function removeStore({ storeId, actor }: RemoveStoreOptions): Promise<void> {
   const store = await db().store.findUnique({ where: { id: storeId } });
   if (!store) throw new DomainError("not_found", `no store ${storeId}`);
-  if (store.npi === env().PHARMACY_NPI) throw new DomainError("conflict", "this store is PHARMACY_NPI, configured in the environment; change it there");
+  if (store.npi === env().PHARMACY_NPI)
+    throw new DomainError("conflict", "this store is PHARMACY_NPI, configured in the environment; change it there");
   await db().$transaction(async (tx) => {
     await tx.store.delete({ where: { id: storeId } });
-    await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "store.removed", clientAddress: actor.clientAddress, details: { storeId, npi: store.npi } }, tx);
+    await recordAuditEvent(
+      {
+        userId: actor.userId,
+        actor: actor.label,
+        action: "store.removed",
+        clientAddress: actor.clientAddress,
+        details: { storeId, npi: store.npi },
+      },
+      tx,
+    );
   });
   forgetStoreDirectory();
 }

@@ -18,7 +18,9 @@ export type StoreRulesResult = StoreRules & { storeId: string; npi: string; recl
 
 /** A store by its id or by its NPI (10 digits), as the CLI takes it. */
 async function findStore(ref: string) {
-  const store = /^\d{10}$/.test(ref) ? await db().store.findUnique({ where: { npi: ref } }) : await db().store.findUnique({ where: { id: ref } });
+  const store = /^\d{10}$/.test(ref)
+    ? await db().store.findUnique({ where: { npi: ref } })
+    : await db().store.findUnique({ where: { id: ref } });
   if (!store) throw new DomainError("not_found", `no store ${ref}`);
   return store;
 }
@@ -30,11 +32,18 @@ function validateRulesChange(change: StoreRulesChange): Partial<StoreRules> {
   }
   const parsed = StoreRulesChangeSchema.safeParse(change);
   if (!parsed.success) {
-    throw new DomainError("invalid_input", parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "));
+    throw new DomainError(
+      "invalid_input",
+      parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+    );
   }
   const seen = new Set<string>();
   for (const e of parsed.data.extraSchedules ?? []) {
-    if (seen.has(e.substance)) throw new DomainError("invalid_input", `extraSchedules: ${e.substance} is listed twice; give it once, with its state schedule`);
+    if (seen.has(e.substance))
+      throw new DomainError(
+        "invalid_input",
+        `extraSchedules: ${e.substance} is listed twice; give it once, with its state schedule`,
+      );
     seen.add(e.substance);
   }
   return parsed.data;
@@ -54,7 +63,10 @@ export async function setStoreRules({ storeRef, change, actor }: SetStoreRulesOp
       SELECT extra_schedules, rx_expiry_months FROM stores WHERE id = ${found.id} FOR UPDATE`;
     if (!row) throw new DomainError("not_found", `no store ${storeRef}`);
     const before = parseStoreRules({ extraSchedules: row.extra_schedules, rxExpiryMonths: row.rx_expiry_months });
-    const after: StoreRules = { extraSchedules: wanted.extraSchedules ?? before.extraSchedules, rxExpiryMonths: wanted.rxExpiryMonths ?? before.rxExpiryMonths };
+    const after: StoreRules = {
+      extraSchedules: wanted.extraSchedules ?? before.extraSchedules,
+      rxExpiryMonths: wanted.rxExpiryMonths ?? before.rxExpiryMonths,
+    };
     if (JSON.stringify(before) === JSON.stringify(after)) return { before, after };
     await tx.store.update({
       where: { id: found.id },

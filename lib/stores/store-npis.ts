@@ -7,7 +7,11 @@ import { env } from "@/lib/env";
 import { parseStoreRules, DEFAULT_STORE_RULES, type StoreRules } from "@/lib/stores/store-rules";
 
 const TTL_MS = 10_000;
-type Directory = { npis: ReadonlySet<string>; rules: ReadonlyMap<string, StoreRules>; alerts: ReadonlyMap<string, StoreAlertSettings> };
+type Directory = {
+  npis: ReadonlySet<string>;
+  rules: ReadonlyMap<string, StoreRules>;
+  alerts: ReadonlyMap<string, StoreAlertSettings>;
+};
 /**
  * One cache per process, kept on globalThis: under `npm start` this module is loaded twice (by Next's route
  * bundles, where the admin API forgets it, and by the direct /v1 route of lib/http/production-server.ts,
@@ -43,7 +47,14 @@ async function storeDirectory(): Promise<Directory> {
 
 async function readDirectory(startedIn: number): Promise<Directory> {
   const stores = await db().store.findMany({
-    select: { npi: true, extraSchedules: true, rxExpiryMonths: true, alertThresholdsMinutes: true, openingHours: true, timeZone: true },
+    select: {
+      npi: true,
+      extraSchedules: true,
+      rxExpiryMonths: true,
+      alertThresholdsMinutes: true,
+      openingHours: true,
+      timeZone: true,
+    },
   });
   const directory: Directory = {
     npis: new Set([env().PHARMACY_NPI, ...stores.map((s) => s.npi)]),

@@ -21,7 +21,11 @@ export const ExtraScheduleSchema = z.object({
 
 export const StoreRulesSchema = z.object({
   extraSchedules: z.array(ExtraScheduleSchema).max(100, "at most 100 state schedules"),
-  rxExpiryMonths: z.number().int("months must be a whole number").min(1, "at least 1 month").max(60, "at most 60 months"),
+  rxExpiryMonths: z
+    .number()
+    .int("months must be a whole number")
+    .min(1, "at least 1 month")
+    .max(60, "at most 60 months"),
 });
 
 export type StoreRules = { extraSchedules: readonly ExtraSchedule[]; rxExpiryMonths: number };

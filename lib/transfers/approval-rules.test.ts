@@ -13,7 +13,16 @@ const NOW = new Date("2026-11-23T15:00:00Z");
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 
-function rx(name: string, opts: { writtenDaysAgo?: number; refillsAuthorized?: number; refillsRemaining?: number; filled?: boolean; allergies?: string[] } = {}): TransferRequest {
+function rx(
+  name: string,
+  opts: {
+    writtenDaysAgo?: number;
+    refillsAuthorized?: number;
+    refillsRemaining?: number;
+    filled?: boolean;
+    allergies?: string[];
+  } = {},
+): TransferRequest {
   const r = structuredClone(buildTransferRequest({}, { now: NOW }));
   const written = NOW.getTime() - (opts.writtenDaysAgo ?? 30) * DAY;
   r.prescription.medicationName = name;
@@ -23,11 +32,16 @@ function rx(name: string, opts: { writtenDaysAgo?: number; refillsAuthorized?: n
   r.prescription.expirationDate = iso(NOW.getTime() + 90 * DAY);
   r.prescription.refillsAuthorized = opts.refillsAuthorized ?? 3;
   r.prescription.refillsRemaining = opts.refillsRemaining ?? 1;
-  if (opts.allergies) r.patient.allergyDetails = { allergiesDescriptor: "KNOWN_ALLERGIES_INCLUDED", allergies: opts.allergies };
+  if (opts.allergies)
+    r.patient.allergyDetails = { allergiesDescriptor: "KNOWN_ALLERGIES_INCLUDED", allergies: opts.allergies };
   return r;
 }
 
-function refusal(request: TransferRequest, input: ApproveInput = {}, rules: StoreRules = DEFAULT_STORE_RULES): ApprovalRefusedError {
+function refusal(
+  request: TransferRequest,
+  input: ApproveInput = {},
+  rules: StoreRules = DEFAULT_STORE_RULES,
+): ApprovalRefusedError {
   try {
     checkApproval(request, rules, NOW, input);
   } catch (err) {
@@ -47,8 +61,18 @@ describe("approval rules", () => {
   });
 
   it("refuses every Schedule II drug, whatever the spelling, with a prefilled rejection", () => {
-    for (const name of ["Oxycodone HCl 5 mg", "Hydrocodone Bitartrate and Acetaminophen", "Adderall XR", "Methylphenidate ER", "Vyvanse", "Morphine Sulfate ER", "Fentanyl patch"]) {
-      const err = refusal(rx(name, { refillsAuthorized: 1, refillsRemaining: 0, filled: false }), { oneTimeTransferConfirmed: true });
+    for (const name of [
+      "Oxycodone HCl 5 mg",
+      "Hydrocodone Bitartrate and Acetaminophen",
+      "Adderall XR",
+      "Methylphenidate ER",
+      "Vyvanse",
+      "Morphine Sulfate ER",
+      "Fentanyl patch",
+    ]) {
+      const err = refusal(rx(name, { refillsAuthorized: 1, refillsRemaining: 0, filled: false }), {
+        oneTimeTransferConfirmed: true,
+      });
       expect(err.extensions.rule, name).toBe("schedule-ii");
       expect(err.code).toBe("refused");
       expect(err.extensions.reject?.errorType).toBe("OTHER");
@@ -56,54 +80,106 @@ describe("approval rules", () => {
   });
 
   it("refuses Schedule III-IV past six months, but not Schedule V or a non-controlled drug of the same age", () => {
-    expect(refusal(rx("Alprazolam", { writtenDaysAgo: 200 }), { oneTimeTransferConfirmed: true }).extensions.rule).toBe("controlled-six-months");
-    expect(refusal(rx("Testosterone Cypionate", { writtenDaysAgo: 190 }), { oneTimeTransferConfirmed: true }).extensions.rule).toBe("controlled-six-months");
-    expect(checkApproval(rx("Pregabalin", { writtenDaysAgo: 200 }), DEFAULT_STORE_RULES, NOW, { oneTimeTransferConfirmed: true }).drugSchedule).toBe("CV");
-    expect(checkApproval(rx("Sertraline", { writtenDaysAgo: 200 }), DEFAULT_STORE_RULES, NOW, {}).drugSchedule).toBeNull();
+    expect(refusal(rx("Alprazolam", { writtenDaysAgo: 200 }), { oneTimeTransferConfirmed: true }).extensions.rule).toBe(
+      "controlled-six-months",
+    );
+    expect(
+      refusal(rx("Testosterone Cypionate", { writtenDaysAgo: 190 }), { oneTimeTransferConfirmed: true }).extensions
+        .rule,
+    ).toBe("controlled-six-months");
+    expect(
+      checkApproval(rx("Pregabalin", { writtenDaysAgo: 200 }), DEFAULT_STORE_RULES, NOW, {
+        oneTimeTransferConfirmed: true,
+      }).drugSchedule,
+    ).toBe("CV");
+    expect(
+      checkApproval(rx("Sertraline", { writtenDaysAgo: 200 }), DEFAULT_STORE_RULES, NOW, {}).drugSchedule,
+    ).toBeNull();
     // Six calendar months to the day is still valid.
     const edge = rx("Zolpidem Tartrate", { writtenDaysAgo: 0 });
     edge.prescription.writtenDate = "2026-05-23T09:00:00-05:00";
-    expect(checkApproval(edge, DEFAULT_STORE_RULES, NOW, { oneTimeTransferConfirmed: true }).drug.legalExpiry).toBe("2026-11-23");
+    expect(checkApproval(edge, DEFAULT_STORE_RULES, NOW, { oneTimeTransferConfirmed: true }).drug.legalExpiry).toBe(
+      "2026-11-23",
+    );
   });
 
   it("refuses Schedule III-IV with no lawful refill left, and counts a never-filled prescription's first fill", () => {
-    const err = refusal(rx("Lorazepam", { refillsAuthorized: 9, refillsRemaining: 3 }), { oneTimeTransferConfirmed: true });
+    const err = refusal(rx("Lorazepam", { refillsAuthorized: 9, refillsRemaining: 3 }), {
+      oneTimeTransferConfirmed: true,
+    });
     expect(err.extensions.rule).toBe("controlled-refills");
     expect(err.message).toMatch(/federal law allows 5; 5 used, 0 lawfully remain/);
-    const capped = reviewDrug(rx("Clonazepam", { refillsAuthorized: 12, refillsRemaining: 10 }), DEFAULT_STORE_RULES, NOW);
-    expect(capped.refills).toMatchObject({ writtenAfterFirst: 11, lawfulAfterFirst: 5, used: 1, lawfulRemaining: 4, capped: true });
-    const never = checkApproval(rx("Tramadol", { refillsAuthorized: 1, refillsRemaining: 0, filled: false }), DEFAULT_STORE_RULES, NOW, { oneTimeTransferConfirmed: true });
+    const capped = reviewDrug(
+      rx("Clonazepam", { refillsAuthorized: 12, refillsRemaining: 10 }),
+      DEFAULT_STORE_RULES,
+      NOW,
+    );
+    expect(capped.refills).toMatchObject({
+      writtenAfterFirst: 11,
+      lawfulAfterFirst: 5,
+      used: 1,
+      lawfulRemaining: 4,
+      capped: true,
+    });
+    const never = checkApproval(
+      rx("Tramadol", { refillsAuthorized: 1, refillsRemaining: 0, filled: false }),
+      DEFAULT_STORE_RULES,
+      NOW,
+      { oneTimeTransferConfirmed: true },
+    );
     expect(never.drugSchedule).toBe("CIV");
   });
 
   it("needs the one-time-transfer confirmation for III-V, and records it", () => {
-    for (const name of ["Buprenorphine and Naloxone", "Zolpidem 10 mg", "Guaifenesin-Codeine 100-10 mg/5 mL", "Acetaminophen-Codeine #3"]) {
+    for (const name of [
+      "Buprenorphine and Naloxone",
+      "Zolpidem 10 mg",
+      "Guaifenesin-Codeine 100-10 mg/5 mL",
+      "Acetaminophen-Codeine #3",
+    ]) {
       expect(refusal(rx(name)).extensions.rule, name).toBe("one-time-transfer-unconfirmed");
-      expect(checkApproval(rx(name), DEFAULT_STORE_RULES, NOW, { oneTimeTransferConfirmed: true }).oneTimeTransferConfirmed, name).toBe(true);
+      expect(
+        checkApproval(rx(name), DEFAULT_STORE_RULES, NOW, { oneTimeTransferConfirmed: true }).oneTimeTransferConfirmed,
+        name,
+      ).toBe(true);
     }
   });
 
   it("takes the schedule from the drug: a stricter choice is recorded as the pharmacist's, a laxer one refused", () => {
-    const stricter = checkApproval(rx("Gabapentin"), DEFAULT_STORE_RULES, NOW, { drugSchedule: "CV", oneTimeTransferConfirmed: true });
+    const stricter = checkApproval(rx("Gabapentin"), DEFAULT_STORE_RULES, NOW, {
+      drugSchedule: "CV",
+      oneTimeTransferConfirmed: true,
+    });
     expect(stricter).toMatchObject({ drugSchedule: "CV" });
     expect(stricter.drug.scheduleBasis).toBe("set by pharmacist: C-V (detected: gabapentin, not controlled)");
-    expect(refusal(rx("Alprazolam"), { drugSchedule: "CV", oneTimeTransferConfirmed: true }).extensions.rule).toBe("schedule-below-detected");
+    expect(refusal(rx("Alprazolam"), { drugSchedule: "CV", oneTimeTransferConfirmed: true }).extensions.rule).toBe(
+      "schedule-below-detected",
+    );
     expect(refusal(rx("Alprazolam"), { drugSchedule: null }).extensions.rule).toBe("schedule-below-detected");
-    const same = checkApproval(rx("Alprazolam"), DEFAULT_STORE_RULES, NOW, { drugSchedule: "CIV", oneTimeTransferConfirmed: true });
+    const same = checkApproval(rx("Alprazolam"), DEFAULT_STORE_RULES, NOW, {
+      drugSchedule: "CIV",
+      oneTimeTransferConfirmed: true,
+    });
     expect(same.drug.scheduleBasis).toBe("detected: alprazolam, C-IV (federal)");
   });
 
   it("a drug the tables do not know needs an explicit schedule, and the rules of the chosen one then apply", () => {
     const unknown = rx("Zyxoflamide Forte", { writtenDaysAgo: 200 });
     expect(refusal(unknown).extensions.rule).toBe("schedule-required");
-    expect(refusal(unknown, { drugSchedule: "CIV", oneTimeTransferConfirmed: true }).extensions.rule).toBe("controlled-six-months");
-    expect(checkApproval(unknown, DEFAULT_STORE_RULES, NOW, { drugSchedule: null }).drug.scheduleBasis).toMatch(/^set by pharmacist: not controlled \(not found/);
+    expect(refusal(unknown, { drugSchedule: "CIV", oneTimeTransferConfirmed: true }).extensions.rule).toBe(
+      "controlled-six-months",
+    );
+    expect(checkApproval(unknown, DEFAULT_STORE_RULES, NOW, { drugSchedule: null }).drug.scheduleBasis).toMatch(
+      /^set by pharmacist: not controlled \(not found/,
+    );
   });
 
   it("applies the store's state schedules and prescription validity", () => {
     const kentucky: StoreRules = { extraSchedules: [{ substance: "gabapentin", schedule: "V" }], rxExpiryMonths: 12 };
     expect(refusal(rx("Gabapentin 300 mg"), {}, kentucky).extensions.rule).toBe("one-time-transfer-unconfirmed");
-    expect(checkApproval(rx("Gabapentin 300 mg"), kentucky, NOW, { oneTimeTransferConfirmed: true }).drug.scheduleBasis).toBe("detected: gabapentin, C-V (state)");
+    expect(
+      checkApproval(rx("Gabapentin 300 mg"), kentucky, NOW, { oneTimeTransferConfirmed: true }).drug.scheduleBasis,
+    ).toBe("detected: gabapentin, C-V (state)");
     const short: StoreRules = { extraSchedules: [], rxExpiryMonths: 6 };
     expect(refusal(rx("Lisinopril", { writtenDaysAgo: 200 }), {}, short).extensions.rule).toBe("legal-expiry");
     expect(refusal(rx("Lisinopril", { writtenDaysAgo: 370 })).extensions.rule).toBe("legal-expiry");
@@ -111,7 +187,9 @@ describe("approval rules", () => {
 
   it("keeps the allergy warnings with the approval; they do not block it", () => {
     const ok = checkApproval(rx("Amoxicillin 500 mg", { allergies: ["Penicillin"] }), DEFAULT_STORE_RULES, NOW, {});
-    expect(ok.drug.allergyWarnings.map((w) => [w.severity, w.message])).toEqual([["danger", "Amoxicillin is a penicillin; the patient is allergic to Penicillin"]]);
+    expect(ok.drug.allergyWarnings.map((w) => [w.severity, w.message])).toEqual([
+      ["danger", "Amoxicillin is a penicillin; the patient is allergic to Penicillin"],
+    ]);
     const cephalexin = checkApproval(rx("Cephalexin", { allergies: ["PCN"] }), DEFAULT_STORE_RULES, NOW, {});
     expect(cephalexin.drug.allergyWarnings[0]?.severity).toBe("caution");
   });

@@ -16,8 +16,18 @@ export type ApprovedDrug = {
   oneTimeTransferConfirmed: boolean | null;
 };
 
-export function checkApproval(request: TransferRequest, rules: StoreRules, now: Date, input: ApproveInput): ApprovedDrug {
-  const chosen = input.drugSchedule === undefined ? undefined : input.drugSchedule === null ? null : scheduleNumeral(input.drugSchedule);
+export function checkApproval(
+  request: TransferRequest,
+  rules: StoreRules,
+  now: Date,
+  input: ApproveInput,
+): ApprovedDrug {
+  const chosen =
+    input.drugSchedule === undefined
+      ? undefined
+      : input.drugSchedule === null
+        ? null
+        : scheduleNumeral(input.drugSchedule);
   const detected = reviewDrug(request, rules, now);
   const { match } = detected;
   const name = request.prescription.medicationName;
@@ -36,7 +46,8 @@ export function checkApproval(request: TransferRequest, rules: StoreRules, now: 
   }
   const drug = chosen === undefined ? detected : reviewDrug(request, rules, now, chosen);
   const block = drug.blocks[0];
-  if (block) throw new ApprovalRefusedError({ rule: block.rule, title: block.title, reject: block.reject }, block.detail);
+  if (block)
+    throw new ApprovalRefusedError({ rule: block.rule, title: block.title, reject: block.reject }, block.detail);
   if (drug.needsOneTimeConfirmation && input.oneTimeTransferConfirmed !== true) {
     throw new ApprovalRefusedError(
       { rule: "one-time-transfer-unconfirmed", title: "Confirm the one-time transfer" },

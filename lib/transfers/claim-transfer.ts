@@ -18,7 +18,11 @@ export function claimMs(): number {
 
 type ClaimedRow = { claim_expires_at: Date; was_mine: boolean };
 
-export async function claimTransfer(input: { transferId: string; actor: SessionUser; clientAddress: string | null }): Promise<ClaimState> {
+export async function claimTransfer(input: {
+  transferId: string;
+  actor: SessionUser;
+  clientAddress: string | null;
+}): Promise<ClaimState> {
   const { transferId, actor } = input;
   if (actor.role !== "pharmacist") throw new DomainError("forbidden", "Only pharmacists claim transfers for review.");
   const seconds = claimMs() / 1000;
@@ -49,11 +53,20 @@ export async function claimTransfer(input: { transferId: string; actor: SessionU
       details: { until: claimed.claim_expires_at.toISOString() },
     });
   }
-  return { referenceID: transferId, heldBy: actor.name, heldById: actor.id, claimExpiresAt: claimed.claim_expires_at.toISOString() };
+  return {
+    referenceID: transferId,
+    heldBy: actor.name,
+    heldById: actor.id,
+    claimExpiresAt: claimed.claim_expires_at.toISOString(),
+  };
 }
 
 /** Gives the claim back (only the holder can). Returns false when there was nothing of theirs to release. */
-export async function releaseClaim(input: { transferId: string; actor: SessionUser; clientAddress: string | null }): Promise<boolean> {
+export async function releaseClaim(input: {
+  transferId: string;
+  actor: SessionUser;
+  clientAddress: string | null;
+}): Promise<boolean> {
   const released = await db().$executeRaw`
     UPDATE transfers SET claimed_by_id = NULL, claim_expires_at = NULL
      WHERE id = ${input.transferId} AND claimed_by_id = ${input.actor.id} AND status = 'RECEIVED'`;

@@ -13,7 +13,11 @@ export const DRUG_SCHEDULE_VALUES = ["II", "III", "IV", "V", "none", "unknown"] 
 export type DrugScheduleColumn = (typeof DRUG_SCHEDULE_VALUES)[number];
 export type AllergyAlert = "danger" | "caution" | null;
 
-export type TransferClassification = { drugSchedule: DrugScheduleColumn; allergyAlert: AllergyAlert; substanceKey: string | null };
+export type TransferClassification = {
+  drugSchedule: DrugScheduleColumn;
+  allergyAlert: AllergyAlert;
+  substanceKey: string | null;
+};
 
 export function classifyTransfer(request: TransferRequest, rules: StoreRules): TransferClassification {
   const rx = request.prescription;
@@ -56,7 +60,9 @@ export async function classifyStoredTransfers(opts: { receivingNpi?: string } = 
     const substanceKeys: (string | null)[] = [];
     for (const row of rows) {
       const parsed = TransferRequestSchema.safeParse(row.request);
-      const c = parsed.success ? classifyTransfer(parsed.data, await getStoreRules(row.receiving_npi)) : { drugSchedule: "unknown", allergyAlert: null, substanceKey: null };
+      const c = parsed.success
+        ? classifyTransfer(parsed.data, await getStoreRules(row.receiving_npi))
+        : { drugSchedule: "unknown", allergyAlert: null, substanceKey: null };
       ids.push(row.id);
       schedules.push(c.drugSchedule);
       alerts.push(c.allergyAlert);

@@ -6,5 +6,7 @@ import type { TransferRequest } from "@/lib/transfers/wire";
 
 export function hashRequestContent(request: TransferRequest): string {
   const { retryCount: _retryCount, requestTimestamp: _requestTimestamp, ...metadata } = request.metadata;
-  return createHash("sha256").update(canonicalJson({ ...request, metadata })).digest("hex");
+  return createHash("sha256")
+    .update(canonicalJson({ ...request, metadata }))
+    .digest("hex");
 }

@@ -22,15 +22,18 @@ import { newId } from "@/lib/ids";
 import { AlreadyDecidedError, ApprovalRefusedError, ClaimHeldError } from "@/lib/transfers/decision-errors";
 import type { ApproveInput, RejectInput } from "@/lib/transfers/decision-inputs";
 import { confirmedResponse, rejectionResponse } from "@/lib/transfers/decision-responses";
-import { lockForDecision, writeDecision, type DecisionWrite, type LockedTransfer } from "@/lib/transfers/decision-statements";
+import {
+  lockForDecision,
+  writeDecision,
+  type DecisionWrite,
+  type LockedTransfer,
+} from "@/lib/transfers/decision-statements";
 import { parseStoreRules, DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
 import { checkApproval, type ApprovedDrug } from "@/lib/transfers/approval-rules";
 import { TransferRequestSchema, type TransferResponse } from "@/lib/transfers/wire";
 import { observeDecision } from "@/lib/ops/metrics";
 
-export type DecisionRequest =
-  | ({ kind: "approve" } & ApproveInput)
-  | ({ kind: "reject" } & RejectInput);
+export type DecisionRequest = ({ kind: "approve" } & ApproveInput) | ({ kind: "reject" } & RejectInput);
 
 export type DecisionResult = {
   referenceID: string;
@@ -75,14 +78,22 @@ export async function decideTransfer(input: DecideInput): Promise<DecisionResult
     return result;
   } catch (err) {
     const refusal = isUniqueViolation(err) ? await alreadyDecided(db(), transferId) : err;
-    if (refusal instanceof AlreadyDecidedError || refusal instanceof ClaimHeldError || refusal instanceof ApprovalRefusedError) {
+    if (
+      refusal instanceof AlreadyDecidedError ||
+      refusal instanceof ClaimHeldError ||
+      refusal instanceof ApprovalRefusedError
+    ) {
       await recordAuditEvent({
         userId: actor.id,
         actor: actor.email,
         action: "transfer.decision_refused",
         transferId,
         clientAddress: input.clientAddress,
-        details: { attempted: decision.kind, reason: refusal.extensions.reason, ...(refusal instanceof ApprovalRefusedError ? { rule: refusal.extensions.rule } : {}) },
+        details: {
+          attempted: decision.kind,
+          reason: refusal.extensions.reason,
+          ...(refusal instanceof ApprovalRefusedError ? { rule: refusal.extensions.rule } : {}),
+        },
       });
     }
     throw refusal;
@@ -90,11 +101,20 @@ export async function decideTransfer(input: DecideInput): Promise<DecisionResult
 }
 
 /** Throws the answer for a transfer that is missing, already decided, or under another pharmacist's claim. */
-function refuseUndecidable(row: LockedTransfer | undefined, transferId: string, actorId: string): asserts row is LockedTransfer & { chain: number; prev_hash: string } {
+function refuseUndecidable(
+  row: LockedTransfer | undefined,
+  transferId: string,
+  actorId: string,
+): asserts row is LockedTransfer & { chain: number; prev_hash: string } {
   if (!row) throw new DomainError("not_found", `No transfer ${transferId}.`);
   if (row.status !== "RECEIVED") {
-    if (!row.decided || !row.decided_by || !row.decided_at) throw new DomainError("conflict", "This transfer is no longer waiting for a decision.");
-    throw new AlreadyDecidedError({ decision: row.decided, decidedBy: row.decided_by, decidedAt: row.decided_at.toISOString() });
+    if (!row.decided || !row.decided_by || !row.decided_at)
+      throw new DomainError("conflict", "This transfer is no longer waiting for a decision.");
+    throw new AlreadyDecidedError({
+      decision: row.decided,
+      decidedBy: row.decided_by,
+      decidedAt: row.decided_at.toISOString(),
+    });
   }
   if (row.claim_live && row.claimed_by_id !== actorId) {
     throw new ClaimHeldError({
@@ -104,17 +124,25 @@ function refuseUndecidable(row: LockedTransfer | undefined, transferId: string, 
     });
   }
   // lockForDecision takes an audit chain exactly when the two checks above pass.
-  if (row.chain === null || row.prev_hash === null) throw new Error("decide-transfer: no audit chain was taken for a decidable transfer");
+  if (row.chain === null || row.prev_hash === null)
+    throw new Error("decide-transfer: no audit chain was taken for a decidable transfer");
 }
 
 /** Everything the decision writes, worked out from the locked row: the drug review, the response, the audit record. */
-function decisionWrite(row: LockedTransfer & { chain: number; prev_hash: string }, input: DecideInput): { write: DecisionWrite; response: TransferResponse } {
+function decisionWrite(
+  row: LockedTransfer & { chain: number; prev_hash: string },
+  input: DecideInput,
+): { write: DecisionWrite; response: TransferResponse } {
   const { transferId, actor, decision } = input;
   const request = TransferRequestSchema.parse(row.request);
   const at = new Date();
   // The store's rules as the transaction read them (not the intake cache): the decision uses today's rules.
-  const rules = row.rx_expiry_months === null ? DEFAULT_STORE_RULES : parseStoreRules({ extraSchedules: row.extra_schedules, rxExpiryMonths: row.rx_expiry_months });
-  const approved: ApprovedDrug | null = decision.kind === "approve" ? checkApproval(request, rules, at, decision) : null;
+  const rules =
+    row.rx_expiry_months === null
+      ? DEFAULT_STORE_RULES
+      : parseStoreRules({ extraSchedules: row.extra_schedules, rxExpiryMonths: row.rx_expiry_months });
+  const approved: ApprovedDrug | null =
+    decision.kind === "approve" ? checkApproval(request, rules, at, decision) : null;
   const response =
     decision.kind === "approve"
       ? confirmedResponse(request, transferId, at, decision.localRxNumber)

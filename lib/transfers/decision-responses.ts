@@ -3,9 +3,19 @@
 // local Rx number in metadata.localRxNumber; ERROR carries the pharmacist's type and description.
 import { newId } from "@/lib/ids";
 import { errorResponse } from "@/lib/transfers/responses";
-import { TransferResponseSchema, type ErrorType, type TransferRequest, type TransferResponse } from "@/lib/transfers/wire";
+import {
+  TransferResponseSchema,
+  type ErrorType,
+  type TransferRequest,
+  type TransferResponse,
+} from "@/lib/transfers/wire";
 
-export function confirmedResponse(request: TransferRequest, referenceID: string, at: Date, localRxNumber?: string): TransferResponse {
+export function confirmedResponse(
+  request: TransferRequest,
+  referenceID: string,
+  at: Date,
+  localRxNumber?: string,
+): TransferResponse {
   return TransferResponseSchema.parse({
     requestID: request.metadata.requestID,
     metadata: {
@@ -19,6 +29,12 @@ export function confirmedResponse(request: TransferRequest, referenceID: string,
   });
 }
 
-export function rejectionResponse(request: TransferRequest, referenceID: string, at: Date, type: ErrorType, description: string): TransferResponse {
+export function rejectionResponse(
+  request: TransferRequest,
+  referenceID: string,
+  at: Date,
+  type: ErrorType,
+  description: string,
+): TransferResponse {
   return TransferResponseSchema.parse(errorResponse(request.metadata.requestID, type, description, referenceID, at));
 }

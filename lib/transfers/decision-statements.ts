@@ -7,7 +7,12 @@
 //      transactional outbox), the audit record and, for an approval, the integration feed entry.
 // Parameterised tagged templates only (Prisma.sql); nothing is spliced into the SQL as text.
 import { Prisma } from "@/generated/prisma/client";
-import { auditChainAcquireSql, auditInsertSql, type AcquiredChain, type AuditEventInput } from "@/lib/audit/record-audit-event";
+import {
+  auditChainAcquireSql,
+  auditInsertSql,
+  type AcquiredChain,
+  type AuditEventInput,
+} from "@/lib/audit/record-audit-event";
 import { deliveryJobSql } from "@/lib/callbacks/job-queue";
 import { feedEntryInsertSql } from "@/lib/integration/append-feed-entry";
 
@@ -39,7 +44,11 @@ export type LockedTransfer = {
  * EXISTS over `locked` is a one-time filter evaluated before audit_chain_acquire is called, so the chain is
  * only taken once the row is ours and decidable; a refusal found later (the drug review) rolls it back.
  */
-export async function lockForDecision(tx: Prisma.TransactionClient, transferId: string, actorId: string): Promise<LockedTransfer | undefined> {
+export async function lockForDecision(
+  tx: Prisma.TransactionClient,
+  transferId: string,
+  actorId: string,
+): Promise<LockedTransfer | undefined> {
   const rows = await tx.$queryRaw<LockedTransfer[]>`
     WITH locked AS (
       SELECT t.id, t.partner_id, t.status::text AS status, t.request, t.claimed_by_id, t.claim_expires_at, t.receiving_npi,

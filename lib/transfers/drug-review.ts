@@ -68,14 +68,21 @@ export function reviewDrug(
   const shortLived = schedule === "III" || schedule === "IV";
   const months = validMonths(schedule, rules.rxExpiryMonths);
   // On calendar dates (the written date as the sender wrote it): the SQL of the queue's filter does the same.
-  const legalExpiry = legalExpiryOf({ writtenDate: written, schedule, nonControlledMonths: rules.rxExpiryMonths }).toISOString().slice(0, 10);
+  const legalExpiry = legalExpiryOf({ writtenDate: written, schedule, nonControlledMonths: rules.rxExpiryMonths })
+    .toISOString()
+    .slice(0, 10);
   const legalExpiryBasis = shortLived
     ? `written ${written} + ${CONTROLLED_EXPIRY_MONTHS} months (Schedule ${schedule}, 21 CFR 1306.22)`
     : `written ${written} + ${months} months (this store's rule for ${schedule ? `Schedule ${schedule}` : "non-controlled"} prescriptions)`;
   const today = now.toISOString().slice(0, 10);
 
   const refills = shortLived
-    ? lawfulRefills({ schedule, refillsAuthorized: rx.refillsAuthorized, refillsRemaining: rx.refillsRemaining, filled: rx.firstFilledDate !== null })
+    ? lawfulRefills({
+        schedule,
+        refillsAuthorized: rx.refillsAuthorized,
+        refillsRemaining: rx.refillsRemaining,
+        filled: rx.firstFilledDate !== null,
+      })
     : null;
 
   const blocks: ApprovalBlock[] = [];
@@ -129,7 +136,10 @@ export function reviewDrug(
       rule: "sender-expiry",
       title: "Expired",
       detail: `The prescription expired on ${senderExpiry}: it cannot be transferred.`,
-      reject: { errorType: "RX_EXPIRED", description: `prescription.expirationDate: the prescription expired on ${senderExpiry}.` },
+      reject: {
+        errorType: "RX_EXPIRED",
+        description: `prescription.expirationDate: the prescription expired on ${senderExpiry}.`,
+      },
     });
   }
 
@@ -150,7 +160,8 @@ export function reviewDrug(
 export function refillsSentence(r: NonNullable<DrugReview["refills"]>): string {
   const written = `${r.writtenAfterFirst} ${r.writtenAfterFirst === 1 ? "refill was" : "refills were"} written after the first fill`;
   const capped = r.capped ? `; federal law allows ${r.lawfulAfterFirst}` : "";
-  if (r.firstFillPending) return `${written}${capped}; never filled: the first fill and ${r.lawfulAfterFirst} ${r.lawfulAfterFirst === 1 ? "refill" : "refills"} remain.`;
+  if (r.firstFillPending)
+    return `${written}${capped}; never filled: the first fill and ${r.lawfulAfterFirst} ${r.lawfulAfterFirst === 1 ? "refill" : "refills"} remain.`;
   return `${written}${capped}; ${r.used} used, ${r.lawfulRemaining} lawfully ${r.lawfulRemaining === 1 ? "remains" : "remain"}.`;
 }
 

@@ -10,7 +10,12 @@ export const EXAMPLE_AS_OF = "2026-11-23T15:00:00Z";
 
 export function exampleTransferRequest(asOf: Date = new Date(EXAMPLE_AS_OF)): TransferRequest {
   return buildTransferRequest(
-    { metadata: { requestID: `req_example_${asOf.toISOString().slice(0, 10).replaceAll("-", "")}`, patientReferenceID: "pat_000451" } },
+    {
+      metadata: {
+        requestID: `req_example_${asOf.toISOString().slice(0, 10).replaceAll("-", "")}`,
+        patientReferenceID: "pat_000451",
+      },
+    },
     { now: asOf },
   );
 }

@@ -12,7 +12,8 @@ describe("the transfer export's filters", () => {
   });
 
   it("takes schedules as people write them", () => {
-    const schedule = (s: string) => parseTransferExportQuery({ from: "2026-01-01", to: "2026-02-01", schedule: s }).schedule;
+    const schedule = (s: string) =>
+      parseTransferExportQuery({ from: "2026-01-01", to: "2026-02-01", schedule: s }).schedule;
     expect(schedule("iv")).toBe("IV");
     expect(schedule("C-II")).toBe("II");
     expect(schedule("CV")).toBe("V");
@@ -33,7 +34,9 @@ describe("the transfer export's filters", () => {
     expect(message({ from: "2026-02-01", to: "2026-02-01" })).toMatch(/from \(2026-02-01\) must be before to/);
     expect(message({ from: "2026-02-30", to: "2026-03-01" })).toMatch(/^from must be an ISO 8601 date/);
     expect(message({ from: "2026-01-01", to: "2026-03-01", schedule: "VI" })).toMatch(/^schedule must be/);
-    expect(message({ from: "2026-01-01", to: "2026-03-01", outcome: "all" })).toMatch(/^outcome must be approved, rejected or any/);
+    expect(message({ from: "2026-01-01", to: "2026-03-01", outcome: "all" })).toMatch(
+      /^outcome must be approved, rejected or any/,
+    );
     expect(message({ to: "2026-03-01" })).toMatch(/^from is required/);
   });
 });
@@ -42,7 +45,13 @@ describe("the transfer export's columns", () => {
   it("are the record's element keys, a rejection's reason beside the outcome, each once", () => {
     expect(new Set(TRANSFER_EXPORT_COLUMNS).size).toBe(TRANSFER_EXPORT_COLUMNS.length);
     expect(TRANSFER_EXPORT_COLUMNS.slice(0, 3)).toEqual(["referenceID", "outcome", "rejectionDescription"]);
-    for (const key of ["prescriberAddress", "transferringPhone", "receivingPharmacistLicense", "refillsAfterFirstFill", "totalFillsAuthorized"]) {
+    for (const key of [
+      "prescriberAddress",
+      "transferringPhone",
+      "receivingPharmacistLicense",
+      "refillsAfterFirstFill",
+      "totalFillsAuthorized",
+    ]) {
       expect(TRANSFER_EXPORT_COLUMNS).toContain(key);
     }
   });

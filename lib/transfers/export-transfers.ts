@@ -74,20 +74,29 @@ export function parseTransferExportQuery(raw: Record<string, string | undefined>
   }
   const parsed = TransferExportQuerySchema.safeParse(given);
   if (!parsed.success) {
-    throw new DomainError("invalid_input", parsed.error.issues.map((i) => `${i.path.join(".") || "query"} ${i.message}`).join("; "));
+    throw new DomainError(
+      "invalid_input",
+      parsed.error.issues.map((i) => `${i.path.join(".") || "query"} ${i.message}`).join("; "),
+    );
   }
   const { from, to, schedule, outcome } = parsed.data;
   const fromDate = new Date(DATE_ONLY.test(from) ? `${from}T00:00:00Z` : from);
   const toDate = new Date(DATE_ONLY.test(to) ? `${to}T00:00:00Z` : to);
   if (Number.isNaN(fromDate.getTime())) throw new DomainError("invalid_input", `from ${from} is not a date`);
   if (Number.isNaN(toDate.getTime())) throw new DomainError("invalid_input", `to ${to} is not a date`);
-  if (fromDate >= toDate) throw new DomainError("invalid_input", `from (${from}) must be before to (${to}); to is exclusive`);
+  if (fromDate >= toDate)
+    throw new DomainError("invalid_input", `from (${from}) must be before to (${to}); to is exclusive`);
   return { from, to, schedule, outcome, fromDate, toDate };
 }
 
 /** "2024-11-23" stays as typed; an instant becomes 20241123T050000Z (no colons: they break file names). */
 function fileStamp(given: string, date: Date): string {
-  return DATE_ONLY.test(given) ? given : date.toISOString().replace(/\.\d{3}Z$/, "Z").replace(/[-:]/g, "");
+  return DATE_ONLY.test(given)
+    ? given
+    : date
+        .toISOString()
+        .replace(/\.\d{3}Z$/, "Z")
+        .replace(/[-:]/g, "");
 }
 
 export function exportFilename(query: Pick<TransferExportQuery, "from" | "to" | "fromDate" | "toDate">): string {
@@ -164,7 +173,8 @@ type ExportRow = {
 /** The filters as SQL; `schedule` is the decision's for an approval ("CIV" → "IV"), the intake's otherwise. */
 function conditions(query: TransferExportQuery, upTo: Date): Prisma.Sql[] {
   const conds = [Prisma.sql`d.decided_at >= ${query.fromDate}`, Prisma.sql`d.decided_at < ${upTo}`];
-  if (query.outcome !== "any") conds.push(Prisma.sql`d.decision = ${query.outcome === "approved" ? "APPROVED" : "REJECTED"}::"Decision"`);
+  if (query.outcome !== "any")
+    conds.push(Prisma.sql`d.decision = ${query.outcome === "approved" ? "APPROVED" : "REJECTED"}::"Decision"`);
   const schedule = Prisma.sql`COALESCE(substr(d.drug_schedule, 2), t.drug_schedule)`;
   if (query.schedule === "any") conds.push(Prisma.sql`${schedule} IN ('II', 'III', 'IV', 'V')`);
   else if (query.schedule !== "all") conds.push(Prisma.sql`${schedule} = ${query.schedule}`);
@@ -184,7 +194,10 @@ function lineOf(row: ExportRow): string {
     // Never silently drop a decided transfer from a legal export: say where the record can be read.
     const values = new Map<string, string>([
       ["referenceID", row.transfer_id],
-      ["outcome", `${row.decision}: the stored request no longer matches the wire schema; read it at /transfers/${row.transfer_id}`],
+      [
+        "outcome",
+        `${row.decision}: the stored request no longer matches the wire schema; read it at /transfers/${row.transfer_id}`,
+      ],
       ["transferDateTime", row.decided_at.toISOString()],
     ]);
     return csvRow(TRANSFER_EXPORT_COLUMNS.map((key) => values.get(key) ?? null));
@@ -207,9 +220,22 @@ function lineOf(row: ExportRow): string {
     response: row.response as TransferResponse,
   };
   const store: RecordStore = row.store_npi
-    ? { name: row.store_name ?? "", npi: row.store_npi, dea: row.store_dea, address: (row.store_address as Address | null) ?? null }
+    ? {
+        name: row.store_name ?? "",
+        npi: row.store_npi,
+        dea: row.store_dea,
+        address: (row.store_address as Address | null) ?? null,
+      }
     : null;
-  return recordLine(buildTransferRecord({ referenceID: row.transfer_id, request: parsed.data, decision, store, intakeSchedule: row.intake_schedule }));
+  return recordLine(
+    buildTransferRecord({
+      referenceID: row.transfer_id,
+      request: parsed.data,
+      decision,
+      store,
+      intakeSchedule: row.intake_schedule,
+    }),
+  );
 }
 
 export type TransferExport = { filename: string; rows: number; lines: AsyncGenerator<string> };
@@ -237,7 +263,9 @@ export async function exportTransfers(query: TransferExportQuery, actor: Actor):
     yield csvRow(TRANSFER_EXPORT_COLUMNS);
     let after: { at: Date; id: string } | null = null;
     for (;;) {
-      const keyset: Prisma.Sql = after ? Prisma.sql`AND (d.decided_at, d.transfer_id) > (${after.at}, ${after.id})` : Prisma.empty;
+      const keyset: Prisma.Sql = after
+        ? Prisma.sql`AND (d.decided_at, d.transfer_id) > (${after.at}, ${after.id})`
+        : Prisma.empty;
       const rows: ExportRow[] = await db().$queryRaw<ExportRow[]>`
         SELECT d.transfer_id, t.request, t.drug_schedule AS intake_schedule, d.decision::text AS decision, d.user_id, d.pharmacist_name, d.decided_at,
                d.error_type, d.description, d.drug_schedule, d.schedule_basis, d.one_time_transfer_confirmed,

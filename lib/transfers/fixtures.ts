@@ -125,7 +125,8 @@ export function buildTransferRequest(
   const request = deepMerge(base, overrides) as TransferRequest;
   // The sender's patient id follows the patient, unless given: two tests that name different patients must
   // not share one id, or the patient history (which matches by that id) would join them into one person.
-  if (overrides.metadata?.patientReferenceID === undefined) request.metadata.patientReferenceID = patientIdOf(request.patient);
+  if (overrides.metadata?.patientReferenceID === undefined)
+    request.metadata.patientReferenceID = patientIdOf(request.patient);
   return request;
 }
 

@@ -100,7 +100,9 @@ export async function getPatientHistory(opts: GetPatientHistoryOptions): Promise
   const listed = rows.slice(0, HISTORY_LIMIT);
   const entries = listed.map(toEntry);
   // Queue order is oldest first: the next one is the first pending after this transfer, else the oldest pending.
-  const pending = rows.filter((r) => r.status === "RECEIVED").sort((a, b) => a.received_at.getTime() - b.received_at.getTime() || (a.id < b.id ? -1 : 1));
+  const pending = rows
+    .filter((r) => r.status === "RECEIVED")
+    .sort((a, b) => a.received_at.getTime() - b.received_at.getTime() || (a.id < b.id ? -1 : 1));
   const next = pending.find((r) => r.after_current) ?? pending[0];
 
   await recordAuditEvent({
@@ -117,7 +119,13 @@ export async function getPatientHistory(opts: GetPatientHistoryOptions): Promise
     entries,
     hasMore: rows.length > HISTORY_LIMIT,
     duplicateTherapyDays: DUPLICATE_THERAPY_DAYS,
-    nextForPatient: next ? { referenceID: next.id, drug: { name: next.drug_name, strength: next.drug_strength }, pendingCount: pending.length } : null,
+    nextForPatient: next
+      ? {
+          referenceID: next.id,
+          drug: { name: next.drug_name, strength: next.drug_strength },
+          pendingCount: pending.length,
+        }
+      : null,
   };
 }
 

@@ -40,7 +40,13 @@ export type TransferActivity = {
   decidedAt: string | null;
   claim: { heldBy: string; heldById: string; claimExpiresAt: string } | null;
   /** description: what a rejection told the sender (null for an approval). */
-  decision: { decision: Decision; pharmacistName: string; decidedAt: string; errorType: string | null; description: string | null } | null;
+  decision: {
+    decision: Decision;
+    pharmacistName: string;
+    decidedAt: string;
+    errorType: string | null;
+    description: string | null;
+  } | null;
   callback: CallbackTimeline | null;
   timeline: TimelineEvent[];
   serverTime: string;
@@ -60,7 +66,9 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
       claimExpiresAt: true,
       claimedBy: { select: { id: true, name: true } },
       partner: { select: { name: true } },
-      decision: { select: { decision: true, pharmacistName: true, decidedAt: true, errorType: true, description: true } },
+      decision: {
+        select: { decision: true, pharmacistName: true, decidedAt: true, errorType: true, description: true },
+      },
       callback: { include: { attempts: { orderBy: { attemptNumber: "asc" } } } },
     },
   });
@@ -90,7 +98,12 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
         if (previous?.kind === "viewed" && previous.actor === who) {
           previous.count = (previous.count ?? 1) + 1;
         } else {
-          timeline.push({ at, kind: "viewed", text: details.screen === "record" ? `Transfer record viewed by ${who}` : `Viewed by ${who}`, actor: who });
+          timeline.push({
+            at,
+            kind: "viewed",
+            text: details.screen === "record" ? `Transfer record viewed by ${who}` : `Viewed by ${who}`,
+            actor: who,
+          });
         }
         break;
       }
@@ -101,7 +114,12 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
         timeline.push({ at, kind: "released", text: `Claim released by ${who}`, actor: who });
         break;
       case "transfer.approved":
-        timeline.push({ at, kind: "approved", text: `Approved by ${who}: CONFIRMED queued for the sender`, actor: who });
+        timeline.push({
+          at,
+          kind: "approved",
+          text: `Approved by ${who}: CONFIRMED queued for the sender`,
+          actor: who,
+        });
         break;
       case "transfer.rejected":
         timeline.push({
@@ -112,7 +130,12 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
         });
         break;
       case "transfer.decision_refused":
-        timeline.push({ at, kind: "refused", text: `${who} tried to ${details.attempted === "reject" ? "reject" : "approve"}; refused (${details.reason === "claimed_by_other" ? "claimed by someone else" : "already decided"})`, actor: who });
+        timeline.push({
+          at,
+          kind: "refused",
+          text: `${who} tried to ${details.attempted === "reject" ? "reject" : "approve"}; refused (${details.reason === "claimed_by_other" ? "claimed by someone else" : "already decided"})`,
+          actor: who,
+        });
         break;
       default:
         timeline.push({ at, kind: "event", text: `${e.action.replace(/[._]/g, " ")} by ${who}`, actor: who });
@@ -121,7 +144,12 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
 
   const callback = row.callback;
   if (callback) {
-    timeline.push({ at: callback.createdAt.toISOString(), kind: "callback_queued", text: "Callback to the sender queued", actor: null });
+    timeline.push({
+      at: callback.createdAt.toISOString(),
+      kind: "callback_queued",
+      text: "Callback to the sender queued",
+      actor: null,
+    });
     for (const a of callback.attempts) {
       const ok = a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300;
       const outcome = a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? "in progress");
@@ -135,7 +163,13 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
       });
     }
     if (callback.deliveredAt) {
-      timeline.push({ at: callback.deliveredAt.toISOString(), kind: "callback_delivered", text: "Callback acknowledged by the sender", actor: null, ok: true });
+      timeline.push({
+        at: callback.deliveredAt.toISOString(),
+        kind: "callback_delivered",
+        text: "Callback acknowledged by the sender",
+        actor: null,
+        ok: true,
+      });
     }
   }
   timeline.sort((a, b) => a.at.localeCompare(b.at));
@@ -147,9 +181,18 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
     status: row.status,
     receivedAt: row.receivedAt.toISOString(),
     decidedAt: row.decidedAt?.toISOString() ?? null,
-    claim: claimLive && row.claimedBy && row.claimExpiresAt ? { heldBy: row.claimedBy.name, heldById: row.claimedBy.id, claimExpiresAt: row.claimExpiresAt.toISOString() } : null,
+    claim:
+      claimLive && row.claimedBy && row.claimExpiresAt
+        ? { heldBy: row.claimedBy.name, heldById: row.claimedBy.id, claimExpiresAt: row.claimExpiresAt.toISOString() }
+        : null,
     decision: row.decision
-      ? { decision: row.decision.decision, pharmacistName: row.decision.pharmacistName, decidedAt: row.decision.decidedAt.toISOString(), errorType: row.decision.errorType, description: row.decision.description }
+      ? {
+          decision: row.decision.decision,
+          pharmacistName: row.decision.pharmacistName,
+          decidedAt: row.decision.decidedAt.toISOString(),
+          errorType: row.decision.errorType,
+          description: row.decision.description,
+        }
       : null,
     callback: callback ? callbackView(callback) : null,
     timeline,

@@ -94,8 +94,21 @@ export async function getTransferReview(
     raw: row.request,
     drug,
     storeRules,
-    checks: request && drug ? reviewChecks(request, now, drug, reviewCheckOptions()) : [{ id: "schema", title: "Stored request", status: "fail", detail: "The stored request no longer matches the wire schema: read the raw request." }],
-    claim: claimLive && row.claimedBy && row.claimExpiresAt ? { heldBy: row.claimedBy.name, heldById: row.claimedBy.id, claimExpiresAt: row.claimExpiresAt.toISOString() } : null,
+    checks:
+      request && drug
+        ? reviewChecks(request, now, drug, reviewCheckOptions())
+        : [
+            {
+              id: "schema",
+              title: "Stored request",
+              status: "fail",
+              detail: "The stored request no longer matches the wire schema: read the raw request.",
+            },
+          ],
+    claim:
+      claimLive && row.claimedBy && row.claimExpiresAt
+        ? { heldBy: row.claimedBy.name, heldById: row.claimedBy.id, claimExpiresAt: row.claimExpiresAt.toISOString() }
+        : null,
     decision: row.decision
       ? {
           decision: row.decision.decision,
@@ -116,7 +129,9 @@ export async function getTransferReview(
         }
       : null,
     callbackStatus: row.callbackStatus,
-    store: store ? { name: store.name, npi: store.npi, dea: store.dea, address: (store.address as Address | null) ?? null } : null,
+    store: store
+      ? { name: store.name, npi: store.npi, dea: store.dea, address: (store.address as Address | null) ?? null }
+      : null,
     serverTime: now.toISOString(),
   };
 }

@@ -67,7 +67,10 @@ export function parseQueueQuery(params: URLSearchParams): QueueQuery {
   if (flags) raw.flags = flags.split(",").filter(Boolean);
   const parsed = QueueQuerySchema.safeParse(raw);
   if (!parsed.success) {
-    throw new DomainError("invalid_input", parsed.error.issues.map((i) => `${i.path.join(".") || "query"}: ${i.message}`).join("; "));
+    throw new DomainError(
+      "invalid_input",
+      parsed.error.issues.map((i) => `${i.path.join(".") || "query"}: ${i.message}`).join("; "),
+    );
   }
   return parsed.data;
 }
@@ -113,7 +116,11 @@ function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify(c)).toString("base64url");
 }
 
-const CursorSchema = z.object({ p: z.union([z.literal(0), z.literal(1)]), t: isoInstant, i: z.string().min(1).max(64) });
+const CursorSchema = z.object({
+  p: z.union([z.literal(0), z.literal(1)]),
+  t: isoInstant,
+  i: z.string().min(1).max(64),
+});
 
 function decodeCursor(value: string): Cursor {
   try {
@@ -189,7 +196,8 @@ function filterConditions(query: QueueQuery, now: Date): Prisma.Sql[] {
   if (query.to) conds.push(Prisma.sql`t.received_at < ${new Date(query.to)}`);
   for (const flag of query.flags) {
     if (flag === "allergies") conds.push(Prisma.sql`t.has_allergies`);
-    if (flag === "allergies-unknown") conds.push(Prisma.sql`t.request->'patient'->'allergyDetails'->>'allergiesDescriptor' = 'NOT_AVAILABLE'`);
+    if (flag === "allergies-unknown")
+      conds.push(Prisma.sql`t.request->'patient'->'allergyDetails'->>'allergiesDescriptor' = 'NOT_AVAILABLE'`);
     if (flag === "controlled") conds.push(Prisma.sql`t.drug_schedule IN ('II', 'III', 'IV', 'V')`);
     if (flag === "warnings") conds.push(warningPredicateSql(now, reviewCheckOptions().earlyRefillAllowance));
   }
@@ -201,15 +209,27 @@ function filterConditions(query: QueueQuery, now: Date): Prisma.Sql[] {
 
 function statusCondition(status: QueueQuery["status"], phase: Phase): Prisma.Sql {
   if (status !== "all") return Prisma.sql`t.status = ${status}::"TransferStatus"`;
-  return phase === 0 ? Prisma.sql`t.status = 'RECEIVED'::"TransferStatus"` : Prisma.sql`t.status <> 'RECEIVED'::"TransferStatus"`;
+  return phase === 0
+    ? Prisma.sql`t.status = 'RECEIVED'::"TransferStatus"`
+    : Prisma.sql`t.status <> 'RECEIVED'::"TransferStatus"`;
 }
 
-async function readPhase(query: QueueQuery, phase: Phase, after: Cursor | null, limit: number, now: Date): Promise<Row[]> {
+async function readPhase(
+  query: QueueQuery,
+  phase: Phase,
+  after: Cursor | null,
+  limit: number,
+  now: Date,
+): Promise<Row[]> {
   const newest = query.sort === "newest";
   const conds = [statusCondition(query.status, phase), ...filterConditions(query, now)];
   if (after) {
     const t = new Date(after.t);
-    conds.push(newest ? Prisma.sql`(t.received_at, t.id) < (${t}, ${after.i})` : Prisma.sql`(t.received_at, t.id) > (${t}, ${after.i})`);
+    conds.push(
+      newest
+        ? Prisma.sql`(t.received_at, t.id) < (${t}, ${after.i})`
+        : Prisma.sql`(t.received_at, t.id) > (${t}, ${after.i})`,
+    );
   }
   const order = newest ? Prisma.sql`t.received_at DESC, t.id DESC` : Prisma.sql`t.received_at ASC, t.id ASC`;
   return db().$queryRaw<Row[]>`
@@ -230,7 +250,11 @@ async function readPhase(query: QueueQuery, phase: Phase, after: Cursor | null, 
      LIMIT ${limit}`;
 }
 
-async function countStatus(query: QueueQuery, status: QueueStatus, now: Date): Promise<{ count: number; capped: boolean }> {
+async function countStatus(
+  query: QueueQuery,
+  status: QueueStatus,
+  now: Date,
+): Promise<{ count: number; capped: boolean }> {
   const conds = [Prisma.sql`t.status = ${status}::"TransferStatus"`, ...filterConditions(query, now)];
   const rows = await db().$queryRaw<{ n: number }[]>`
     SELECT count(*)::int AS n FROM (SELECT 1 FROM transfers t WHERE ${Prisma.join(conds, " AND ")} LIMIT ${COUNT_CAP + 1}) capped`;
@@ -243,7 +267,13 @@ async function countStatus(query: QueueQuery, status: QueueStatus, now: Date): P
  * received and is never rewritten, so it is read as it is rather than parsed again (re-parsing 50 requests
  * was a visible part of every refresh); a row that is somehow not a request counts as one failure.
  */
-function requestFlags(request: unknown, now: Date, rules: StoreRules): Omit<QueueItem["flags"], "allergies" | "allergiesDescriptor"> & { allergyDetails: TransferRequest["patient"]["allergyDetails"] | null } {
+function requestFlags(
+  request: unknown,
+  now: Date,
+  rules: StoreRules,
+): Omit<QueueItem["flags"], "allergies" | "allergiesDescriptor"> & {
+  allergyDetails: TransferRequest["patient"]["allergyDetails"] | null;
+} {
   try {
     const stored = request as TransferRequest;
     const drug = reviewDrug(stored, rules, now);
@@ -256,7 +286,14 @@ function requestFlags(request: unknown, now: Date, rules: StoreRules): Omit<Queu
       ...countProblems(reviewChecks(stored, now, drug, reviewCheckOptions())),
     };
   } catch {
-    return { allergyDetails: null, schedule: null, scheduleUnknown: false, allergyAlert: null, warnings: 0, failures: 1 };
+    return {
+      allergyDetails: null,
+      schedule: null,
+      scheduleUnknown: false,
+      allergyAlert: null,
+      warnings: 0,
+      failures: 1,
+    };
   }
 }
 
@@ -268,11 +305,19 @@ function toItem(
   alerts: ReadonlyMap<string, StoreAlertSettings>,
 ): QueueItem {
   const alertSettings = alerts.get(row.receiving_npi) ?? DEFAULT_ALERT_SETTINGS;
-  const { allergyDetails, ...drugFlags } = requestFlags(row.request, now, rules.get(row.receiving_npi) ?? DEFAULT_STORE_RULES);
+  const { allergyDetails, ...drugFlags } = requestFlags(
+    row.request,
+    now,
+    rules.get(row.receiving_npi) ?? DEFAULT_STORE_RULES,
+  );
   return {
     referenceID: row.id,
     status: row.status,
-    patient: { firstName: row.patient_first_name, lastName: row.patient_last_name, dateOfBirth: row.patient_dob.toISOString().slice(0, 10) },
+    patient: {
+      firstName: row.patient_first_name,
+      lastName: row.patient_last_name,
+      dateOfBirth: row.patient_dob.toISOString().slice(0, 10),
+    },
     drug: { name: row.drug_name, strength: row.drug_strength },
     sender: { partnerId: row.partner_id, name: row.partner_name, npi: row.sending_npi },
     receivedAt: row.received_at.toISOString(),
@@ -286,7 +331,11 @@ function toItem(
     },
     claim:
       row.claimed_by_id && row.claim_expires_at
-        ? { heldBy: row.claimed_by_name ?? "another pharmacist", heldById: row.claimed_by_id, claimExpiresAt: row.claim_expires_at.toISOString() }
+        ? {
+            heldBy: row.claimed_by_name ?? "another pharmacist",
+            heldById: row.claimed_by_id,
+            claimExpiresAt: row.claim_expires_at.toISOString(),
+          }
         : null,
     callbackStatus: row.callback_status,
     patientGroup,
@@ -300,7 +349,10 @@ function toItem(
  * recorded, every 5 seconds all day, which would bury the log without telling an auditor anything new.
  * A search is never refreshed in the background (the screen stops refreshing while one is shown).
  */
-export async function listQueue(query: QueueQuery, ctx: { actor: SessionUser; clientAddress: string | null; isBackground?: boolean }): Promise<QueuePage> {
+export async function listQueue(
+  query: QueueQuery,
+  ctx: { actor: SessionUser; clientAddress: string | null; isBackground?: boolean },
+): Promise<QueuePage> {
   const now = new Date();
   const phases: Phase[] = query.status === "all" ? [0, 1] : [query.status === "RECEIVED" ? 0 : 1];
   const cursor = query.cursor ? decodeCursor(query.cursor) : null;
@@ -320,7 +372,8 @@ export async function listQueue(query: QueueQuery, ctx: { actor: SessionUser; cl
   const hasMore = collected.length > query.limit;
   const page = collected.slice(0, query.limit);
   const last = page[page.length - 1];
-  const nextCursor = hasMore && last ? encodeCursor({ p: last.phase, t: last.row.received_at.toISOString(), i: last.row.id }) : null;
+  const nextCursor =
+    hasMore && last ? encodeCursor({ p: last.phase, t: last.row.received_at.toISOString(), i: last.row.id }) : null;
 
   const [RECEIVED, CONFIRMED, REJECTED] = await counts;
   const [rules, alerts] = await Promise.all([getAllStoreRules(), loadStoreAlertSettings()]);
@@ -373,7 +426,12 @@ export async function listQueue(query: QueueQuery, ctx: { actor: SessionUser; cl
       },
     });
   }
-  return { items, nextCursor, counts: { RECEIVED: RECEIVED!, CONFIRMED: CONFIRMED!, REJECTED: REJECTED! }, serverTime: now.toISOString() };
+  return {
+    items,
+    nextCursor,
+    counts: { RECEIVED: RECEIVED!, CONFIRMED: CONFIRMED!, REJECTED: REJECTED! },
+    serverTime: now.toISOString(),
+  };
 }
 
 /** The senders a queue can be filtered by (partners: a short list). */

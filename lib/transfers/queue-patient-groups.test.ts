@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { groupConsecutivePatients, type GroupableRow } from "@/lib/transfers/queue-patient-groups";
 
-const row = (over: Partial<GroupableRow>): GroupableRow => ({ pending: true, nameKey: "tanaka|abigail", dob: "1980-01-02", partnerId: "prt_a", patientReferenceId: null, ...over });
+const row = (over: Partial<GroupableRow>): GroupableRow => ({
+  pending: true,
+  nameKey: "tanaka|abigail",
+  dob: "1980-01-02",
+  partnerId: "prt_a",
+  patientReferenceId: null,
+  ...over,
+});
 
 describe("groupConsecutivePatients", () => {
   it("groups a run of the same name and date of birth, and leaves a lone row alone", () => {
@@ -15,8 +22,13 @@ describe("groupConsecutivePatients", () => {
 
   it("groups on the same sender's patient ID, not another sender's", () => {
     const a = row({ patientReferenceId: "pat_1" });
-    expect(groupConsecutivePatients([a, row({ nameKey: "tanaka|abby", patientReferenceId: "pat_1" })])).toEqual([{ position: 1, size: 2 }, { position: 2, size: 2 }]);
-    expect(groupConsecutivePatients([a, row({ nameKey: "tanaka|abby", patientReferenceId: "pat_1", partnerId: "prt_b" })])).toEqual([null, null]);
+    expect(groupConsecutivePatients([a, row({ nameKey: "tanaka|abby", patientReferenceId: "pat_1" })])).toEqual([
+      { position: 1, size: 2 },
+      { position: 2, size: 2 },
+    ]);
+    expect(
+      groupConsecutivePatients([a, row({ nameKey: "tanaka|abby", patientReferenceId: "pat_1", partnerId: "prt_b" })]),
+    ).toEqual([null, null]);
   });
 
   it("never groups decided rows, nor across one", () => {

@@ -52,7 +52,8 @@ export async function receiveTransfer(partnerId: string, request: TransferReques
       return {
         kind: "duplicate",
         referenceID: undefined,
-        description: "prescription.rxNumber from sendingPharmacy.npi is already being transferred here; it cannot be sent again while that transfer is open",
+        description:
+          "prescription.rxNumber from sendingPharmacy.npi is already being transferred here; it cannot be sent again while that transfer is open",
       };
     }
     if (live) {
@@ -74,8 +75,13 @@ async function transferRow(partnerId: string, request: TransferRequest, contentH
   const id = newId("trf");
   const response = receivedResponse(request.metadata.requestID, id);
   const { patient, prescription, sendingPharmacy, receivingPharmacy } = request;
-  const hasAllergies = patient.allergyDetails.allergies.length > 0 || patient.allergyDetails.allergiesDescriptor === "KNOWN_ALLERGIES_INCLUDED";
-  const { drugSchedule, allergyAlert, substanceKey } = classifyTransfer(request, await getStoreRules(receivingPharmacy.npi));
+  const hasAllergies =
+    patient.allergyDetails.allergies.length > 0 ||
+    patient.allergyDetails.allergiesDescriptor === "KNOWN_ALLERGIES_INCLUDED";
+  const { drugSchedule, allergyAlert, substanceKey } = classifyTransfer(
+    request,
+    await getStoreRules(receivingPharmacy.npi),
+  );
   // The request passed as a single JSON parameter: no ORM walk over the 3 KB body (docs/performance.md).
   const columns = Prisma.sql`
       id, partner_id, request_id, content_hash, status, active_rx_key,
@@ -94,7 +100,11 @@ async function transferRow(partnerId: string, request: TransferRequest, contentH
   return { response, columns, values };
 }
 
-async function insertTransfer(partnerId: string, request: TransferRequest, contentHash: string): Promise<TransferResponse | null> {
+async function insertTransfer(
+  partnerId: string,
+  request: TransferRequest,
+  contentHash: string,
+): Promise<TransferResponse | null> {
   const { response, columns, values } = await transferRow(partnerId, request, contentHash);
   const rows = await db().$queryRaw<{ id: string }[]>`
     INSERT INTO transfers (${columns}) VALUES (${values}) ON CONFLICT DO NOTHING RETURNING id`;

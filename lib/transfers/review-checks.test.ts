@@ -11,13 +11,28 @@ const DAY = 86_400_000;
 function checksOf(change?: (r: TransferRequest) => void) {
   const request = structuredClone(buildTransferRequest({}, { now: NOW }));
   change?.(request);
-  return Object.fromEntries(reviewChecks(request, NOW, reviewDrug(request, DEFAULT_STORE_RULES, NOW)).map((c) => [c.id, c]));
+  return Object.fromEntries(
+    reviewChecks(request, NOW, reviewDrug(request, DEFAULT_STORE_RULES, NOW)).map((c) => [c.id, c]),
+  );
 }
 
 describe("review checks", () => {
   it("a clean fixture (atorvastatin, with a prescriber DEA number) passes everything: a DEA number is not a flag", () => {
     const checks = checksOf();
-    expect(Object.keys(checks)).toEqual(["schedule", "allergy", "npi", "dea", "expiry", "legal-expiry", "refills", "fill-history", "next-fill", "quantity", "daw", "ndc"]);
+    expect(Object.keys(checks)).toEqual([
+      "schedule",
+      "allergy",
+      "npi",
+      "dea",
+      "expiry",
+      "legal-expiry",
+      "refills",
+      "fill-history",
+      "next-fill",
+      "quantity",
+      "daw",
+      "ndc",
+    ]);
     expect(checks.schedule!.status).toBe("pass");
     expect(checks.schedule!.detail).toMatch(/not a federally controlled/i);
     expect(countProblems(Object.values(checks))).toEqual({ warnings: 0, failures: 0 });
@@ -35,7 +50,10 @@ describe("review checks", () => {
 
   it("says how many days are left, warns within 30 days and fails once expired", () => {
     expect(checksOf().expiry!.detail).toMatch(/in \d+ days/);
-    expect(checksOf((r) => (r.prescription.expirationDate = new Date(NOW.getTime() + 10 * DAY).toISOString())).expiry!.status).toBe("warn");
+    expect(
+      checksOf((r) => (r.prescription.expirationDate = new Date(NOW.getTime() + 10 * DAY).toISOString())).expiry!
+        .status,
+    ).toBe("warn");
     const expired = checksOf((r) => (r.prescription.expirationDate = new Date(NOW.getTime() - DAY).toISOString()));
     expect(expired.expiry!.status).toBe("fail");
     expect(expired.expiry!.detail).toContain("RX_EXPIRED");
@@ -86,7 +104,10 @@ describe("review checks", () => {
 
   it("shows the schedule from the drug: C-II fails, III-V is a note, an unknown drug is a warning", () => {
     const oxy = checksOf((r) => (r.prescription.medicationName = "Oxycodone HCl"));
-    expect(oxy.schedule).toMatchObject({ status: "fail", detail: expect.stringMatching(/^C-II: .*NCPDP SCRIPT 2022011/) });
+    expect(oxy.schedule).toMatchObject({
+      status: "fail",
+      detail: expect.stringMatching(/^C-II: .*NCPDP SCRIPT 2022011/),
+    });
     const zolpidem = checksOf((r) => (r.prescription.medicationName = "Zolpidem Tartrate"));
     expect(zolpidem.schedule).toMatchObject({ status: "info", detail: expect.stringMatching(/^C-IV: .*1306\.25/) });
     expect(zolpidem["controlled-refills"]).toMatchObject({ status: "pass" });
@@ -104,8 +125,14 @@ describe("review checks", () => {
 
   it("puts the legal expiry beside the sender's date and fails a later one", () => {
     expect(checksOf()["legal-expiry"]!.status).toBe("pass");
-    const later = checksOf((r) => (r.prescription.expirationDate = new Date(Date.parse(r.prescription.writtenDate) + 500 * DAY).toISOString()));
-    expect(later["legal-expiry"]).toMatchObject({ status: "fail", detail: expect.stringMatching(/later than the legal expiry/) });
+    const later = checksOf(
+      (r) =>
+        (r.prescription.expirationDate = new Date(Date.parse(r.prescription.writtenDate) + 500 * DAY).toISOString()),
+    );
+    expect(later["legal-expiry"]).toMatchObject({
+      status: "fail",
+      detail: expect.stringMatching(/later than the legal expiry/),
+    });
   });
 
   it("cross-checks allergies: the drug's own class fails, cross-reactivity warns", () => {
@@ -113,7 +140,10 @@ describe("review checks", () => {
       r.prescription.medicationName = "Amoxicillin";
       r.patient.allergyDetails = { allergiesDescriptor: "KNOWN_ALLERGIES_INCLUDED", allergies: ["Penicillin"] };
     });
-    expect(amoxicillin.allergy).toMatchObject({ status: "fail", detail: "Amoxicillin is a penicillin; the patient is allergic to Penicillin." });
+    expect(amoxicillin.allergy).toMatchObject({
+      status: "fail",
+      detail: "Amoxicillin is a penicillin; the patient is allergic to Penicillin.",
+    });
     const cefdinir = checksOf((r) => {
       r.prescription.medicationName = "Cefdinir";
       r.patient.allergyDetails = { allergiesDescriptor: "KNOWN_ALLERGIES_INCLUDED", allergies: ["Penicillins"] };

@@ -64,7 +64,12 @@ export function daysUntil(dateTime: string, now: Date): number {
   return Math.floor((instantOf(dateTime) - now.getTime()) / DAY_MS);
 }
 
-export function reviewChecks(request: TransferRequest, now: Date, drug: DrugReview, options: ReviewCheckOptions = {}): ReviewCheck[] {
+export function reviewChecks(
+  request: TransferRequest,
+  now: Date,
+  drug: DrugReview,
+  options: ReviewCheckOptions = {},
+): ReviewCheck[] {
   const allowance = options.earlyRefillAllowance ?? DEFAULT_EARLY_REFILL_ALLOWANCE;
   const nextFill = nextFillCheck(request, now, allowance);
   return [
@@ -123,7 +128,8 @@ function deaCheck(request: TransferRequest, drug: DrugReview): ReviewCheck {
     ["Receiving pharmacy", request.receivingPharmacy.dea],
   ];
   const present = deas.filter((d): d is [string, string] => d[1] !== null);
-  if (present.length === 0) return { id: "dea", title: "DEA check digits", status: "info", detail: "No DEA numbers were sent." };
+  if (present.length === 0)
+    return { id: "dea", title: "DEA check digits", status: "info", detail: "No DEA numbers were sent." };
   const bad = present.filter(([, dea]) => !isValidDea(dea));
   if (bad.length) {
     return {
@@ -158,10 +164,20 @@ function expiryCheck(request: TransferRequest, now: Date): ReviewCheck {
   const days = daysUntil(expiration, now);
   const date = expiration.slice(0, 10);
   if (instantOf(expiration) <= now.getTime()) {
-    return { id: "expiry", title: "Expiry", status: "fail", detail: `Expired on ${date}: it cannot be transferred (reject with RX_EXPIRED).` };
+    return {
+      id: "expiry",
+      title: "Expiry",
+      status: "fail",
+      detail: `Expired on ${date}: it cannot be transferred (reject with RX_EXPIRED).`,
+    };
   }
   if (instantOf(expiration) - now.getTime() < EXPIRY_WARNING_DAYS * DAY_MS) {
-    return { id: "expiry", title: "Expiry", status: "warn", detail: `Expires on ${date}, in ${days} ${days === 1 ? "day" : "days"}.` };
+    return {
+      id: "expiry",
+      title: "Expiry",
+      status: "warn",
+      detail: `Expires on ${date}, in ${days} ${days === 1 ? "day" : "days"}.`,
+    };
   }
   return { id: "expiry", title: "Expiry", status: "pass", detail: `Expires on ${date}, in ${days} days.` };
 }
@@ -180,7 +196,12 @@ function refillCheck(request: TransferRequest): ReviewCheck {
   const used = refillsAfterFirst - rx.refillsRemaining;
   const filled = rx.firstFilledDate === null ? "Never filled" : `Filled ${1 + used} of ${rx.refillsAuthorized} times`;
   if (rx.firstFilledDate !== null && rx.refillsRemaining === 0) {
-    return { id: "refills", title: "Refill arithmetic", status: "fail", detail: `${filled}: no refills remain to transfer.` };
+    return {
+      id: "refills",
+      title: "Refill arithmetic",
+      status: "fail",
+      detail: `${filled}: no refills remain to transfer.`,
+    };
   }
   return {
     id: "refills",
@@ -310,7 +331,9 @@ function dawCheck(request: TransferRequest): ReviewCheck {
     id: "daw",
     title: "DAW vs substitution",
     status: conflict ? "warn" : rx.dawCode === null ? "info" : "pass",
-    detail: conflict ? `${conflict}: clarify with the sender before dispensing.` : `DAW ${explainDaw(rx.dawCode)}; ${substitution}.`,
+    detail: conflict
+      ? `${conflict}: clarify with the sender before dispensing.`
+      : `DAW ${explainDaw(rx.dawCode)}; ${substitution}.`,
   };
 }
 
@@ -352,10 +375,16 @@ function scheduleCheck(request: TransferRequest, drug: DrugReview): ReviewCheck 
   const { match, schedule } = drug;
   if (schedule === "II") {
     const block = drug.blocks.find((b) => b.rule === "schedule-ii");
-    return { id: "schedule", title, status: "fail", detail: `${scheduleLabel("II")}: ${match.basis} ${block?.detail ?? ""}`.trim() };
+    return {
+      id: "schedule",
+      title,
+      status: "fail",
+      detail: `${scheduleLabel("II")}: ${match.basis} ${block?.detail ?? ""}`.trim(),
+    };
   }
   if (schedule) {
-    const onceRule = "Schedule III–V: may be transferred once between pharmacies that do not share a real-time database (21 CFR 1306.25); confirm it was not transferred before.";
+    const onceRule =
+      "Schedule III–V: may be transferred once between pharmacies that do not share a real-time database (21 CFR 1306.25); confirm it was not transferred before.";
     return { id: "schedule", title, status: "info", detail: `${scheduleLabel(schedule)}: ${match.basis} ${onceRule}` };
   }
   if (match.status === "unknown") {
@@ -374,7 +403,12 @@ function allergyCheck(request: TransferRequest, drug: DrugReview): ReviewCheck {
   const details = request.patient.allergyDetails;
   const danger = drug.allergyWarnings.filter((w) => w.severity === "danger");
   if (drug.allergyWarnings.length > 0) {
-    return { id: "allergy", title, status: danger.length ? "fail" : "warn", detail: `${drug.allergyWarnings.map((w) => w.message).join(". ")}.` };
+    return {
+      id: "allergy",
+      title,
+      status: danger.length ? "fail" : "warn",
+      detail: `${drug.allergyWarnings.map((w) => w.message).join(". ")}.`,
+    };
   }
   if (details.allergiesDescriptor === "NOT_AVAILABLE") {
     return { id: "allergy", title, status: "info", detail: "The sender has no allergy information: ask the patient." };
@@ -402,7 +436,12 @@ function legalExpiryCheck(request: TransferRequest, drug: DrugReview): ReviewChe
       detail: `The sender's expiration date ${sender} is later than the legal expiry ${drug.legalExpiry} (${drug.legalExpiryBasis}): the prescription is valid only until ${drug.legalExpiry}.`,
     };
   }
-  return { id: "legal-expiry", title, status: "pass", detail: `Legally valid until ${drug.legalExpiry} (${drug.legalExpiryBasis}); the sender's expiration date is ${sender}.` };
+  return {
+    id: "legal-expiry",
+    title,
+    status: "pass",
+    detail: `Legally valid until ${drug.legalExpiry} (${drug.legalExpiryBasis}); the sender's expiration date is ${sender}.`,
+  };
 }
 
 /** Schedule III-IV: at most 5 refills after the first fill (21 CFR 1306.22). */

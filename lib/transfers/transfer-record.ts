@@ -23,7 +23,9 @@ function ndc(value: string): string {
 }
 
 export function scheduleText(drugSchedule: string | null): string {
-  return drugSchedule ? (DRUG_SCHEDULE_LABELS[drugSchedule as DrugSchedule] ?? drugSchedule) : "Not a controlled substance";
+  return drugSchedule
+    ? (DRUG_SCHEDULE_LABELS[drugSchedule as DrugSchedule] ?? drugSchedule)
+    : "Not a controlled substance";
 }
 
 /** A rejected transfer has no recorded schedule: say the drug's, as classified at intake (classify-transfer.ts). */
@@ -60,12 +62,24 @@ export function buildTransferRecord(input: {
       title: "Transfer",
       elements: [
         e("referenceID", "Reference", input.referenceID),
-        e("outcome", "Outcome", approved ? "TRANSFER received (approved)" : `Transfer rejected (${decision.errorType ?? "ERROR"})`),
+        e(
+          "outcome",
+          "Outcome",
+          approved ? "TRANSFER received (approved)" : `Transfer rejected (${decision.errorType ?? "ERROR"})`,
+        ),
         ...(approved ? [] : [e("rejectionDescription", "Reason sent to the sender", decision.description)]),
         e("transferDateTime", "Date and time of transfer", decision.decidedAt),
         e("localRxNumber", "Local Rx number", decision.localRxNumber),
-        e("schedule", "Drug schedule", approved ? scheduleText(decision.drugSchedule) : intakeScheduleText(input.intakeSchedule)),
-        e("scheduleBasis", "How the schedule was determined", decision.scheduleBasis ?? (approved ? "set by pharmacist (recorded before the drug tables)" : null)),
+        e(
+          "schedule",
+          "Drug schedule",
+          approved ? scheduleText(decision.drugSchedule) : intakeScheduleText(input.intakeSchedule),
+        ),
+        e(
+          "scheduleBasis",
+          "How the schedule was determined",
+          decision.scheduleBasis ?? (approved ? "set by pharmacist (recorded before the drug tables)" : null),
+        ),
         e(
           "oneTimeTransferConfirmed",
           "One-time transfer (1306.25(a))",
@@ -75,7 +89,15 @@ export function buildTransferRecord(input: {
               ? "Not applicable (not Schedule III–V)"
               : null,
         ),
-        e("allergyWarnings", "Allergy warnings shown", approved ? (decision.allergyWarnings.length ? decision.allergyWarnings.map((w) => w.message).join("; ") : "None") : null),
+        e(
+          "allergyWarnings",
+          "Allergy warnings shown",
+          approved
+            ? decision.allergyWarnings.length
+              ? decision.allergyWarnings.map((w) => w.message).join("; ")
+              : "None"
+            : null,
+        ),
         e("legalExpiry", "Legal expiry", decision.legalExpiry),
         e("note", "Note", decision.note),
       ],
@@ -128,10 +150,18 @@ export function buildTransferRecord(input: {
           rx.dispensedNDC && rx.dispensedNDC !== rx.prescribedNDC ? ndc(rx.dispensedNDC) : "same as prescribed",
         ),
         // quantityDispensed is the quantity wanted per fill (the interface's meaning), not a record of a dispensing.
-        e("quantity", "Quantity", `${formatQuantity(rx.quantityWritten, rx.drugForm)} written; ${formatQuantity(rx.quantityDispensed, rx.drugForm)} per fill; ${rx.daysSupply} days supply`),
+        e(
+          "quantity",
+          "Quantity",
+          `${formatQuantity(rx.quantityWritten, rx.drugForm)} written; ${formatQuantity(rx.quantityDispensed, rx.drugForm)} per fill; ${rx.daysSupply} days supply`,
+        ),
         e("directions", "Directions", rx.sig),
         e("writtenDate", "Date of original issue", rx.writtenDate.slice(0, 10)),
-        e("refillsAfterFirstFill", "Original refills authorized (after the first fill, as DEA counts)", refillsAfterFirst),
+        e(
+          "refillsAfterFirstFill",
+          "Original refills authorized (after the first fill, as DEA counts)",
+          refillsAfterFirst,
+        ),
         e("totalFillsAuthorized", "Total fills authorized (including the first)", rx.refillsAuthorized),
         e("firstFilledDate", "Date of original dispensing", rx.firstFilledDate?.slice(0, 10) ?? "never dispensed"),
         e("refillsRemaining", "Refills remaining", rx.refillsRemaining),

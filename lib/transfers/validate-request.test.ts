@@ -972,7 +972,9 @@ describe("validateTransferRequest: precedence and description", () => {
 
 describe("validateTransferRequest: text PostgreSQL cannot store", () => {
   it("refuses a NUL and a lone surrogate as SPEC_MISMATCH, naming each field", () => {
-    const result = validate(corrupted({ "patient.name.lastName": "Al\u0000varez", "prescription.sig": "Take \ud800 daily" }));
+    const result = validate(
+      corrupted({ "patient.name.lastName": "Al\u0000varez", "prescription.sig": "Take \ud800 daily" }),
+    );
     expect(result).toMatchObject({
       ok: false,
       type: "SPEC_MISMATCH",
@@ -992,7 +994,11 @@ describe("validateTransferRequest: text PostgreSQL cannot store", () => {
     );
     expectFailure(result, "SPEC_MISMATCH", ["metadata.senderSystem.notes[1]", "metadata.trace"]);
     const named = validate(corrupted({ "metadata.bad\u0000key": "value" }));
-    expect(named).toMatchObject({ ok: false, type: "SPEC_MISMATCH", description: "metadata[?] has a name that contains a NUL character" });
+    expect(named).toMatchObject({
+      ok: false,
+      type: "SPEC_MISMATCH",
+      description: "metadata[?] has a name that contains a NUL character",
+    });
   });
 
   it("refuses additional properties nested deeper than the limit", () => {
@@ -1000,7 +1006,9 @@ describe("validateTransferRequest: text PostgreSQL cannot store", () => {
     for (let i = 0; i < 50; i++) deep = [deep];
     const result = validate(withValue("metadata.nested", deep));
     expect(result).toMatchObject({ ok: false, type: "SPEC_MISMATCH" });
-    expect(!result.ok && result.description).toMatch(/^metadata\.nested(\[0\])+ is nested too deeply \(more than 32 levels\)$/);
+    expect(!result.ok && result.description).toMatch(
+      /^metadata\.nested(\[0\])+ is nested too deeply \(more than 32 levels\)$/,
+    );
   });
 
   it("keeps MISSING_INFO first when a field is also missing", () => {

@@ -90,7 +90,11 @@ export function describeIssues(issues: readonly FieldIssue[]): string {
 
 type PathSegment = PropertyKey;
 
-function structuralIssues(zodIssues: readonly z.core.$ZodIssue[], body: unknown, unstorable: readonly JsonProblem[]): FieldIssue[] {
+function structuralIssues(
+  zodIssues: readonly z.core.$ZodIssue[],
+  body: unknown,
+  unstorable: readonly JsonProblem[],
+): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const seen = new Set<string>();
   const add = (segments: readonly PathSegment[], type: ErrorType, message: string) => {

@@ -68,7 +68,12 @@ export const TEXT_LIMITS = {
  * (daysSupply and quantities above 0, refillsAuthorized at least 1, refillsRemaining not negative) are
  * INVALID_INFO in validate-request.ts and published on each field with `minimum` / `exclusiveMinimum`.
  */
-export const WIRE_MAXIMUMS = { daysSupply: 999, quantity: 9999999.999, refillsAuthorized: 100, retryCount: 10000 } as const;
+export const WIRE_MAXIMUMS = {
+  daysSupply: 999,
+  quantity: 9999999.999,
+  refillsAuthorized: 100,
+  retryCount: 10000,
+} as const;
 
 /** The date-time shape RFC 3339 leaves open and we do not (upper-case T and Z, seconds, a colon in the offset). */
 export const DATE_TIME_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$";
@@ -78,7 +83,8 @@ export const DATE_TIME_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.
  * top-level label (zod's httpUrl hostname rule), an optional port, then anything without whitespace. JSON
  * Schema's `format: uri` is RFC 3986, stricter than the WHATWG URL parser we check with, so it is not published.
  */
-export const HTTP_URL_PATTERN = "^[hH][tT][tT][pP][sS]?://([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\\.)+[a-zA-Z]{2,63}(:[0-9]{1,5})?([/?#]\\S*)?$";
+export const HTTP_URL_PATTERN =
+  "^[hH][tT][tT][pP][sS]?://([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\\.)+[a-zA-Z]{2,63}(:[0-9]{1,5})?([/?#]\\S*)?$";
 
 const NOT_BLANK = /\S/;
 
@@ -113,16 +119,11 @@ const dea = () =>
   });
 
 const ndc = () =>
-  z
-    .string()
-    .min(1)
-    .max(11)
-    .regex(/^\d+$/, "must contain digits only")
-    .meta({
-      description:
-        "National Drug Code: digits only, no hyphens, 1-11 characters. Send the 11-digit billing form (5-4-2, e.g. 00071015523). A 10-digit code is accepted and kept exactly as sent, but without hyphens it is ambiguous (4-4-2, 5-3-2 or 5-4-1 with the leading zero in a different segment): it is never converted, and the pharmacist is shown its three possible 11-digit readings and may ask you which one is meant.",
-      example: "00071015523",
-    });
+  z.string().min(1).max(11).regex(/^\d+$/, "must contain digits only").meta({
+    description:
+      "National Drug Code: digits only, no hyphens, 1-11 characters. Send the 11-digit billing form (5-4-2, e.g. 00071015523). A 10-digit code is accepted and kept exactly as sent, but without hyphens it is ambiguous (4-4-2, 5-3-2 or 5-4-1 with the leading zero in a different segment): it is never converted, and the pharmacist is shown its three possible 11-digit readings and may ask you which one is meant.",
+    example: "00071015523",
+  });
 
 // ---------------------------------------------------------------------------------------------------
 // 2.3 Name
@@ -249,9 +250,11 @@ export const PrescriptionSchema = z
       example: "7042118",
     }),
     prescribedNDC: ndc(),
-    dispensedNDC: ndc()
-      .nullable()
-      .meta({ description: "NDC of the medication to dispense, in the same form as prescribedNDC; null when equal to prescribedNDC.", example: null }),
+    dispensedNDC: ndc().nullable().meta({
+      description:
+        "NDC of the medication to dispense, in the same form as prescribedNDC; null when equal to prescribedNDC.",
+      example: null,
+    }),
     medicationName: text(TEXT_LIMITS.name).meta({ example: "Atorvastatin Calcium" }),
     drugForm: text(TEXT_LIMITS.shortText).meta({ description: "Medication form.", example: "Tablet" }),
     drugStrength: text(TEXT_LIMITS.shortText).meta({ description: "Strength with unit.", example: "20 mg" }),
@@ -279,19 +282,17 @@ export const PrescriptionSchema = z
       .check(z.httpUrl({ error: "must be an http or https URL" }))
       .nullable()
       .meta({ description: "http(s) URL of the transfer fax image.", example: null }),
-    quantityWritten: z
-      .number()
-      .max(WIRE_MAXIMUMS.quantity, `must be at most ${WIRE_MAXIMUMS.quantity}`)
-      .meta({ description: "Quantity written, in the units of drugForm (tablets, mL, g…); greater than 0.", exclusiveMinimum: 0, example: 90 }),
-    quantityDispensed: z
-      .number()
-      .max(WIRE_MAXIMUMS.quantity, `must be at most ${WIRE_MAXIMUMS.quantity}`)
-      .meta({
-        description:
-          "Quantity wanted per order (per fill), in the units of drugForm; may differ from quantityWritten. Not a record of what was dispensed: a prescription never filled has one too. Greater than 0.",
-        exclusiveMinimum: 0,
-        example: 90,
-      }),
+    quantityWritten: z.number().max(WIRE_MAXIMUMS.quantity, `must be at most ${WIRE_MAXIMUMS.quantity}`).meta({
+      description: "Quantity written, in the units of drugForm (tablets, mL, g…); greater than 0.",
+      exclusiveMinimum: 0,
+      example: 90,
+    }),
+    quantityDispensed: z.number().max(WIRE_MAXIMUMS.quantity, `must be at most ${WIRE_MAXIMUMS.quantity}`).meta({
+      description:
+        "Quantity wanted per order (per fill), in the units of drugForm; may differ from quantityWritten. Not a record of what was dispensed: a prescription never filled has one too. Greater than 0.",
+      exclusiveMinimum: 0,
+      example: 90,
+    }),
     refillsAuthorized: z
       .int()
       .max(WIRE_MAXIMUMS.refillsAuthorized, `must be at most ${WIRE_MAXIMUMS.refillsAuthorized}`)

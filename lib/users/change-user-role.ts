@@ -10,12 +10,22 @@ import { assertAnotherActiveAdmin, findUserOrThrow } from "@/lib/users/user-guar
 export type ChangeUserRoleOptions = { userId: string; role: string; actor: Actor };
 
 export async function changeUserRole({ userId, role, actor }: ChangeUserRoleOptions): Promise<void> {
-  if (!(USER_ROLES as readonly string[]).includes(role)) throw new DomainError("invalid_input", `role must be one of ${USER_ROLES.join(", ")}`);
+  if (!(USER_ROLES as readonly string[]).includes(role))
+    throw new DomainError("invalid_input", `role must be one of ${USER_ROLES.join(", ")}`);
   await db().$transaction(async (tx) => {
     const user = await findUserOrThrow(tx, userId);
     if (user.role === role) return;
     if (user.role === "admin") await assertAnotherActiveAdmin(tx, userId);
     await tx.user.update({ where: { id: userId }, data: { role: role as UserRole, sessionVersion: { increment: 1 } } });
-    await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "user.role_changed", clientAddress: actor.clientAddress, details: { userId, from: user.role, to: role } }, tx);
+    await recordAuditEvent(
+      {
+        userId: actor.userId,
+        actor: actor.label,
+        action: "user.role_changed",
+        clientAddress: actor.clientAddress,
+        details: { userId, from: user.role, to: role },
+      },
+      tx,
+    );
   });
 }

@@ -7,11 +7,17 @@ import { newId } from "@/lib/ids";
 import { USER_ROLES, type UserRole } from "@/lib/users/roles";
 import { normalizeLicenseNumber } from "@/lib/users/user-inputs";
 
-
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Without an actor, the system's (the demo seed, tests). */
-export type CreateUserOptions = { email: string; password: string; role: string; name?: string; licenseNumber?: string | null; actor?: Actor };
+export type CreateUserOptions = {
+  email: string;
+  password: string;
+  role: string;
+  name?: string;
+  licenseNumber?: string | null;
+  actor?: Actor;
+};
 
 export async function createUser({ actor = SYSTEM_ACTOR, ...input }: CreateUserOptions) {
   const email = input.email.trim().toLowerCase();
@@ -38,7 +44,16 @@ export async function createUser({ actor = SYSTEM_ACTOR, ...input }: CreateUserO
         licenseNumber: license.value,
       },
     });
-    await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "user.created", clientAddress: actor.clientAddress, details: { userId: user.id, role: user.role, licenseNumber: user.licenseNumber } }, tx);
+    await recordAuditEvent(
+      {
+        userId: actor.userId,
+        actor: actor.label,
+        action: "user.created",
+        clientAddress: actor.clientAddress,
+        details: { userId: user.id, role: user.role, licenseNumber: user.licenseNumber },
+      },
+      tx,
+    );
     return user;
   });
   return { userId: user.id };

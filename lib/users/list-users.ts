@@ -3,7 +3,10 @@ import { countLiveSessions } from "@/lib/auth/user-sessions";
 import { db } from "@/lib/db/prisma";
 
 export async function listUsers() {
-  const [users, sessions] = await Promise.all([db().user.findMany({ orderBy: { createdAt: "asc" } }), countLiveSessions()]);
+  const [users, sessions] = await Promise.all([
+    db().user.findMany({ orderBy: { createdAt: "asc" } }),
+    countLiveSessions(),
+  ]);
   return users.map((u) => ({
     userId: u.id,
     email: u.email,

@@ -9,11 +9,24 @@ import { findUserOrThrow } from "@/lib/users/user-guards";
 export type ResetUserPasswordOptions = { userId: string; password: string; actor: Actor };
 
 export async function resetUserPassword({ userId, password, actor }: ResetUserPasswordOptions): Promise<void> {
-  if (password.length < MIN_PASSWORD_LENGTH) throw new DomainError("invalid_input", `password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  if (password.length < MIN_PASSWORD_LENGTH)
+    throw new DomainError("invalid_input", `password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   const passwordHash = await hashPassword(password);
   await db().$transaction(async (tx) => {
     await findUserOrThrow(tx, userId);
-    await tx.user.update({ where: { id: userId }, data: { passwordHash, failedLogins: 0, lockedUntil: null, sessionVersion: { increment: 1 } } });
-    await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "user.password_reset", clientAddress: actor.clientAddress, details: { userId } }, tx);
+    await tx.user.update({
+      where: { id: userId },
+      data: { passwordHash, failedLogins: 0, lockedUntil: null, sessionVersion: { increment: 1 } },
+    });
+    await recordAuditEvent(
+      {
+        userId: actor.userId,
+        actor: actor.label,
+        action: "user.password_reset",
+        clientAddress: actor.clientAddress,
+        details: { userId },
+      },
+      tx,
+    );
   });
 }

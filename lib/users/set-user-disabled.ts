@@ -14,8 +14,19 @@ export async function setUserDisabled({ userId, disabled, actor }: SetUserDisabl
     if (disabled && user.role === "admin") await assertAnotherActiveAdmin(tx, userId);
     await tx.user.update({
       where: { id: userId },
-      data: disabled ? { disabledAt: new Date(), sessionVersion: { increment: 1 } } : { disabledAt: null, failedLogins: 0, lockedUntil: null },
+      data: disabled
+        ? { disabledAt: new Date(), sessionVersion: { increment: 1 } }
+        : { disabledAt: null, failedLogins: 0, lockedUntil: null },
     });
-    await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: disabled ? "user.disabled" : "user.enabled", clientAddress: actor.clientAddress, details: { userId } }, tx);
+    await recordAuditEvent(
+      {
+        userId: actor.userId,
+        actor: actor.label,
+        action: disabled ? "user.disabled" : "user.enabled",
+        clientAddress: actor.clientAddress,
+        details: { userId },
+      },
+      tx,
+    );
   });
 }

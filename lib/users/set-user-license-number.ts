@@ -9,17 +9,29 @@ import { normalizeLicenseNumber } from "@/lib/users/user-inputs";
 /** licenseNumber null or "" clears it. */
 export type SetUserLicenseNumberOptions = { userId: string; licenseNumber: string | null; actor: Actor };
 
-export async function setUserLicenseNumber({ userId, licenseNumber, actor }: SetUserLicenseNumberOptions): Promise<{ userId: string; licenseNumber: string | null }> {
+export async function setUserLicenseNumber({
+  userId,
+  licenseNumber,
+  actor,
+}: SetUserLicenseNumberOptions): Promise<{ userId: string; licenseNumber: string | null }> {
   const license = normalizeLicenseNumber(licenseNumber);
   if (!license.ok) throw new DomainError("invalid_input", license.message);
   await db().$transaction(async (tx) => {
     // Locked, so that the audit record's "from" is the value this change replaced.
-    const [user] = await tx.$queryRaw<{ license_number: string | null }[]>`SELECT license_number FROM users WHERE id = ${userId} FOR UPDATE`;
+    const [user] = await tx.$queryRaw<
+      { license_number: string | null }[]
+    >`SELECT license_number FROM users WHERE id = ${userId} FOR UPDATE`;
     if (!user) throw new DomainError("not_found", `no user ${userId}`);
     if (user.license_number === license.value) return;
     await tx.user.update({ where: { id: userId }, data: { licenseNumber: license.value } });
     await recordAuditEvent(
-      { userId: actor.userId, actor: actor.label, action: "user.license_changed", clientAddress: actor.clientAddress, details: { userId, from: user.license_number, to: license.value } },
+      {
+        userId: actor.userId,
+        actor: actor.label,
+        action: "user.license_changed",
+        clientAddress: actor.clientAddress,
+        details: { userId, from: user.license_number, to: license.value },
+      },
       tx,
     );
   });

@@ -42,10 +42,13 @@ const LICENSE_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9 -]*[A-Za-z0-9])?$/;
 export const LICENSE_RULE = `at most ${LICENSE_NUMBER_MAX} letters, digits, hyphens and spaces, e.g. RPH-012345`;
 
 /** A typed licence number, tidied (spaces collapsed), or null for "none"; a string saying what is wrong otherwise. */
-export function normalizeLicenseNumber(value: string | null | undefined): { ok: true; value: string | null } | { ok: false; message: string } {
+export function normalizeLicenseNumber(
+  value: string | null | undefined,
+): { ok: true; value: string | null } | { ok: false; message: string } {
   const text = (value ?? "").trim().replace(/\s+/g, " ");
   if (text === "") return { ok: true, value: null };
-  if (text.length > LICENSE_NUMBER_MAX) return { ok: false, message: `Licence number must be at most ${LICENSE_NUMBER_MAX} characters` };
+  if (text.length > LICENSE_NUMBER_MAX)
+    return { ok: false, message: `Licence number must be at most ${LICENSE_NUMBER_MAX} characters` };
   if (!LICENSE_PATTERN.test(text)) return { ok: false, message: `Licence number: ${LICENSE_RULE}` };
   return { ok: true, value: text };
 }
@@ -61,6 +64,8 @@ export const LicenseNumberSchema = z
     return z.NEVER;
   });
 
-export const CreateUserWithLicenseSchema = CreateUserInputSchema.extend({ licenseNumber: LicenseNumberSchema.optional() });
+export const CreateUserWithLicenseSchema = CreateUserInputSchema.extend({
+  licenseNumber: LicenseNumberSchema.optional(),
+});
 
 export const LicenseInputSchema = z.object({ licenseNumber: LicenseNumberSchema });

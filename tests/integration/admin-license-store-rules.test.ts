@@ -24,7 +24,12 @@ let partner: CreatedPartner;
 
 type Problem = { status: number; detail: string; fields?: { field: string; message: string }[] };
 type UserRow = { userId: string; email: string; licenseNumber: string | null };
-type StoreRow = { storeId: string; npi: string; extraSchedules: { substance: string; schedule: string }[]; rxExpiryMonths: number };
+type StoreRow = {
+  storeId: string;
+  npi: string;
+  extraSchedules: { substance: string; schedule: string }[];
+  rxExpiryMonths: number;
+};
 
 function call<T = Record<string, unknown>>(method: string, urlPath: string, body?: unknown, cookie = adminCookie) {
   return dashboardFetch<T>(baseUrl, urlPath, { method, body, cookie, headers: { "x-forwarded-for": CLIENT_ADDRESS } });
@@ -76,14 +81,26 @@ beforeAll(async () => {
 describe("a pharmacist's licence number (admin API)", () => {
   it("is set at creation, shown in the list, changed, cleared, validated and audited", async () => {
     const email = `lic-${randomUUID().slice(0, 8)}@test.example`;
-    const bad = await call<Problem>("POST", "/api/admin/users", { email, role: "pharmacist", password: "long-enough-1", licenseNumber: "RPH#1!" });
+    const bad = await call<Problem>("POST", "/api/admin/users", {
+      email,
+      role: "pharmacist",
+      password: "long-enough-1",
+      licenseNumber: "RPH#1!",
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.fields?.map((f) => f.field)).toEqual(["licenseNumber"]);
 
-    const created = await call<{ userId: string }>("POST", "/api/admin/users", { email, role: "pharmacist", password: "long-enough-1", name: "Lena Licence", licenseNumber: "  RPH-0099   PA " });
+    const created = await call<{ userId: string }>("POST", "/api/admin/users", {
+      email,
+      role: "pharmacist",
+      password: "long-enough-1",
+      name: "Lena Licence",
+      licenseNumber: "  RPH-0099   PA ",
+    });
     expect(created.status, created.text).toBe(201);
     const userId = created.body.userId;
-    const listed = async () => (await call<{ users: UserRow[] }>("GET", "/api/admin/users")).body.users.find((u) => u.userId === userId);
+    const listed = async () =>
+      (await call<{ users: UserRow[] }>("GET", "/api/admin/users")).body.users.find((u) => u.userId === userId);
     expect((await listed())?.licenseNumber).toBe("RPH-0099 PA");
     expect((await lastAudit("user.created")).details).toMatchObject({ userId, licenseNumber: "RPH-0099 PA" });
 
@@ -92,7 +109,12 @@ describe("a pharmacist's licence number (admin API)", () => {
     expect(changed.body).toEqual({ userId, licenseNumber: "RPH-0100" });
     expect((await listed())?.licenseNumber).toBe("RPH-0100");
     const audit = await lastAudit("user.license_changed");
-    expect(audit).toMatchObject({ actor: admin.email, userId: admin.id, clientAddress: CLIENT_ADDRESS, details: { userId, from: "RPH-0099 PA", to: "RPH-0100" } });
+    expect(audit).toMatchObject({
+      actor: admin.email,
+      userId: admin.id,
+      clientAddress: CLIENT_ADDRESS,
+      details: { userId, from: "RPH-0099 PA", to: "RPH-0100" },
+    });
 
     for (const licenseNumber of ["x".repeat(41), "-RPH", "RPH_1", 42]) {
       const refused = await call<Problem>("PUT", `/api/admin/users/${userId}/license`, { licenseNumber });
@@ -103,13 +125,18 @@ describe("a pharmacist's licence number (admin API)", () => {
     expect((await call<Problem>("PUT", `/api/admin/users/${userId}/license`, {})).status).toBe(400);
     expect((await listed())?.licenseNumber).toBe("RPH-0100");
 
-    expect((await call("PUT", `/api/admin/users/${userId}/license`, { licenseNumber: "" })).body).toEqual({ userId, licenseNumber: null });
+    expect((await call("PUT", `/api/admin/users/${userId}/license`, { licenseNumber: "" })).body).toEqual({
+      userId,
+      licenseNumber: null,
+    });
     expect((await listed())?.licenseNumber).toBeNull();
     expect((await lastAudit("user.license_changed")).details).toMatchObject({ userId, from: "RPH-0100", to: null });
     expect((await call("PUT", `/api/admin/users/${userId}/license`, { licenseNumber: null })).status).toBe(200);
 
     expect((await call("PUT", "/api/admin/users/usr_nope/license", { licenseNumber: "RPH-1" })).status).toBe(404);
-    expect((await call("PUT", `/api/admin/users/${userId}/license`, { licenseNumber: "RPH-1" }, pharmacistCookie)).status).toBe(403);
+    expect(
+      (await call("PUT", `/api/admin/users/${userId}/license`, { licenseNumber: "RPH-1" }, pharmacistCookie)).status,
+    ).toBe(403);
   });
 });
 
@@ -127,7 +154,10 @@ describe("a store's drug rules (admin API)", () => {
     const store = await addStore("Rules East");
     const gabapentin = await receiveAt(store.npi, "Gabapentin");
     expect(await scheduleColumn(gabapentin)).toBe("none");
-    const listed = async () => (await call<{ stores: StoreRow[] }>("GET", "/api/admin/stores")).body.stores.find((s) => s.storeId === store.storeId);
+    const listed = async () =>
+      (await call<{ stores: StoreRow[] }>("GET", "/api/admin/stores")).body.stores.find(
+        (s) => s.storeId === store.storeId,
+      );
     expect(await listed()).toMatchObject({ extraSchedules: [], rxExpiryMonths: 12 });
 
     const saved = await call<StoreRow & { reclassified: number }>("PATCH", `/api/admin/stores/${store.storeId}`, {
@@ -135,10 +165,18 @@ describe("a store's drug rules (admin API)", () => {
       rxExpiryMonths: 6,
     });
     expect(saved.status, saved.text).toBe(200);
-    expect(saved.body).toMatchObject({ storeId: store.storeId, npi: store.npi, extraSchedules: [{ substance: "gabapentin", schedule: "V" }], rxExpiryMonths: 6 });
+    expect(saved.body).toMatchObject({
+      storeId: store.storeId,
+      npi: store.npi,
+      extraSchedules: [{ substance: "gabapentin", schedule: "V" }],
+      rxExpiryMonths: 6,
+    });
     expect(saved.body.reclassified).toBeGreaterThanOrEqual(1);
     expect(await scheduleColumn(gabapentin)).toBe("V");
-    expect(await listed()).toMatchObject({ extraSchedules: [{ substance: "gabapentin", schedule: "V" }], rxExpiryMonths: 6 });
+    expect(await listed()).toMatchObject({
+      extraSchedules: [{ substance: "gabapentin", schedule: "V" }],
+      rxExpiryMonths: 6,
+    });
     const audit = await lastAudit("store.rules_changed");
     expect(audit).toMatchObject({
       actor: admin.email,
@@ -152,12 +190,21 @@ describe("a store's drug rules (admin API)", () => {
     });
 
     // The queue reads the new schedule.
-    const queue = await call<{ items: { referenceID: string }[] }>("GET", `/api/transfers?status=RECEIVED&schedule=V&sort=newest`, undefined, pharmacistCookie);
+    const queue = await call<{ items: { referenceID: string }[] }>(
+      "GET",
+      `/api/transfers?status=RECEIVED&schedule=V&sort=newest`,
+      undefined,
+      pharmacistCookie,
+    );
     expect(queue.status, queue.text).toBe(200);
     expect(queue.body.items.map((i) => i.referenceID)).toContain(gabapentin);
 
     // One rule alone; the other stays.
-    expect((await call("PATCH", `/api/admin/stores/${store.storeId}`, { rxExpiryMonths: 24 })).body).toMatchObject({ extraSchedules: [{ substance: "gabapentin" }], rxExpiryMonths: 24, reclassified: 0 });
+    expect((await call("PATCH", `/api/admin/stores/${store.storeId}`, { rxExpiryMonths: 24 })).body).toMatchObject({
+      extraSchedules: [{ substance: "gabapentin" }],
+      rxExpiryMonths: 24,
+      reclassified: 0,
+    });
     // Clearing the state schedules makes gabapentin federal again: not controlled.
     expect((await call("PATCH", `/api/admin/stores/${store.storeId}`, { extraSchedules: [] })).status).toBe(200);
     expect(await scheduleColumn(gabapentin)).toBe("none");
@@ -172,7 +219,15 @@ describe("a store's drug rules (admin API)", () => {
       [{ rxExpiryMonths: 0 }, /rxExpiryMonths/],
       [{ rxExpiryMonths: 61 }, /rxExpiryMonths/],
       [{ rxExpiryMonths: 1.5 }, /rxExpiryMonths/],
-      [{ extraSchedules: [{ substance: "gabapentin", schedule: "V" }, { substance: "Gabapentin", schedule: "IV" }] }, /gabapentin is listed twice/],
+      [
+        {
+          extraSchedules: [
+            { substance: "gabapentin", schedule: "V" },
+            { substance: "Gabapentin", schedule: "IV" },
+          ],
+        },
+        /gabapentin is listed twice/,
+      ],
       [{}, /give extraSchedules or rxExpiryMonths/],
     ];
     for (const [body, detail] of cases) {
@@ -181,38 +236,86 @@ describe("a store's drug rules (admin API)", () => {
       expect(answer.headers.get("content-type")).toContain("application/problem+json");
       expect(answer.body.detail, JSON.stringify(body)).toMatch(detail);
     }
-    expect(await db().store.findUniqueOrThrow({ where: { id: store.storeId } })).toMatchObject({ extraSchedules: [], rxExpiryMonths: 12 });
+    expect(await db().store.findUniqueOrThrow({ where: { id: store.storeId } })).toMatchObject({
+      extraSchedules: [],
+      rxExpiryMonths: 12,
+    });
     expect((await call("PATCH", "/api/admin/stores/str_nope", { rxExpiryMonths: 6 })).status).toBe(404);
-    expect((await call("PATCH", `/api/admin/stores/${store.storeId}`, { rxExpiryMonths: 6 }, pharmacistCookie)).status).toBe(403);
+    expect(
+      (await call("PATCH", `/api/admin/stores/${store.storeId}`, { rxExpiryMonths: 6 }, pharmacistCookie)).status,
+    ).toBe(403);
   });
 });
 
 describe("npm run cli (licence number, store rules)", () => {
   it("user create --license, user license --license | --clear, user list", async () => {
     const email = `cli-lic-${randomUUID().slice(0, 8)}@test.example`;
-    const created = await cli("user", "create", "--email", email, "--password", "long-enough-2", "--role", "pharmacist", "--license", "RPH-7");
+    const created = await cli(
+      "user",
+      "create",
+      "--email",
+      email,
+      "--password",
+      "long-enough-2",
+      "--role",
+      "pharmacist",
+      "--license",
+      "RPH-7",
+    );
     expect(created.code).toBe(0);
     const userId = created.json.userId as string;
     const list = async () => ((await cli("user", "list")).json.users as UserRow[]).find((u) => u.userId === userId);
     expect((await list())?.licenseNumber).toBe("RPH-7");
 
-    expect((await cli("user", "license", email, "--license", "RPH 8")).json).toEqual({ userId, licenseNumber: "RPH 8" });
-    expect(await lastAudit("user.license_changed")).toMatchObject({ actor: "cli", userId: null, details: { userId, from: "RPH-7", to: "RPH 8" } });
+    expect((await cli("user", "license", email, "--license", "RPH 8")).json).toEqual({
+      userId,
+      licenseNumber: "RPH 8",
+    });
+    expect(await lastAudit("user.license_changed")).toMatchObject({
+      actor: "cli",
+      userId: null,
+      details: { userId, from: "RPH-7", to: "RPH 8" },
+    });
     expect((await cli("user", "license", userId, "--clear")).json).toEqual({ userId, licenseNumber: null });
     expect((await list())?.licenseNumber).toBeNull();
 
     const bad = await cli("user", "license", email, "--license", "RPH!");
     expect(bad.code).toBe(1);
-    expect(bad.json).toMatchObject({ error: { code: "invalid_input", message: expect.stringMatching(/Licence number/) } });
+    expect(bad.json).toMatchObject({
+      error: { code: "invalid_input", message: expect.stringMatching(/Licence number/) },
+    });
     expect((await cli("user", "license", email)).code).toBe(2);
     expect((await cli("user", "license", email, "--license", "X", "--clear")).code).toBe(2);
-    expect((await cli("user", "create", "--email", `x-${email}`, "--password", "long-enough-2", "--role", "pharmacist", "--license", "a".repeat(41))).code).toBe(1);
+    expect(
+      (
+        await cli(
+          "user",
+          "create",
+          "--email",
+          `x-${email}`,
+          "--password",
+          "long-enough-2",
+          "--role",
+          "pharmacist",
+          "--license",
+          "a".repeat(41),
+        )
+      ).code,
+    ).toBe(1);
   });
 
   it("store rules by NPI or id, store list, and errors naming the option", async () => {
     const store = await addStore("Rules CLI");
     const pending = await receiveAt(store.npi, "Gabapentin");
-    const set = await cli("store", "rules", store.npi, "--extra-schedules", "gabapentin:V, carisoprodol:C-IV", "--rx-expiry-months", "9");
+    const set = await cli(
+      "store",
+      "rules",
+      store.npi,
+      "--extra-schedules",
+      "gabapentin:V, carisoprodol:C-IV",
+      "--rx-expiry-months",
+      "9",
+    );
     expect(set.code, JSON.stringify(set.json)).toBe(0);
     expect(set.json).toMatchObject({
       storeId: store.storeId,
@@ -223,22 +326,39 @@ describe("npm run cli (licence number, store rules)", () => {
       rxExpiryMonths: 9,
     });
     expect(await scheduleColumn(pending)).toBe("V");
-    expect(await lastAudit("store.rules_changed")).toMatchObject({ actor: "cli", details: { storeId: store.storeId, from: { rxExpiryMonths: 12 }, to: { rxExpiryMonths: 9 } } });
+    expect(await lastAudit("store.rules_changed")).toMatchObject({
+      actor: "cli",
+      details: { storeId: store.storeId, from: { rxExpiryMonths: 12 }, to: { rxExpiryMonths: 9 } },
+    });
 
     const listed = ((await cli("store", "list")).json.stores as StoreRow[]).find((s) => s.storeId === store.storeId);
-    expect(listed).toMatchObject({ rxExpiryMonths: 9, extraSchedules: [{ substance: "gabapentin" }, { substance: "carisoprodol" }] });
+    expect(listed).toMatchObject({
+      rxExpiryMonths: 9,
+      extraSchedules: [{ substance: "gabapentin" }, { substance: "carisoprodol" }],
+    });
 
-    expect((await cli("store", "rules", store.storeId, "--extra-schedules", "")).json).toMatchObject({ extraSchedules: [], rxExpiryMonths: 9 });
+    expect((await cli("store", "rules", store.storeId, "--extra-schedules", "")).json).toMatchObject({
+      extraSchedules: [],
+      rxExpiryMonths: 9,
+    });
     expect(await scheduleColumn(pending)).toBe("none");
 
     const badSchedule = await cli("store", "rules", store.npi, "--extra-schedules", "gabapentin:VI");
     expect(badSchedule.code).toBe(1);
-    expect(badSchedule.json).toMatchObject({ error: { code: "invalid_input", message: expect.stringMatching(/^--extra-schedules: .*schedule/) } });
+    expect(badSchedule.json).toMatchObject({
+      error: { code: "invalid_input", message: expect.stringMatching(/^--extra-schedules: .*schedule/) },
+    });
     const badMonths = await cli("store", "rules", store.npi, "--rx-expiry-months", "twelve");
-    expect(badMonths.json).toMatchObject({ error: { code: "invalid_input", message: expect.stringMatching(/--rx-expiry-months/) } });
+    expect(badMonths.json).toMatchObject({
+      error: { code: "invalid_input", message: expect.stringMatching(/--rx-expiry-months/) },
+    });
     const tooMany = await cli("store", "rules", store.npi, "--rx-expiry-months", "99");
-    expect(tooMany.json).toMatchObject({ error: { code: "invalid_input", message: expect.stringMatching(/^--rx-expiry-months: at most 60 months/) } });
+    expect(tooMany.json).toMatchObject({
+      error: { code: "invalid_input", message: expect.stringMatching(/^--rx-expiry-months: at most 60 months/) },
+    });
     expect((await cli("store", "rules", store.npi)).code).toBe(2);
-    expect((await cli("store", "rules", "1234567893999", "--rx-expiry-months", "6")).json).toMatchObject({ error: { code: "not_found" } });
+    expect((await cli("store", "rules", "1234567893999", "--rx-expiry-months", "6")).json).toMatchObject({
+      error: { code: "not_found" },
+    });
   });
 });

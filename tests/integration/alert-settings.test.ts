@@ -43,7 +43,9 @@ beforeAll(async () => {
 describe("store alert settings", () => {
   it("are refused to pharmacists and validated field by field for admins", async () => {
     const settings = { alertThresholdsMinutes: [60, 150], openingHours: null, timeZone: "America/Chicago" };
-    expect((await call("PUT", `/api/admin/stores/${store.storeId}/alerts`, settings, pharmacistCookie)).status).toBe(403);
+    expect((await call("PUT", `/api/admin/stores/${store.storeId}/alerts`, settings, pharmacistCookie)).status).toBe(
+      403,
+    );
     const bad = await call<Problem>("PUT", `/api/admin/stores/${store.storeId}/alerts`, {
       alertThresholdsMinutes: [150, 60, 300],
       openingHours: [{ open: "9am", close: "17:00" }, null, null, null, null, null, null],
@@ -51,7 +53,9 @@ describe("store alert settings", () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.headers.get("content-type")).toContain("application/problem+json");
-    expect(bad.body.fields?.map((f) => f.field)).toEqual(expect.arrayContaining(["alertThresholdsMinutes.2", "openingHours.0.open", "timeZone"]));
+    expect(bad.body.fields?.map((f) => f.field)).toEqual(
+      expect.arrayContaining(["alertThresholdsMinutes.2", "openingHours.0.open", "timeZone"]),
+    );
     expect((await call("PUT", "/api/admin/stores/str_nosuchstore/alerts", settings)).status).toBe(404);
   });
 
@@ -61,7 +65,10 @@ describe("store alert settings", () => {
     expect(saved.status, saved.text).toBe(200);
     const listed = await call<{ stores: { storeId: string }[] }>("GET", "/api/admin/stores");
     expect(listed.body.stores.find((s) => s.storeId === store.storeId)).toMatchObject(settings);
-    const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "store.alerts_changed" }, orderBy: { id: "desc" } });
+    const audit = await db().auditEvent.findFirstOrThrow({
+      where: { action: "store.alerts_changed" },
+      orderBy: { id: "desc" },
+    });
     expect(audit.details).toMatchObject({
       storeId: store.storeId,
       from: { alertThresholdsMinutes: [120, 180], openingHours: null, timeZone: "UTC" },
@@ -70,21 +77,40 @@ describe("store alert settings", () => {
   });
 
   it("hold a crossing while the store is closed until it opens, and mark the transfer as arrived after hours", async () => {
-    const answer = await send(baseUrl, { body: freshRequest((r) => (r.receivingPharmacy.npi = store.npi)), authorization: senderKey(partner.apiKey) });
+    const answer = await send(baseUrl, {
+      body: freshRequest((r) => (r.receivingPharmacy.npi = store.npi)),
+      authorization: senderKey(partner.apiKey),
+    });
     expect(answer.status, answer.text).toBe(200);
     const id = answer.body.metadata.referenceID;
     await db().$executeRaw`UPDATE transfers SET received_at = now() - interval '70 minutes' WHERE id = ${id}`;
     // Open only on the day three days from now (UTC): closed now and when the transfer arrived.
     const openDay = (new Date().getUTCDay() + 3) % 7;
     const hours = WEEKDAYS.map((_, i) => (i === openDay ? { open: "00:00", close: "24:00" } : null));
-    expect((await call("PUT", `/api/admin/stores/${store.storeId}/alerts`, { alertThresholdsMinutes: [60, 150], openingHours: hours, timeZone: "UTC" })).status).toBe(200);
+    expect(
+      (
+        await call("PUT", `/api/admin/stores/${store.storeId}/alerts`, {
+          alertThresholdsMinutes: [60, 150],
+          openingHours: hours,
+          timeZone: "UTC",
+        })
+      ).status,
+    ).toBe(200);
     // This process is another instance than the server that saved them: it would see them within the store
     // directory's TTL (the test below); forgetting its copy reads them now.
     forgetStoreDirectory();
     const closed = await findAlertingTransfers({ limit: 100_000 });
     expect(closed.transfers.map((t) => t.transferId)).not.toContain(id);
 
-    expect((await call("PUT", `/api/admin/stores/${store.storeId}/alerts`, { alertThresholdsMinutes: [60, 150], openingHours: null, timeZone: "UTC" })).status).toBe(200);
+    expect(
+      (
+        await call("PUT", `/api/admin/stores/${store.storeId}/alerts`, {
+          alertThresholdsMinutes: [60, 150],
+          openingHours: null,
+          timeZone: "UTC",
+        })
+      ).status,
+    ).toBe(200);
     forgetStoreDirectory();
     const open = await findAlertingTransfers({ limit: 100_000 });
     const alerting = open.transfers.find((t) => t.transferId === id);
@@ -94,11 +120,24 @@ describe("store alert settings", () => {
     // Open every day but the one it arrived on: it arrived after hours, and alerts from the next opening.
     const arrivedDay = new Date(Date.now() - 70 * 60_000).getUTCDay();
     const notThatDay = WEEKDAYS.map((_, i) => (i === arrivedDay ? null : { open: "00:00", close: "24:00" }));
-    expect((await call("PUT", `/api/admin/stores/${store.storeId}/alerts`, { alertThresholdsMinutes: [1, 150], openingHours: notThatDay, timeZone: "UTC" })).status).toBe(200);
+    expect(
+      (
+        await call("PUT", `/api/admin/stores/${store.storeId}/alerts`, {
+          alertThresholdsMinutes: [1, 150],
+          openingHours: notThatDay,
+          timeZone: "UTC",
+        })
+      ).status,
+    ).toBe(200);
     forgetStoreDirectory();
     const later = (await findAlertingTransfers({ limit: 100_000 })).transfers.find((t) => t.transferId === id);
     // The queue marks it for the pharmacist.
-    const queue = await call<{ items: { referenceID: string; arrivedAfterHours: boolean }[] }>("GET", `/api/transfers?q=${id}`, undefined, pharmacistCookie);
+    const queue = await call<{ items: { referenceID: string; arrivedAfterHours: boolean }[] }>(
+      "GET",
+      `/api/transfers?q=${id}`,
+      undefined,
+      pharmacistCookie,
+    );
     expect(queue.status, queue.text).toBe(200);
     expect(queue.body.items.find((i) => i.referenceID === id)?.arrivedAfterHours).toBe(true);
     if (new Date().getUTCDay() === arrivedDay) {
@@ -112,7 +151,15 @@ describe("store alert settings", () => {
     const thresholds = [randomInt(5, 100), 200];
     await loadStoreAlertSettings(); // this process now holds a copy
     const saved = Date.now();
-    expect((await call("PUT", `/api/admin/stores/${store.storeId}/alerts`, { alertThresholdsMinutes: thresholds, openingHours: null, timeZone: "UTC" })).status).toBe(200);
+    expect(
+      (
+        await call("PUT", `/api/admin/stores/${store.storeId}/alerts`, {
+          alertThresholdsMinutes: thresholds,
+          openingHours: null,
+          timeZone: "UTC",
+        })
+      ).status,
+    ).toBe(200);
     let seen: number[] | undefined;
     while (Date.now() - saved < 12_000) {
       seen = (await loadStoreAlertSettings()).get(store.npi)?.alertThresholdsMinutes;

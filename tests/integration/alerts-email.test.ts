@@ -38,7 +38,11 @@ const age = (id: string, minutesAgo: number) =>
   db().$executeRaw`UPDATE transfers SET received_at = now() - make_interval(mins => ${minutesAgo}) WHERE id = ${id}`;
 
 const alertRows = (id: string) =>
-  db().transferAlert.findMany({ where: { transferId: id }, orderBy: { thresholdMinutes: "asc" }, select: { thresholdMinutes: true, emailStatus: true } });
+  db().transferAlert.findMany({
+    where: { transferId: id },
+    orderBy: { thresholdMinutes: "asc" },
+    select: { thresholdMinutes: true, emailStatus: true },
+  });
 
 const mailsFor = (id: string) => smtp.messages.filter((m) => m.raw.includes(`/transfers/${id}`));
 
@@ -74,7 +78,10 @@ describe("alert emails from two workers", () => {
       WORKER_POLL_INTERVAL_MS: "100",
     };
     const databaseUrl = process.env.DATABASE_URL!;
-    workers = await Promise.all([startWorkerProcess({ databaseUrl, authSecret, env }), startWorkerProcess({ databaseUrl, authSecret, env })]);
+    workers = await Promise.all([
+      startWorkerProcess({ databaseUrl, authSecret, env }),
+      startWorkerProcess({ databaseUrl, authSecret, env }),
+    ]);
   }, 90_000);
 
   it("sends one message per crossing, to ALERT_EMAILS, with the count, the age and a link, and no patient data", async () => {
@@ -99,7 +106,13 @@ describe("alert emails from two workers", () => {
     for (const { raw } of smtp.messages) {
       for (const { request } of [t130, t200]) {
         const p = { ...request.patient.name, dateOfBirth: request.patient.dateOfBirth };
-        for (const phi of [p.firstName, p.lastName, p.dateOfBirth, p.dateOfBirth.replace(/^(\d{4})-(\d{2})-(\d{2})$/, "$2/$3/$1"), request.prescription.medicationName]) {
+        for (const phi of [
+          p.firstName,
+          p.lastName,
+          p.dateOfBirth,
+          p.dateOfBirth.replace(/^(\d{4})-(\d{2})-(\d{2})$/, "$2/$3/$1"),
+          request.prescription.medicationName,
+        ]) {
           expect(raw.toLowerCase()).not.toContain(phi.toLowerCase());
         }
       }
@@ -115,12 +128,19 @@ describe("alert emails from two workers", () => {
     await age(t130.id, 185);
     await waitUntil("the 3-hour email", async () => mailsFor(t130.id).length >= 2 || null, 20_000);
     await new Promise((r) => setTimeout(r, 2000));
-    expect(mailsFor(t130.id).map((m) => m.subject)).toEqual(["Transfer waiting 2 h: 2 pending past 2 h", "Transfer waiting 3 h: 2 pending past 3 h"]);
+    expect(mailsFor(t130.id).map((m) => m.subject)).toEqual([
+      "Transfer waiting 2 h: 2 pending past 2 h",
+      "Transfer waiting 3 h: 2 pending past 3 h",
+    ]);
   });
 
   it("the banner's summary counts the same transfers, oldest first, without patient data", async () => {
     const summary = await getAlertSummary();
-    expect(summary).toMatchObject({ count: 2, capped: false, oldest: { referenceID: t200.id, thresholdMinutes: 180, arrivedAfterHours: false } });
+    expect(summary).toMatchObject({
+      count: 2,
+      capped: false,
+      oldest: { referenceID: t200.id, thresholdMinutes: 180, arrivedAfterHours: false },
+    });
     expect(JSON.stringify(summary)).not.toContain(t200.request.patient.name.lastName);
   });
 
@@ -145,7 +165,9 @@ describe("alert emails from two workers", () => {
     await smtp.start();
     // graphile-worker's backoff: the next attempts come after about 2.7 s, 7.4 s, 20 s …
     await waitUntil("the email after the outage", async () => mailsFor(fresh.id).length >= 1 || null, 45_000, 250);
-    const row = await db().transferAlert.findUniqueOrThrow({ where: { transferId_thresholdMinutes: { transferId: fresh.id, thresholdMinutes: 120 } } });
+    const row = await db().transferAlert.findUniqueOrThrow({
+      where: { transferId_thresholdMinutes: { transferId: fresh.id, thresholdMinutes: 120 } },
+    });
     expect(row.emailStatus).toBe("SENT");
     expect(row.emailAttempts).toBeGreaterThanOrEqual(2);
     expect(mailsFor(fresh.id)).toHaveLength(1);

@@ -22,10 +22,14 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 
 async function cliAuditVerify(): Promise<{ code: number; json: Record<string, unknown> }> {
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/cli.ts", "audit", "verify", "--json"], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "silent" },
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["node_modules/tsx/dist/cli.mjs", "scripts/cli.ts", "audit", "verify", "--json"],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "silent" },
+      },
+    );
     return { code: 0, json: JSON.parse(stdout) as Record<string, unknown> };
   } catch (err) {
     const e = err as { code: number; stdout: string };
@@ -36,17 +40,30 @@ async function cliAuditVerify(): Promise<{ code: number; json: Record<string, un
 describe("audit chain", () => {
   it("verifies, refuses changes, and reports the first record altered by hand", async () => {
     for (let i = 0; i < 5; i++) {
-      await recordAuditEvent({ userId: null, actor: "test", action: "test.event", details: { i, nested: { b: 1, a: [2, 3] } } });
+      await recordAuditEvent({
+        userId: null,
+        actor: "test",
+        action: "test.event",
+        details: { i, nested: { b: 1, a: [2, 3] } },
+      });
     }
     expect((await verifyAuditChain()).ok).toBe(true);
     const intact = await cliAuditVerify();
     expect(intact.code).toBe(0);
     expect(intact.json.ok).toBe(true);
 
-    await expect(db().$executeRawUnsafe(`UPDATE audit_events SET actor = 'mallory' WHERE action = 'test.event'`)).rejects.toThrow(/append-only/);
-    await expect(db().$executeRawUnsafe(`DELETE FROM audit_events WHERE action = 'test.event'`)).rejects.toThrow(/append-only/);
+    await expect(
+      db().$executeRawUnsafe(`UPDATE audit_events SET actor = 'mallory' WHERE action = 'test.event'`),
+    ).rejects.toThrow(/append-only/);
+    await expect(db().$executeRawUnsafe(`DELETE FROM audit_events WHERE action = 'test.event'`)).rejects.toThrow(
+      /append-only/,
+    );
 
-    const victim = await db().auditEvent.findFirstOrThrow({ where: { action: "test.event" }, orderBy: { id: "desc" }, skip: 2 });
+    const victim = await db().auditEvent.findFirstOrThrow({
+      where: { action: "test.event" },
+      orderBy: { id: "desc" },
+      skip: 2,
+    });
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {

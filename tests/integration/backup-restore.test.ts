@@ -43,7 +43,9 @@ async function serverVersionNum(url: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return Number((await client.query<{ server_version_num: string }>("SHOW server_version_num")).rows[0]!.server_version_num);
+    return Number(
+      (await client.query<{ server_version_num: string }>("SHOW server_version_num")).rows[0]!.server_version_num,
+    );
   } finally {
     await client.end();
   }
@@ -94,7 +96,9 @@ describe("npm run cli -- backup", () => {
     writeFileSync(target, "not a directory");
     const out = await cli(sourceUrl, "backup", "--out", path.join(target, "rx.rxbackup.gz"));
     expect(out.code).toBe(1);
-    expect((out.json.error as { message: string }).message).toMatch(/^cannot write the backup to .*a-file\/rx\.rxbackup\.gz: /);
+    expect((out.json.error as { message: string }).message).toMatch(
+      /^cannot write the backup to .*a-file\/rx\.rxbackup\.gz: /,
+    );
     expect(readFileSync(target, "utf8")).toBe("not a directory");
   }, 60_000);
 });
@@ -110,7 +114,9 @@ describe("npm run cli -- backup --pg-dump", () => {
       expect((out.json.error as { message: string }).message).toMatch(/pg_dump is not installed/);
     } else if (client < Math.floor(server / 10000)) {
       expect(out.code).toBe(1);
-      expect((out.json.error as { message: string }).message).toMatch(/^pg_dump [\d.]+ cannot dump a PostgreSQL [\d.]+ server/);
+      expect((out.json.error as { message: string }).message).toMatch(
+        /^pg_dump [\d.]+ cannot dump a PostgreSQL [\d.]+ server/,
+      );
       expect(existsSync(target)).toBe(false);
     } else {
       expect(out.code).toBe(0);
@@ -136,7 +142,9 @@ describe("npm run cli -- restore", () => {
     for (const file of [truncated, corrupt, notGzip, path.join(dir, "missing.gz")]) {
       const out = await cli(target, "restore", file);
       expect(out.code, file).toBe(1);
-      expect((out.json.error as { message: string }).message, file).toMatch(/corrupt|incomplete|not a readable backup|not an rx-transfer backup|cannot read/);
+      expect((out.json.error as { message: string }).message, file).toMatch(
+        /corrupt|incomplete|not a readable backup|not an rx-transfer backup|cannot read/,
+      );
     }
     // Not even the schema was created.
     expect(Object.keys(await tableFingerprints(target))).toEqual([]);
@@ -166,7 +174,9 @@ describe("npm run cli -- restore", () => {
     // The restored service: the sender's status lookup, and the pending callback delivered and signed.
     const server = await startTestServer({ databaseUrl: target });
     try {
-      const lookup = await fetch(`${server.baseUrl}/v1/transfer/${decided.transferId}`, { headers: { authorization: senderKey(partner.apiKey) } });
+      const lookup = await fetch(`${server.baseUrl}/v1/transfer/${decided.transferId}`, {
+        headers: { authorization: senderKey(partner.apiKey) },
+      });
       expect(lookup.status).toBe(200);
       expect(((await lookup.json()) as { metadata: { responseType: string } }).metadata.responseType).toBe("CONFIRMED");
       const [callback] = await receiver.waitFor("/cb", 1, 30_000);

@@ -9,9 +9,20 @@ import { setEnv } from "@/lib/env";
 import { startCallbackReceiver, verifyStandardWebhook, type CallbackReceiver } from "@/tests/support/callback-receiver";
 import { createMigratedDatabase } from "@/tests/support/database";
 import { connectTestEnvironment } from "@/tests/support/integration";
-import { createCallbackPartner, decideTransfer, startWorkerProcess, waitUntil, type WorkerProcess } from "./callbacks-fixtures";
+import {
+  createCallbackPartner,
+  decideTransfer,
+  startWorkerProcess,
+  waitUntil,
+  type WorkerProcess,
+} from "./callbacks-fixtures";
 
-const FAST = { CALLBACK_RETRY_SCALE: "0.05", CALLBACK_TIMEOUT_MS: "1500", WORKER_POLL_INTERVAL_MS: "100", CALLBACK_BATCH_SIZE: "5" };
+const FAST = {
+  CALLBACK_RETRY_SCALE: "0.05",
+  CALLBACK_TIMEOUT_MS: "1500",
+  WORKER_POLL_INTERVAL_MS: "100",
+  CALLBACK_BATCH_SIZE: "5",
+};
 
 connectTestEnvironment();
 const authSecret = inject("authSecret");
@@ -49,17 +60,24 @@ describe("a partner's backlog sent in batches", () => {
   it("sends each callback once per attempt, several per job, and a failed one waits its own Retry-After", async () => {
     for (const w of workers.splice(0)) await w.stop();
     // The first ten answers alternate success and 503 + Retry-After: 2; every later one is a success.
-    receiver.script("/batch", [...Array.from({ length: 5 }, () => [{ status: 204 }, { status: 503, headers: { "retry-after": "2" } }]).flat(), { status: 204 }]);
+    receiver.script("/batch", [
+      ...Array.from({ length: 5 }, () => [{ status: 204 }, { status: 503, headers: { "retry-after": "2" } }]).flat(),
+      { status: 204 },
+    ]);
     const partner = await createCallbackPartner(`${receiver.baseUrl}/batch`);
     const ids: string[] = [];
-    for (let i = 0; i < 12; i++) ids.push((await decideTransfer({ partner, decision: i % 3 ? "CONFIRMED" : "ERROR" })).callbackId);
+    for (let i = 0; i < 12; i++)
+      ids.push((await decideTransfer({ partner, decision: i % 3 ? "CONFIRMED" : "ERROR" })).callbackId);
     workers.push(await startWorkerProcess({ databaseUrl, authSecret, env: FAST }));
     await waitUntil("all delivered", allDelivered(ids), 30_000);
     await new Promise((r) => setTimeout(r, 500)); // anything sent twice would have arrived by now
 
     const requests = receiver.requests("/batch");
     expect(requests.every((r) => verifyStandardWebhook(r, partner.webhookSecret))).toBe(true);
-    const attempts = await db().callbackAttempt.findMany({ where: { callbackId: { in: ids } }, orderBy: [{ callbackId: "asc" }, { attemptNumber: "asc" }] });
+    const attempts = await db().callbackAttempt.findMany({
+      where: { callbackId: { in: ids } },
+      orderBy: [{ callbackId: "asc" }, { attemptNumber: "asc" }],
+    });
     const byId = requestsById("/batch");
     expect([...byId.keys()].sort()).toEqual([...ids].sort());
     let retried = 0;
@@ -80,7 +98,11 @@ describe("a partner's backlog sent in batches", () => {
     // Batched: the first attempts were claimed by fewer statements than there are callbacks (a batch's claims share their start).
     const firstStarts = new Set(attempts.filter((a) => a.attemptNumber === 1).map((a) => a.startedAt.getTime()));
     expect(firstStarts.size).toBeLessThan(ids.length);
-    expect(await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ANY(${ids}::text[])`).toEqual([{ n: 0 }]);
+    expect(
+      await db().$queryRaw<
+        { n: number }[]
+      >`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ANY(${ids}::text[])`,
+    ).toEqual([{ n: 0 }]);
   });
 
   it("re-sends every callback of a batch whose worker was SIGKILLed mid-request, under the same webhook-ids", async () => {
@@ -103,7 +125,10 @@ describe("a partner's backlog sent in batches", () => {
     const byId = requestsById("/batch-killed");
     expect([...byId.keys()].sort()).toEqual([...ids].sort());
     expect([...byId.values()].every((sent) => sent.length === 2)).toBe(true);
-    const attempts = await db().callbackAttempt.findMany({ where: { callbackId: { in: ids } }, orderBy: [{ callbackId: "asc" }, { attemptNumber: "asc" }] });
+    const attempts = await db().callbackAttempt.findMany({
+      where: { callbackId: { in: ids } },
+      orderBy: [{ callbackId: "asc" }, { attemptNumber: "asc" }],
+    });
     for (const id of ids) {
       const mine = attempts.filter((a) => a.callbackId === id);
       expect(mine.map((a) => a.attemptNumber)).toEqual([1, 2]);

@@ -26,7 +26,12 @@ let pharmacist: { id: string; email: string; name: string; role: "pharmacist" };
 beforeAll(async () => {
   receiver = await startCallbackReceiver();
   const email = `cb-${randomUUID().slice(0, 8)}@pharmacy.test`;
-  const { userId } = await createUser({ email, password: randomBytes(12).toString("base64url"), role: "pharmacist", name: "Callback Tester, PharmD" });
+  const { userId } = await createUser({
+    email,
+    password: randomBytes(12).toString("base64url"),
+    role: "pharmacist",
+    name: "Callback Tester, PharmD",
+  });
   pharmacist = { id: userId, email, name: "Callback Tester, PharmD", role: "pharmacist" };
 });
 
@@ -60,7 +65,12 @@ describe("callback delivery by the server's own worker", () => {
     const { request, received } = await receive(partner.apiKey);
     const transferId = received.metadata.referenceID;
 
-    const decided = await approveTransfer({ transferId, actor: pharmacist, clientAddress: null, approval: { localRxNumber: "L-1001", note: undefined } });
+    const decided = await approveTransfer({
+      transferId,
+      actor: pharmacist,
+      clientAddress: null,
+      approval: { localRxNumber: "L-1001", note: undefined },
+    });
     const committedAt = Date.now();
     const [delivery] = await receiver.waitFor("/approved", 1, 10_000);
     const latencyMs = delivery!.at - committedAt;
@@ -99,7 +109,11 @@ describe("callback delivery by the server's own worker", () => {
     expect(row.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(0);
     expect((await db().transfer.findUniqueOrThrow({ where: { id: transferId } })).callbackStatus).toBe("DELIVERED");
     // The sender can also read the outcome.
-    const status = await send(baseUrl, { method: "GET", path: `/v1/transfer/${transferId}`, authorization: senderKey(partner.apiKey) });
+    const status = await send(baseUrl, {
+      method: "GET",
+      path: `/v1/transfer/${transferId}`,
+      authorization: senderKey(partner.apiKey),
+    });
     expect(status.body).toEqual(body);
   });
 
@@ -110,7 +124,10 @@ describe("callback delivery by the server's own worker", () => {
       transferId: received.metadata.referenceID,
       actor: pharmacist,
       clientAddress: null,
-      rejection: { errorType: "INVALID_INFO", description: "prescription.refillsRemaining: no refills left to transfer" },
+      rejection: {
+        errorType: "INVALID_INFO",
+        description: "prescription.refillsRemaining: no refills left to transfer",
+      },
     });
     const [delivery] = await receiver.waitFor("/rejected", 1, 10_000);
     expect(verifyStandardWebhook(delivery!, partner.webhookSecret)).toBe(true);
@@ -132,7 +149,11 @@ describe("callback delivery by the server's own worker", () => {
     const { enqueueCallback } = await import("@/lib/callbacks/enqueue-callback");
     await expect(
       db().$transaction(async (tx) => {
-        await enqueueCallback(tx, { transferId: received.metadata.referenceID, partnerId: partner.partnerId, response: received });
+        await enqueueCallback(tx, {
+          transferId: received.metadata.referenceID,
+          partnerId: partner.partnerId,
+          response: received,
+        });
         throw new Error("the decision failed after the outbox entry was written");
       }),
     ).rejects.toThrow(/decision failed/);
@@ -156,13 +177,28 @@ describe("the dashboard API and the demo receiver", () => {
     const signed = (b: string, id = decided.callbackId, secret = partner.webhookSecret) =>
       new Headers(webhookHeaders({ id, timestamp: Math.floor(Date.now() / 1000), body: b, secrets: [secret] }));
     expect(await receiveDemoCallback({ headers: signed(body), body })).toEqual({ accepted: true });
-    expect(await receiveDemoCallback({ headers: signed(body), body: body.replace("CONFIRMED", "ERROR") })).toMatchObject({ accepted: false });
-    expect(await receiveDemoCallback({ headers: signed(body, decided.callbackId, `whsec_${randomBytes(32).toString("base64")}`), body })).toMatchObject({ accepted: false });
-    expect(await receiveDemoCallback({ headers: signed(body, "msg_unknown"), body })).toEqual({ accepted: false, reason: "unknown webhook-id" });
+    expect(
+      await receiveDemoCallback({ headers: signed(body), body: body.replace("CONFIRMED", "ERROR") }),
+    ).toMatchObject({ accepted: false });
+    expect(
+      await receiveDemoCallback({
+        headers: signed(body, decided.callbackId, `whsec_${randomBytes(32).toString("base64")}`),
+        body,
+      }),
+    ).toMatchObject({ accepted: false });
+    expect(await receiveDemoCallback({ headers: signed(body, "msg_unknown"), body })).toEqual({
+      accepted: false,
+      reason: "unknown webhook-id",
+    });
   });
 
   it("serves no demo receiver in production", async () => {
-    const res = await fetch(`${baseUrl}/demo/callbacks`, { method: "POST", body: "{}", headers: { "content-type": "application/json" }, redirect: "manual" });
+    const res = await fetch(`${baseUrl}/demo/callbacks`, {
+      method: "POST",
+      body: "{}",
+      headers: { "content-type": "application/json" },
+      redirect: "manual",
+    });
     expect(res.status).toBe(404);
   });
 });

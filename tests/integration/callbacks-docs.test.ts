@@ -21,8 +21,14 @@ beforeAll(async () => {
   const port = await freePort();
   dir = await mkdtemp(path.join(os.tmpdir(), "rx-docs-example-"));
   const file = path.join(dir, "receiver.mjs");
-  await writeFile(file, VERIFY_EXAMPLE.replace(".listen(8080)", `.listen(${port}, "127.0.0.1", () => console.log("listening"))`));
-  child = spawn(process.execPath, [file], { env: { ...process.env, WEBHOOK_SECRET: secret }, stdio: ["ignore", "pipe", "pipe"] });
+  await writeFile(
+    file,
+    VERIFY_EXAMPLE.replace(".listen(8080)", `.listen(${port}, "127.0.0.1", () => console.log("listening"))`),
+  );
+  child = spawn(process.execPath, [file], {
+    env: { ...process.env, WEBHOOK_SECRET: secret },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on("data", (d: Buffer) => d.toString().includes("listening") && resolve());
     child.once("exit", (code) => reject(new Error(`the docs example exited (${code})`)));
@@ -50,7 +56,15 @@ function deliver(opts: { body: string; id?: string; timestamp?: number; secrets?
 }
 
 describe("the signature check published in /docs", () => {
-  const body = JSON.stringify({ requestID: "req-1", metadata: { responseType: "CONFIRMED", referenceID: "trf_1", responseID: "rsp_1", responseTimestamp: "2026-11-22T12:00:00Z" } });
+  const body = JSON.stringify({
+    requestID: "req-1",
+    metadata: {
+      responseType: "CONFIRMED",
+      referenceID: "trf_1",
+      responseID: "rsp_1",
+      responseTimestamp: "2026-11-22T12:00:00Z",
+    },
+  });
 
   it("accepts a callback we signed, and a repeat of it", async () => {
     expect((await deliver({ body })).statusCode).toBe(204);

@@ -65,8 +65,16 @@ export async function decideTransfer(opts: {
   };
   const outcome: TransferResponse =
     opts.decision === "CONFIRMED"
-      ? { requestID: request.metadata.requestID, metadata: { ...metadata, localRxNumber: "L-42" }, prescription: request.prescription }
-      : { requestID: request.metadata.requestID, metadata, error: { type: "INVALID_INFO", description: "prescription.refillsRemaining: no refills left to transfer" } };
+      ? {
+          requestID: request.metadata.requestID,
+          metadata: { ...metadata, localRxNumber: "L-42" },
+          prescription: request.prescription,
+        }
+      : {
+          requestID: request.metadata.requestID,
+          metadata,
+          error: { type: "INVALID_INFO", description: "prescription.refillsRemaining: no refills left to transfer" },
+        };
   const callbackId = await db().$transaction(async (tx) => {
     await tx.transfer.update({
       where: { id: transferId },
@@ -77,14 +85,23 @@ export async function decideTransfer(opts: {
         ...(opts.decision === "ERROR" ? { activeRxKey: null } : {}),
       },
     });
-    const { callbackId } = await enqueueCallback(tx, { transferId, partnerId: opts.partner.partnerId, response: outcome });
+    const { callbackId } = await enqueueCallback(tx, {
+      transferId,
+      partnerId: opts.partner.partnerId,
+      response: outcome,
+    });
     await opts.inTransaction?.(tx, callbackId);
     return callbackId;
   });
   return { transferId, callbackId, request, received, outcome, committedAt: Date.now() };
 }
 
-export async function waitUntil<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = 20_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -95,7 +112,10 @@ export async function waitUntil<T>(what: string, probe: () => Promise<T | null |
 }
 
 export function callbackRow(callbackId: string) {
-  return db().callback.findUniqueOrThrow({ where: { id: callbackId }, include: { attempts: { orderBy: { attemptNumber: "asc" } } } });
+  return db().callback.findUniqueOrThrow({
+    where: { id: callbackId },
+    include: { attempts: { orderBy: { attemptNumber: "asc" } } },
+  });
 }
 
 export type WorkerProcess = {
@@ -108,24 +128,32 @@ export type WorkerProcess = {
 };
 
 /** `npm run worker` against `databaseUrl` with extra settings; resolves once it says it is running. */
-export async function startWorkerProcess(opts: { databaseUrl: string; authSecret: string; env?: Record<string, string> }): Promise<WorkerProcess> {
+export async function startWorkerProcess(opts: {
+  databaseUrl: string;
+  authSecret: string;
+  env?: Record<string, string>;
+}): Promise<WorkerProcess> {
   let output = "";
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/worker.ts"], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      DATABASE_URL: opts.databaseUrl,
-      ...TEST_SECRETS,
-      AUTH_SECRET: opts.authSecret,
-      LOG_LEVEL: "info",
-      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
-      CALLBACK_ALLOW_INSECURE_HTTP: "true",
-      ...opts.env,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/worker.ts"],
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DATABASE_URL: opts.databaseUrl,
+        ...TEST_SECRETS,
+        AUTH_SECRET: opts.authSecret,
+        LOG_LEVEL: "info",
+        CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+        CALLBACK_ALLOW_INSECURE_HTTP: "true",
+        ...opts.env,
+      },
     },
-  });
+  );
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

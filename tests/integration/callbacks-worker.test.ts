@@ -30,7 +30,11 @@ import {
 
 const SCALE = 0.05;
 const TIMEOUT_MS = 1500;
-const FAST = { CALLBACK_RETRY_SCALE: String(SCALE), CALLBACK_TIMEOUT_MS: String(TIMEOUT_MS), WORKER_POLL_INTERVAL_MS: "100" };
+const FAST = {
+  CALLBACK_RETRY_SCALE: String(SCALE),
+  CALLBACK_TIMEOUT_MS: String(TIMEOUT_MS),
+  WORKER_POLL_INTERVAL_MS: "100",
+};
 
 connectTestEnvironment();
 const authSecret = inject("authSecret");
@@ -78,7 +82,12 @@ describe("retries, timeouts, redirects, 410 and the 72-hour limit (one worker)",
   });
 
   it("retries a receiver that fails 3 times with growing, jittered gaps, under one webhook-id, until it answers 2xx", async () => {
-    receiver.script("/flaky", [{ status: 500 }, { status: 503 }, { status: 502, body: "x".repeat(100_000) }, { status: 200 }]);
+    receiver.script("/flaky", [
+      { status: 500 },
+      { status: 503 },
+      { status: 502, body: "x".repeat(100_000) },
+      { status: 200 },
+    ]);
     const partner = await createCallbackPartner(`${receiver.baseUrl}/flaky`);
     const decided = await decideTransfer({ partner, decision: "CONFIRMED" });
     const requests = await receiver.waitFor("/flaky", 4, 30_000);
@@ -140,7 +149,10 @@ describe("retries, timeouts, redirects, 410 and the 72-hour limit (one worker)",
   });
 
   it("does not follow a redirect: a 3xx is a failed attempt, and the target is never called", async () => {
-    receiver.script("/moved", [{ status: 302, headers: { location: `${receiver.baseUrl}/moved-target` } }, { status: 204 }]);
+    receiver.script("/moved", [
+      { status: 302, headers: { location: `${receiver.baseUrl}/moved-target` } },
+      { status: 204 },
+    ]);
     receiver.script("/moved-target", [{ status: 204 }]);
     const partner = await createCallbackPartner(`${receiver.baseUrl}/moved`);
     const decided = await decideTransfer({ partner, decision: "CONFIRMED" });
@@ -177,9 +189,13 @@ describe("retries, timeouts, redirects, 410 and the 72-hour limit (one worker)",
     });
     const row = await waitUntil("failed", settled(decided.callbackId));
     expect(row).toMatchObject({ status: "FAILED", nextAttemptAt: null, lastStatusCode: 500 });
-    expect((await db().transfer.findUniqueOrThrow({ where: { id: decided.transferId } })).callbackStatus).toBe("FAILED");
+    expect((await db().transfer.findUniqueOrThrow({ where: { id: decided.transferId } })).callbackStatus).toBe(
+      "FAILED",
+    );
     expect(await runnableJobs(decided.callbackId)).toBe(0);
-    expect((await db().partner.findUniqueOrThrow({ where: { id: partner.partnerId } })).callbackFailingSince).not.toBeNull();
+    expect(
+      (await db().partner.findUniqueOrThrow({ where: { id: partner.partnerId } })).callbackFailingSince,
+    ).not.toBeNull();
   });
 
   it("redelivers on request: the same webhook-id with a new timestamp, a manual attempt, audited; a FAILED callback becomes DELIVERED", async () => {
@@ -203,12 +219,16 @@ describe("retries, timeouts, redirects, 410 and the 72-hour limit (one worker)",
     expect(verifyStandardWebhook(second!, partner.webhookSecret)).toBe(true);
     expect(second!.body).toBe(first!.body);
 
-    const row = await waitUntil("delivered", async () => ((await callbackRow(decided.callbackId)).status === "DELIVERED" ? callbackRow(decided.callbackId) : null));
+    const row = await waitUntil("delivered", async () =>
+      (await callbackRow(decided.callbackId)).status === "DELIVERED" ? callbackRow(decided.callbackId) : null,
+    );
     expect(row.attempts.map((a) => [a.attemptNumber, a.statusCode, a.manual])).toEqual([
       [1, 500, false],
       [2, 204, true],
     ]);
-    const audit = await db().auditEvent.findFirst({ where: { transferId: decided.transferId, action: "callback.redelivery_requested" } });
+    const audit = await db().auditEvent.findFirst({
+      where: { transferId: decided.transferId, action: "callback.redelivery_requested" },
+    });
     expect(audit).toMatchObject({ actor: "pharmacist@test" });
     await expect(requestRedelivery("trf_doesnotexist", SYSTEM_ACTOR)).rejects.toBeInstanceOf(DomainError);
   });
@@ -284,7 +304,11 @@ describe("a worker killed mid-delivery, a worker stopped gracefully, a worker st
     const partner = await createCallbackPartner(`${receiver.baseUrl}/stopping`);
     for (const w of workers) await w.stop();
     // A deadline (15 s) longer than graphile-worker's grace period (5 s): only the stop can end the attempt early.
-    const running = await startWorkerProcess({ databaseUrl, authSecret, env: { ...env, CALLBACK_TIMEOUT_MS: "15000" } });
+    const running = await startWorkerProcess({
+      databaseUrl,
+      authSecret,
+      env: { ...env, CALLBACK_TIMEOUT_MS: "15000" },
+    });
     workers.push(running);
     const decided = await decideTransfer({ partner, decision: "CONFIRMED" });
     await receiver.waitFor("/stopping", 1, 10_000);
@@ -311,12 +335,20 @@ describe("two workers at once", () => {
 
   it("share the callbacks without ever sending an attempt twice", async () => {
     const databaseUrl = await useFreshDatabase();
-    receiver.script("/pair", [{ status: 500, delayMs: 30 }, { status: 204, delayMs: 30 }], { perWebhookId: true });
+    receiver.script(
+      "/pair",
+      [
+        { status: 500, delayMs: 30 },
+        { status: 204, delayMs: 30 },
+      ],
+      { perWebhookId: true },
+    );
     const partner = await createCallbackPartner(`${receiver.baseUrl}/pair`);
     const decided: string[] = [];
     // Some decided before the workers start, their jobs lost (both workers reconcile that backlog at once),
     // some while they run, with extra reconcile passes racing them (as several instances' crons would).
-    for (let i = 0; i < 15; i++) decided.push((await decideTransfer({ partner, decision: i % 2 ? "ERROR" : "CONFIRMED" })).callbackId);
+    for (let i = 0; i < 15; i++)
+      decided.push((await decideTransfer({ partner, decision: i % 2 ? "ERROR" : "CONFIRMED" })).callbackId);
     await db().$executeRaw`DELETE FROM graphile_worker._private_jobs`;
     workers.push(...(await Promise.all([0, 1].map(() => startWorkerProcess({ databaseUrl, authSecret, env: FAST })))));
     for (let i = 0; i < 15; i++) {
@@ -326,13 +358,15 @@ describe("two workers at once", () => {
 
     await waitUntil(
       "all delivered",
-      async () => (await db().callback.count({ where: { id: { in: decided }, status: "DELIVERED" } })) === decided.length,
+      async () =>
+        (await db().callback.count({ where: { id: { in: decided }, status: "DELIVERED" } })) === decided.length,
       40_000,
     );
     await new Promise((r) => setTimeout(r, 500)); // anything sent twice would have arrived by now
     const requests = receiver.requests("/pair");
     const perId = new Map<string, number>();
-    for (const r of requests) perId.set(String(r.headers["webhook-id"]), (perId.get(String(r.headers["webhook-id"])) ?? 0) + 1);
+    for (const r of requests)
+      perId.set(String(r.headers["webhook-id"]), (perId.get(String(r.headers["webhook-id"])) ?? 0) + 1);
     expect([...perId.keys()].sort()).toEqual([...decided].sort());
     expect([...perId.values()].every((n) => n === 2)).toBe(true);
     expect(requests.every((r) => verifyStandardWebhook(r, partner.webhookSecret))).toBe(true);
@@ -356,7 +390,11 @@ describe("SSRF", () => {
 
   beforeAll(async () => {
     const databaseUrl = await useFreshDatabase();
-    worker = await startWorkerProcess({ databaseUrl, authSecret, env: { ...FAST, CALLBACK_ALLOW_PRIVATE_NETWORKS: "false" } });
+    worker = await startWorkerProcess({
+      databaseUrl,
+      authSecret,
+      env: { ...FAST, CALLBACK_ALLOW_PRIVATE_NETWORKS: "false" },
+    });
   });
 
   afterAll(async () => {
@@ -367,9 +405,17 @@ describe("SSRF", () => {
   it("refuses at send time an URL that is, or resolves to, a loopback, IPv4-mapped or metadata address, without connecting", async () => {
     const port = new URL(receiver.baseUrl).port;
     const cases = [
-      { url: `http://localhost:${port}/ssrf-name`, path: "/ssrf-name", reason: /localhost resolves to 127\.0\.0\.1, a loopback address/ },
+      {
+        url: `http://localhost:${port}/ssrf-name`,
+        path: "/ssrf-name",
+        reason: /localhost resolves to 127\.0\.0\.1, a loopback address/,
+      },
       { url: `http://127.0.0.1:${port}/ssrf-ip`, path: "/ssrf-ip", reason: /127\.0\.0\.1, a loopback address/ },
-      { url: `http://[::ffff:127.0.0.1]:${port}/ssrf-mapped`, path: "/ssrf-mapped", reason: /loopback address \(IPv4 inside IPv6\)/ },
+      {
+        url: `http://[::ffff:127.0.0.1]:${port}/ssrf-mapped`,
+        path: "/ssrf-mapped",
+        reason: /loopback address \(IPv4 inside IPv6\)/,
+      },
       { url: "http://169.254.169.254/latest/meta-data/", path: null, reason: /cloud metadata address/ },
     ];
     // Configured while allowed (as if the name pointed elsewhere then): the send-time check is what stops them.
@@ -406,10 +452,16 @@ describe("SSRF", () => {
     ]) {
       await expect(checkCallbackUrl(url), url).rejects.toThrow(/callback URL refused: .*public addresses/);
     }
-    await expect(createPartner({ name: "Sneaky", callbackUrl: "http://127.0.0.1:5432/", npis: [] })).rejects.toThrow(/loopback/);
+    await expect(createPartner({ name: "Sneaky", callbackUrl: "http://127.0.0.1:5432/", npis: [] })).rejects.toThrow(
+      /loopback/,
+    );
     // Public addresses pass; a name that does not resolve yet passes on its form (every send checks again).
-    await expect(checkCallbackUrl("https://93.184.216.34/rx-callbacks")).resolves.toBe("https://93.184.216.34/rx-callbacks");
-    await expect(checkCallbackUrl("https://sender.example/callbacks")).resolves.toBe("https://sender.example/callbacks");
+    await expect(checkCallbackUrl("https://93.184.216.34/rx-callbacks")).resolves.toBe(
+      "https://93.184.216.34/rx-callbacks",
+    );
+    await expect(checkCallbackUrl("https://sender.example/callbacks")).resolves.toBe(
+      "https://sender.example/callbacks",
+    );
     setEnv({ CALLBACK_ALLOW_PRIVATE_NETWORKS: "true" });
     await expect(checkCallbackUrl("http://127.0.0.1/cb")).resolves.toBe("http://127.0.0.1/cb");
   });

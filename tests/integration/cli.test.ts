@@ -17,11 +17,18 @@ type CliOutput = { code: number; json: Record<string, unknown>; stdout: string }
 
 async function cli(...args: string[]): Promise<CliOutput> {
   const run = promisify(execFile);
-  const options = { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "silent" } };
+  const options = {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "silent" },
+  };
   let stdout: string;
   let code = 0;
   try {
-    ({ stdout } = await run(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/cli.ts", ...args, "--json"], options));
+    ({ stdout } = await run(
+      process.execPath,
+      ["node_modules/tsx/dist/cli.mjs", "scripts/cli.ts", ...args, "--json"],
+      options,
+    ));
   } catch (err) {
     const e = err as { code: number; stdout: string };
     code = e.code;
@@ -34,9 +41,22 @@ async function cli(...args: string[]): Promise<CliOutput> {
 
 describe("npm run cli", () => {
   it("creates a partner whose key works, lists it, rotates and revokes keys", async () => {
-    const created = await cli("partner", "create", "--name", "CLI Sender", "--callback-url", "https://cli-sender.example/cb");
+    const created = await cli(
+      "partner",
+      "create",
+      "--name",
+      "CLI Sender",
+      "--callback-url",
+      "https://cli-sender.example/cb",
+    );
     expect(created.code).toBe(0);
-    expect(Object.keys(created.json).sort()).toEqual(["apiKey", "clientId", "clientSecret", "partnerId", "webhookSecret"]);
+    expect(Object.keys(created.json).sort()).toEqual([
+      "apiKey",
+      "clientId",
+      "clientSecret",
+      "partnerId",
+      "webhookSecret",
+    ]);
     const apiKey = created.json.apiKey as string;
     expect((await send(baseUrl, { body: freshRequest(), authorization: senderKey(apiKey) })).status).toBe(200);
 
@@ -56,13 +76,17 @@ describe("npm run cli", () => {
     expect((await send(baseUrl, { body: freshRequest(), authorization: senderKey(apiKey) })).status).toBe(401);
 
     const another = await cli("key", "create", "--partner", created.json.partnerId as string);
-    expect((await send(baseUrl, { body: freshRequest(), authorization: senderKey(another.json.apiKey as string) })).status).toBe(200);
+    expect(
+      (await send(baseUrl, { body: freshRequest(), authorization: senderKey(another.json.apiKey as string) })).status,
+    ).toBe(200);
 
     expect((await cli("partner", "suspend", created.json.partnerId as string)).code).toBe(0);
     expect((await send(baseUrl, { body: freshRequest(), authorization: senderKey(newKey) })).status).toBe(401);
 
     const audited = await db().auditEvent.findMany({ where: { actor: "cli", action: { startsWith: "api_key." } } });
-    expect(audited.map((a) => a.action)).toEqual(expect.arrayContaining(["api_key.rotated", "api_key.revoked", "api_key.created"]));
+    expect(audited.map((a) => a.action)).toEqual(
+      expect.arrayContaining(["api_key.rotated", "api_key.revoked", "api_key.created"]),
+    );
   });
 
   it("creates users, refuses a duplicate, and never removes the last admin", async () => {
@@ -84,7 +108,9 @@ describe("npm run cli", () => {
     for (const a of admins) await cli("user", "enable", a.id);
     // With a second active admin, demoting this one is allowed.
     const second = `admin2-${randomUUID().slice(0, 8)}@pharmacy.test`;
-    expect((await cli("user", "create", "--email", second, "--password", "a long password", "--role", "admin")).code).toBe(0);
+    expect(
+      (await cli("user", "create", "--email", second, "--password", "a long password", "--role", "admin")).code,
+    ).toBe(0);
     expect((await cli("user", "role", email, "--role", "pharmacist")).code).toBe(0);
   }, 150_000); // eight CLI processes, each a tsx start-up, a database connection and the key check
 

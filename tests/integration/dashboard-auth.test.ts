@@ -6,7 +6,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
-import { createTestUser, dashboardFetch, mintSessionCookie, signedInCookie, signInOverHttp, type TestUser } from "@/tests/support/dashboard-session";
+import {
+  createTestUser,
+  dashboardFetch,
+  mintSessionCookie,
+  signedInCookie,
+  signInOverHttp,
+  type TestUser,
+} from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";
 
 const { baseUrl } = connectTestEnvironment();
@@ -44,7 +51,10 @@ function dashboardApiCalls(id: string): { method: string; path: string; body?: u
 describe("the anonymous", () => {
   it("get 401 problem+json from every dashboard API route, and nothing changes", async () => {
     for (const call of dashboardApiCalls(referenceID)) {
-      const answer = await dashboardFetch<{ status: number; type: string }>(baseUrl, call.path, { method: call.method, body: call.body });
+      const answer = await dashboardFetch<{ status: number; type: string }>(baseUrl, call.path, {
+        method: call.method,
+        body: call.body,
+      });
       expect(answer.status, `${call.method} ${call.path}`).toBe(401);
       expect(answer.headers.get("content-type"), `${call.method} ${call.path}`).toContain("application/problem+json");
       expect(answer.body.status).toBe(401);
@@ -56,7 +66,14 @@ describe("the anonymous", () => {
   });
 
   it("are sent from every dashboard page to the sign-in page, which brings them back afterwards", async () => {
-    for (const path of ["/transfers", "/transfers?status=all&q=smith", `/transfers/${referenceID}`, `/transfers/${referenceID}/record`, "/admin", "/admin/users"]) {
+    for (const path of [
+      "/transfers",
+      "/transfers?status=all&q=smith",
+      `/transfers/${referenceID}`,
+      `/transfers/${referenceID}/record`,
+      "/admin",
+      "/admin/users",
+    ]) {
       const answer = await dashboardFetch(baseUrl, path, { headers: { accept: "text/html" } });
       expect(answer.status, path).toBe(307);
       const location = new URL(answer.headers.get("location")!, baseUrl);
@@ -98,18 +115,27 @@ describe("signing in", () => {
     expect(answer.status).toBe(302);
     expect(new URL(answer.location, baseUrl).pathname).toBe("/transfers");
     expect(answer.sessionCookie).toBeTruthy();
-    const queue = await dashboardFetch<{ items: unknown[]; counts: { RECEIVED: { count: number } } }>(baseUrl, "/api/transfers", { cookie: answer.sessionCookie });
+    const queue = await dashboardFetch<{ items: unknown[]; counts: { RECEIVED: { count: number } } }>(
+      baseUrl,
+      "/api/transfers",
+      { cookie: answer.sessionCookie },
+    );
     expect(queue.status).toBe(200);
     expect(queue.body.counts.RECEIVED.count).toBeGreaterThan(0);
     const user = await db().user.findUniqueOrThrow({ where: { id: pharmacist.id } });
     expect(user.lastLoginAt).not.toBeNull();
-    expect(await db().auditEvent.count({ where: { userId: pharmacist.id, action: "auth.signed_in" } })).toBeGreaterThan(0);
+    expect(await db().auditEvent.count({ where: { userId: pharmacist.id, action: "auth.signed_in" } })).toBeGreaterThan(
+      0,
+    );
   });
 
   it("sets the cookie httpOnly and SameSite=Lax (Secure under HTTPS)", async () => {
     const csrfRes = await fetch(`${baseUrl}/api/auth/csrf`);
     const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
-    const cookie = csrfRes.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = csrfRes.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const res = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
       method: "POST",
       redirect: "manual",
@@ -135,7 +161,10 @@ describe("signing in", () => {
     const user = await createTestUser("pharmacist");
     const cookie = await signedInCookie(baseUrl, user);
     expect((await dashboardFetch(baseUrl, "/api/transfers", { cookie })).status).toBe(200);
-    await db().user.update({ where: { id: user.id }, data: { disabledAt: new Date(), sessionVersion: { increment: 1 } } });
+    await db().user.update({
+      where: { id: user.id },
+      data: { disabledAt: new Date(), sessionVersion: { increment: 1 } },
+    });
     const refused = await dashboardFetch<{ type: string }>(baseUrl, "/api/transfers", { cookie });
     expect(refused.status).toBe(401);
     expect(refused.body.type).toContain("revoked");
@@ -191,7 +220,10 @@ describe("lockout", () => {
   });
 
   it("the sign-in page says when to try again", async () => {
-    const page = await dashboardFetch(baseUrl, `/login?error=CredentialsSignin&code=locked-${Math.ceil(Date.now() / 1000) + 60}`);
+    const page = await dashboardFetch(
+      baseUrl,
+      `/login?error=CredentialsSignin&code=locked-${Math.ceil(Date.now() / 1000) + 60}`,
+    );
     expect(page.text).toContain("Too many failed sign-ins");
   });
 });
@@ -244,10 +276,16 @@ describe("sessions", () => {
 
   it("sign-out ends the session", async () => {
     const cookie = await signedInCookie(baseUrl, pharmacist);
-    const out = await dashboardFetch(baseUrl, "/api/session/logout", { cookie, method: "POST", body: { reason: "user" } });
+    const out = await dashboardFetch(baseUrl, "/api/session/logout", {
+      cookie,
+      method: "POST",
+      body: { reason: "user" },
+    });
     expect(out.status).toBe(204);
     expect(out.headers.getSetCookie().join(";")).toMatch(/authjs\.session-token=;/);
-    expect(await db().auditEvent.count({ where: { userId: pharmacist.id, action: "auth.signed_out" } })).toBeGreaterThan(0);
+    expect(
+      await db().auditEvent.count({ where: { userId: pharmacist.id, action: "auth.signed_out" } }),
+    ).toBeGreaterThan(0);
   });
 });
 
@@ -264,7 +302,12 @@ describe("roles", () => {
     const admin = await createTestUser("admin");
     const cookie = await signedInCookie(baseUrl, admin);
     expect((await dashboardFetch(baseUrl, "/api/transfers", { cookie })).status).toBe(200);
-    expect((await dashboardFetch(baseUrl, `/api/transfers/${referenceID}/claim`, { cookie, method: "POST" })).status).toBe(403);
-    expect((await dashboardFetch(baseUrl, `/api/transfers/${referenceID}/approve`, { cookie, method: "POST", body: {} })).status).toBe(403);
+    expect(
+      (await dashboardFetch(baseUrl, `/api/transfers/${referenceID}/claim`, { cookie, method: "POST" })).status,
+    ).toBe(403);
+    expect(
+      (await dashboardFetch(baseUrl, `/api/transfers/${referenceID}/approve`, { cookie, method: "POST", body: {} }))
+        .status,
+    ).toBe(403);
   });
 });

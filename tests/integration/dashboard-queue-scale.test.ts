@@ -22,7 +22,8 @@ beforeAll(async () => {
   const url = await createMigratedDatabase(inject("adminDatabaseUrl"), "rx_scale");
   await disconnectDb();
   setEnv({ DATABASE_URL: url, ...TEST_SECRETS, LOG_LEVEL: "warn" });
-  await db().$executeRaw`INSERT INTO partners (id, name, npis, callback_url, webhook_secret) VALUES ('prt_scale', 'Scale Sender', '{}', 'https://sender.example/cb', 'sealed')`;
+  await db()
+    .$executeRaw`INSERT INTO partners (id, name, npis, callback_url, webhook_secret) VALUES ('prt_scale', 'Scale Sender', '{}', 'https://sender.example/cb', 'sealed')`;
   // Mostly decided, a few hundred pending, received over ~2 years (one a minute).
   await db().$executeRaw`
     INSERT INTO transfers (id, partner_id, request_id, content_hash, status, patient_first_name, patient_last_name,
@@ -51,7 +52,11 @@ describe(`the queue over ${ROWS.toLocaleString()} transfers`, () => {
       { status: "REJECTED", sort: "newest" },
       { status: "all" },
       { status: "all", flags: "allergies,controlled" },
-      { status: "CONFIRMED", from: new Date(Date.now() - 400 * 86_400_000).toISOString(), to: new Date(Date.now() - 300 * 86_400_000).toISOString() },
+      {
+        status: "CONFIRMED",
+        from: new Date(Date.now() - 400 * 86_400_000).toISOString(),
+        to: new Date(Date.now() - 300 * 86_400_000).toISOString(),
+      },
     ];
     for (const view of views) {
       let cursor: string | null = null;

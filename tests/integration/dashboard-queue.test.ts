@@ -23,20 +23,38 @@ let cookie: string;
 const ids: string[] = [];
 const requests = new Map<string, TransferRequest>();
 
-const LAST_NAMES = ["Quimby", "Quill", "Quinlan", "Quist", "Quarles", "Quon", "Quade", "Quayle", "Quick", "Quintero", "Quiroz", "Qualls"];
+const LAST_NAMES = [
+  "Quimby",
+  "Quill",
+  "Quinlan",
+  "Quist",
+  "Quarles",
+  "Quon",
+  "Quade",
+  "Quayle",
+  "Quick",
+  "Quintero",
+  "Quiroz",
+  "Qualls",
+];
 
 async function receiveAt(minutesAgo: number, change?: (r: TransferRequest) => void): Promise<string> {
   const request = freshRequest(change);
   const answer = await send(baseUrl, { body: request, authorization: senderKey(partner.apiKey) });
   expect(answer.status, answer.text).toBe(200);
   const id = answer.body.metadata.referenceID;
-  await db().$executeRaw`UPDATE transfers SET received_at = now() - make_interval(mins => ${minutesAgo}) WHERE id = ${id}`;
+  await db()
+    .$executeRaw`UPDATE transfers SET received_at = now() - make_interval(mins => ${minutesAgo}) WHERE id = ${id}`;
   requests.set(id, request);
   return id;
 }
 
 async function queue(params: Record<string, string>): Promise<QueuePage> {
-  const answer = await dashboardFetch<QueuePage>(baseUrl, `/api/transfers?${new URLSearchParams({ sender: partner.partnerId, ...params })}`, { cookie });
+  const answer = await dashboardFetch<QueuePage>(
+    baseUrl,
+    `/api/transfers?${new URLSearchParams({ sender: partner.partnerId, ...params })}`,
+    { cookie },
+  );
   expect(answer.status, answer.text).toBe(200);
   return answer.body;
 }
@@ -68,10 +86,16 @@ beforeAll(async () => {
       }),
     );
   }
-  await db().$executeRaw`UPDATE transfers SET received_at = (SELECT received_at FROM transfers WHERE id = ${ids[5]!}) WHERE id = ${ids[6]!}`;
+  await db()
+    .$executeRaw`UPDATE transfers SET received_at = (SELECT received_at FROM transfers WHERE id = ${ids[5]!}) WHERE id = ${ids[6]!}`;
   const actor = { id: pharmacist.id, email: pharmacist.email, name: pharmacist.name, role: pharmacist.role };
   await approveTransfer({ transferId: ids[0]!, actor, clientAddress: null, approval: {} });
-  await rejectTransfer({ transferId: ids[1]!, actor, clientAddress: null, rejection: { errorType: "OTHER", description: "test" } });
+  await rejectTransfer({
+    transferId: ids[1]!,
+    actor,
+    clientAddress: null,
+    rejection: { errorType: "OTHER", description: "test" },
+  });
 });
 
 function expectedOrder(list: string[], received: Map<string, number>, newest = false): string[] {
@@ -82,7 +106,10 @@ function expectedOrder(list: string[], received: Map<string, number>, newest = f
 }
 
 async function receivedTimes(): Promise<Map<string, number>> {
-  const rows = await db().transfer.findMany({ where: { partnerId: partner.partnerId }, select: { id: true, receivedAt: true } });
+  const rows = await db().transfer.findMany({
+    where: { partnerId: partner.partnerId },
+    select: { id: true, receivedAt: true },
+  });
   return new Map(rows.map((r) => [r.id, r.receivedAt.getTime()]));
 }
 
@@ -116,7 +143,12 @@ describe("the queue", () => {
     const firstDecided = statuses.findIndex((s) => s !== "RECEIVED");
     expect(firstDecided).toBeGreaterThan(0);
     expect(statuses.slice(firstDecided).every((s) => s !== "RECEIVED")).toBe(true);
-    expect(all.slice(firstDecided).map((i) => i.referenceID).sort()).toEqual([ids[0]!, ids[1]!].sort());
+    expect(
+      all
+        .slice(firstDecided)
+        .map((i) => i.referenceID)
+        .sort(),
+    ).toEqual([ids[0]!, ids[1]!].sort());
     // A decided row names who decided it (the reviewer column), a pending one nobody.
     for (const item of all) expect(item.decidedBy).toBe(item.status === "RECEIVED" ? null : pharmacist.name);
   });
@@ -139,7 +171,9 @@ describe("the queue", () => {
     const from = new Date(Date.now() - 6.5 * 3_600_000).toISOString();
     const to = new Date(Date.now() - 2.5 * 3_600_000).toISOString();
     const page = await queue({ from, to, limit: "100" });
-    const expected = ids.slice(2).filter((id) => received.get(id)! >= Date.parse(from) && received.get(id)! < Date.parse(to));
+    const expected = ids
+      .slice(2)
+      .filter((id) => received.get(id)! >= Date.parse(from) && received.get(id)! < Date.parse(to));
     expect(page.items.map((i) => i.referenceID).sort()).toEqual(expected.sort());
     expect(expected.length).toBeGreaterThan(0);
   });
@@ -150,7 +184,9 @@ describe("the queue", () => {
     const byName = await queue({ q: `${request.patient.name.lastName}, ${request.patient.name.firstName}` });
     expect(byName.items.map((i) => i.referenceID)).toEqual([target]);
     const byPrefix = await queue({ q: "qui", limit: "100" });
-    const pendingQui = ids.slice(2).filter((id) => requests.get(id)!.patient.name.lastName.toLowerCase().startsWith("qui"));
+    const pendingQui = ids
+      .slice(2)
+      .filter((id) => requests.get(id)!.patient.name.lastName.toLowerCase().startsWith("qui"));
     expect(byPrefix.items.map((i) => i.referenceID).sort()).toEqual(pendingQui.sort());
     const dob = request.patient.dateOfBirth;
     expect((await queue({ q: dob })).items.map((i) => i.referenceID)).toContain(target);
@@ -185,7 +221,10 @@ describe("the queue", () => {
   it("records each search in the audit log with the ids it returned, never the search text", async () => {
     const request = requests.get(ids[3]!)!;
     await queue({ q: request.prescription.rxNumber });
-    const event = await db().auditEvent.findFirstOrThrow({ where: { userId: pharmacist.id, action: "queue.searched" }, orderBy: { id: "desc" } });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { userId: pharmacist.id, action: "queue.searched" },
+      orderBy: { id: "desc" },
+    });
     expect(event.details).toMatchObject({ searchKind: "nameOrRxNumber", resultCount: 1, referenceIDs: [ids[3]] });
     expect(JSON.stringify(event.details)).not.toContain(request.prescription.rxNumber);
     expect(event.clientAddress).toBeTruthy();
@@ -202,9 +241,17 @@ describe("the queue", () => {
     const page = await queue({ limit: "100" });
     const a = page.items.find((i) => i.referenceID === allergic)!;
     // A prescriber without a DEA number says nothing about the drug; atorvastatin is not controlled.
-    expect(a.flags).toMatchObject({ allergies: ["Codeine"], allergiesDescriptor: "KNOWN_ALLERGIES_INCLUDED", schedule: null, scheduleUnknown: false, allergyAlert: null });
+    expect(a.flags).toMatchObject({
+      allergies: ["Codeine"],
+      allergiesDescriptor: "KNOWN_ALLERGIES_INCLUDED",
+      schedule: null,
+      scheduleUnknown: false,
+      allergyAlert: null,
+    });
     expect(page.items.find((i) => i.referenceID === unknown)!.flags.allergiesDescriptor).toBe("NOT_AVAILABLE");
-    expect((await queue({ flags: "allergies-unknown", limit: "100" })).items.map((i) => i.referenceID)).toEqual([unknown]);
+    expect((await queue({ flags: "allergies-unknown", limit: "100" })).items.map((i) => i.referenceID)).toEqual([
+      unknown,
+    ]);
     const controlled = await queue({ flags: "controlled", limit: "100" });
     expect(controlled.items.every((i) => i.flags.schedule !== null)).toBe(true);
     expect(controlled.items.map((i) => i.referenceID)).not.toContain(allergic);
@@ -249,11 +296,16 @@ describe("the queue", () => {
     const page = await queue({ flags: "warnings", limit: "200" });
     const sqlWarned = new Set(page.items.map((i) => i.referenceID));
     const now = new Date();
-    const all = await db().transfer.findMany({ where: { partnerId: partner.partnerId, status: "RECEIVED" }, select: { id: true, request: true } });
+    const all = await db().transfer.findMany({
+      where: { partnerId: partner.partnerId, status: "RECEIVED" },
+      select: { id: true, request: true },
+    });
     for (const row of all) {
       const request = TransferRequestSchema.parse(row.request);
       const problems = countProblems(reviewChecks(request, now, reviewDrug(request, DEFAULT_STORE_RULES, now)));
-      expect(sqlWarned.has(row.id), `${row.id} ${JSON.stringify(problems)}`).toBe(problems.warnings + problems.failures > 0);
+      expect(sqlWarned.has(row.id), `${row.id} ${JSON.stringify(problems)}`).toBe(
+        problems.warnings + problems.failures > 0,
+      );
     }
     expect(made.slice(0, 6).every((id) => sqlWarned.has(id))).toBe(true);
     expect(made.slice(6).some((id) => sqlWarned.has(id))).toBe(false);
@@ -261,13 +313,21 @@ describe("the queue", () => {
 
   it("shows who is reviewing a transfer", async () => {
     const target = ids[7]!;
-    expect((await dashboardFetch(baseUrl, `/api/transfers/${target}/claim`, { cookie, method: "POST" })).status).toBe(200);
+    expect((await dashboardFetch(baseUrl, `/api/transfers/${target}/claim`, { cookie, method: "POST" })).status).toBe(
+      200,
+    );
     const item = (await queue({ limit: "100" })).items.find((i) => i.referenceID === target)!;
     expect(item.claim).toMatchObject({ heldBy: pharmacist.name, heldById: pharmacist.id });
   });
 
   it("answers a bad filter or a forged cursor with 400 problem+json", async () => {
-    const bad: Record<string, string>[] = [{ status: "DONE" }, { cursor: "not-a-cursor" }, { from: "yesterday" }, { flags: "nope" }, { limit: "5000" }];
+    const bad: Record<string, string>[] = [
+      { status: "DONE" },
+      { cursor: "not-a-cursor" },
+      { from: "yesterday" },
+      { flags: "nope" },
+      { limit: "5000" },
+    ];
     for (const params of bad) {
       const answer = await dashboardFetch(baseUrl, `/api/transfers?${new URLSearchParams(params)}`, { cookie });
       expect(answer.status, JSON.stringify(params)).toBe(400);

@@ -36,7 +36,16 @@ function pgCtl(...args: string[]): void {
 }
 const stopDatabase = () => pgCtl("stop", "-D", clusterDir, "-m", "fast", "-w");
 const startDatabase = () =>
-  pgCtl("start", "-D", clusterDir, "-w", "-l", path.join(clusterDir, "restart.log"), "-o", `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=`);
+  pgCtl(
+    "start",
+    "-D",
+    clusterDir,
+    "-w",
+    "-l",
+    path.join(clusterDir, "restart.log"),
+    "-o",
+    `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=`,
+  );
 
 beforeAll(async () => {
   if (external) return;
@@ -130,7 +139,18 @@ describe.skipIf(external)("PostgreSQL stops and restarts under load", () => {
     expect(readyDown.status).toBe(503);
     expect(readyBody.checks.find((c) => c.name === "database")?.ok).toBe(false);
     expect(healthDown.status).toBe(200);
-    expect(during503, JSON.stringify({ statuses, anomalies: anomalies.slice(0, 5), log: server.output().split("\n").filter((l) => /unhandled/.test(l)).slice(0, 2) })).toBeGreaterThan(0);
+    expect(
+      during503,
+      JSON.stringify({
+        statuses,
+        anomalies: anomalies.slice(0, 5),
+        log: server
+          .output()
+          .split("\n")
+          .filter((l) => /unhandled/.test(l))
+          .slice(0, 2),
+      }),
+    ).toBeGreaterThan(0);
     expect(missingRetryAfter).toBe(0);
     expect(statuses["500"] ?? 0).toBe(0);
     expect(anomalies).toEqual([]);

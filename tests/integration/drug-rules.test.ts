@@ -21,7 +21,13 @@ let partner: CreatedPartner;
 let pharmacist: TestUser;
 let cookie: string;
 
-type Problem = { status: number; rule?: string; reason?: string; detail: string; reject?: { errorType: string; description: string } };
+type Problem = {
+  status: number;
+  rule?: string;
+  reason?: string;
+  detail: string;
+  reject?: { errorType: string; description: string };
+};
 
 async function receive(change: (r: TransferRequest) => void): Promise<string> {
   const request = freshRequest(change);
@@ -37,7 +43,11 @@ function drug(name: string, strength = "10 mg"): (r: TransferRequest) => void {
   };
 }
 
-function writtenDaysAgo(days: number, refillsAuthorized: number, refillsRemaining: number): (r: TransferRequest) => void {
+function writtenDaysAgo(
+  days: number,
+  refillsAuthorized: number,
+  refillsRemaining: number,
+): (r: TransferRequest) => void {
   return (r) => {
     const written = Date.now() - days * DAY_MS;
     r.prescription.writtenDate = iso(written);
@@ -49,7 +59,8 @@ function writtenDaysAgo(days: number, refillsAuthorized: number, refillsRemainin
   };
 }
 
-const approve = (id: string, body: Record<string, unknown> = {}) => dashboardFetch<Problem>(baseUrl, `/api/transfers/${id}/approve`, { cookie, method: "POST", body });
+const approve = (id: string, body: Record<string, unknown> = {}) =>
+  dashboardFetch<Problem>(baseUrl, `/api/transfers/${id}/approve`, { cookie, method: "POST", body });
 
 async function expectRefused(id: string, body: Record<string, unknown>, rule: string): Promise<Problem> {
   const answer = await approve(id, body);
@@ -58,7 +69,10 @@ async function expectRefused(id: string, body: Record<string, unknown>, rule: st
   expect(answer.body).toMatchObject({ status: 422, reason: "rule", rule });
   const transfer = await db().transfer.findUniqueOrThrow({ where: { id } });
   expect(transfer.status).toBe("RECEIVED");
-  const audit = await db().auditEvent.findFirst({ where: { transferId: id, action: "transfer.decision_refused" }, orderBy: { id: "desc" } });
+  const audit = await db().auditEvent.findFirst({
+    where: { transferId: id, action: "transfer.decision_refused" },
+    orderBy: { id: "desc" },
+  });
   expect(audit?.details).toMatchObject({ attempted: "approve", reason: "rule", rule });
   return answer.body;
 }
@@ -84,7 +98,11 @@ describe("approval rules from the drug", () => {
     expect(problem.reject!.description).toMatch(/^prescription\.medicationName: Oxycodone is a Schedule II/);
     // Recording it as "not controlled" is not a way around it.
     await expectRefused(id, { drugSchedule: null }, "schedule-below-detected");
-    const reject = await dashboardFetch(baseUrl, `/api/transfers/${id}/reject`, { cookie, method: "POST", body: problem.reject });
+    const reject = await dashboardFetch(baseUrl, `/api/transfers/${id}/reject`, {
+      cookie,
+      method: "POST",
+      body: problem.reject,
+    });
     expect(reject.status, reject.text).toBe(200);
   });
 
@@ -105,8 +123,14 @@ describe("approval rules from the drug", () => {
       writtenDaysAgo(100, 9, 3)(r);
     });
     const problem = await expectRefused(id, { oneTimeTransferConfirmed: true }, "controlled-refills");
-    expect(problem.detail).toMatch(/8 refills were written after the first fill; federal law allows 5; 5 used, 0 lawfully remain/);
-    const review = await dashboardFetch<{ checks: { id: string; status: string; detail: string }[] }>(baseUrl, `/api/transfers/${id}`, { cookie });
+    expect(problem.detail).toMatch(
+      /8 refills were written after the first fill; federal law allows 5; 5 used, 0 lawfully remain/,
+    );
+    const review = await dashboardFetch<{ checks: { id: string; status: string; detail: string }[] }>(
+      baseUrl,
+      `/api/transfers/${id}`,
+      { cookie },
+    );
     expect(review.body.checks.find((c) => c.id === "controlled-refills")).toMatchObject({ status: "fail" });
   });
 
@@ -120,21 +144,38 @@ describe("approval rules from the drug", () => {
     const ok = await approve(id, { oneTimeTransferConfirmed: true });
     expect(ok.status, ok.text).toBe(200);
     const decision = await db().transferDecision.findUniqueOrThrow({ where: { transferId: id } });
-    expect(decision).toMatchObject({ drugSchedule: "CIV", scheduleBasis: "detected: zolpidem, C-IV (federal)", oneTimeTransferConfirmed: true });
+    expect(decision).toMatchObject({
+      drugSchedule: "CIV",
+      scheduleBasis: "detected: zolpidem, C-IV (federal)",
+      oneTimeTransferConfirmed: true,
+    });
     const audit = await db().auditEvent.findFirstOrThrow({ where: { transferId: id, action: "transfer.approved" } });
-    expect(audit.details).toMatchObject({ drugSchedule: "CIV", scheduleBasis: "detected: zolpidem, C-IV (federal)", oneTimeTransferConfirmed: true });
+    expect(audit.details).toMatchObject({
+      drugSchedule: "CIV",
+      scheduleBasis: "detected: zolpidem, C-IV (federal)",
+      oneTimeTransferConfirmed: true,
+    });
   });
 
   it("a drug the tables do not know: shown as such, and the pharmacist must choose its schedule", async () => {
     const id = await receive(drug("Zyxoflamide Forte"));
-    const review = await dashboardFetch<{ checks: { id: string; status: string; detail: string }[] }>(baseUrl, `/api/transfers/${id}`, { cookie });
-    expect(review.body.checks.find((c) => c.id === "schedule")).toMatchObject({ status: "warn", detail: expect.stringMatching(/not found in the controlled-substance table/) });
+    const review = await dashboardFetch<{ checks: { id: string; status: string; detail: string }[] }>(
+      baseUrl,
+      `/api/transfers/${id}`,
+      { cookie },
+    );
+    expect(review.body.checks.find((c) => c.id === "schedule")).toMatchObject({
+      status: "warn",
+      detail: expect.stringMatching(/not found in the controlled-substance table/),
+    });
     await expectRefused(id, {}, "schedule-required");
     const ok = await approve(id, { drugSchedule: null });
     expect(ok.status, ok.text).toBe(200);
     const decision = await db().transferDecision.findUniqueOrThrow({ where: { transferId: id } });
     expect(decision.drugSchedule).toBeNull();
-    expect(decision.scheduleBasis).toBe("set by pharmacist: not controlled (not found in the controlled-substance table)");
+    expect(decision.scheduleBasis).toBe(
+      "set by pharmacist: not controlled (not found in the controlled-substance table)",
+    );
   });
 
   it("refuses a prescription past its legal expiry although the sender's date is later (a failed check first)", async () => {
@@ -142,7 +183,11 @@ describe("approval rules from the drug", () => {
       drug("Lisinopril")(r);
       writtenDaysAgo(380, 12, 2)(r);
     });
-    const review = await dashboardFetch<{ checks: { id: string; status: string; detail: string }[] }>(baseUrl, `/api/transfers/${id}`, { cookie });
+    const review = await dashboardFetch<{ checks: { id: string; status: string; detail: string }[] }>(
+      baseUrl,
+      `/api/transfers/${id}`,
+      { cookie },
+    );
     expect(review.body.checks.find((c) => c.id === "legal-expiry")).toMatchObject({ status: "fail" });
     const problem = await expectRefused(id, {}, "legal-expiry");
     expect(problem.reject).toMatchObject({ errorType: "RX_EXPIRED" });
@@ -155,12 +200,17 @@ describe("approval rules from the drug", () => {
       writtenDaysAgo(20, 4, 2)(r);
     });
     try {
-      await db().store.update({ where: { id: store.id }, data: { extraSchedules: [{ substance: "gabapentin", schedule: "V" }] } });
+      await db().store.update({
+        where: { id: store.id },
+        data: { extraSchedules: [{ substance: "gabapentin", schedule: "V" }] },
+      });
       const problem = await expectRefused(id, {}, "one-time-transfer-unconfirmed");
       expect(problem.detail).toMatch(/C-V/);
       const ok = await approve(id, { oneTimeTransferConfirmed: true });
       expect(ok.status, ok.text).toBe(200);
-      expect((await db().transferDecision.findUniqueOrThrow({ where: { transferId: id } })).scheduleBasis).toMatch(/gabapentin, C-V \(state\)/);
+      expect((await db().transferDecision.findUniqueOrThrow({ where: { transferId: id } })).scheduleBasis).toMatch(
+        /gabapentin, C-V \(state\)/,
+      );
     } finally {
       await db().store.update({ where: { id: store.id }, data: { extraSchedules: store.extraSchedules ?? [] } });
     }
@@ -186,11 +236,18 @@ describe("the queue shows the schedule from the drug", () => {
     unknown = await receive(drug("Qelbrixa"));
   });
   afterAll(async () => {
-    await db().transfer.updateMany({ where: { id: { in: [oxycodone, amoxicillin, unknown] } }, data: { status: "REJECTED", activeRxKey: null } });
+    await db().transfer.updateMany({
+      where: { id: { in: [oxycodone, amoxicillin, unknown] } },
+      data: { status: "REJECTED", activeRxKey: null },
+    });
   });
 
   const queue = async (params: Record<string, string>) => {
-    const answer = await dashboardFetch<QueuePage>(baseUrl, `/api/transfers?${new URLSearchParams({ limit: "200", ...params })}`, { cookie });
+    const answer = await dashboardFetch<QueuePage>(
+      baseUrl,
+      `/api/transfers?${new URLSearchParams({ limit: "200", ...params })}`,
+      { cookie },
+    );
     expect(answer.status, answer.text).toBe(200);
     return answer.body;
   };
@@ -199,14 +256,24 @@ describe("the queue shows the schedule from the drug", () => {
     const page = await queue({ sender: partner.partnerId });
     const item = (id: string) => page.items.find((i) => i.referenceID === id)!;
     expect(item(oxycodone).flags.schedule).toEqual({ label: "C-II", substance: "oxycodone" });
-    expect(item(amoxicillin).flags).toMatchObject({ schedule: null, scheduleUnknown: false, allergyAlert: { severity: "danger" } });
-    expect(item(amoxicillin).flags.allergyAlert!.message).toBe("Amoxicillin is a penicillin; the patient is allergic to PCN");
+    expect(item(amoxicillin).flags).toMatchObject({
+      schedule: null,
+      scheduleUnknown: false,
+      allergyAlert: { severity: "danger" },
+    });
+    expect(item(amoxicillin).flags.allergyAlert!.message).toBe(
+      "Amoxicillin is a penicillin; the patient is allergic to PCN",
+    );
     expect(item(unknown).flags).toMatchObject({ schedule: null, scheduleUnknown: true });
   });
 
   it("filters by schedule from the column classified at intake", async () => {
-    expect((await queue({ sender: partner.partnerId, schedule: "II" })).items.map((i) => i.referenceID)).toEqual([oxycodone]);
-    expect((await queue({ sender: partner.partnerId, schedule: "unknown" })).items.map((i) => i.referenceID)).toEqual([unknown]);
+    expect((await queue({ sender: partner.partnerId, schedule: "II" })).items.map((i) => i.referenceID)).toEqual([
+      oxycodone,
+    ]);
+    expect((await queue({ sender: partner.partnerId, schedule: "unknown" })).items.map((i) => i.referenceID)).toEqual([
+      unknown,
+    ]);
     // Any controlled: the C-II here and the pending C-IV transfers of the tests above, never the others.
     const any = (await queue({ sender: partner.partnerId, schedule: "any" })).items;
     expect(any.map((i) => i.referenceID)).toContain(oxycodone);
@@ -217,9 +284,16 @@ describe("the queue shows the schedule from the drug", () => {
   });
 
   it("classifies rows stored before the drug columns existed", async () => {
-    await db().$executeRaw`UPDATE transfers SET drug_schedule = NULL, allergy_alert = NULL WHERE id IN (${oxycodone}, ${amoxicillin})`;
+    await db()
+      .$executeRaw`UPDATE transfers SET drug_schedule = NULL, allergy_alert = NULL WHERE id IN (${oxycodone}, ${amoxicillin})`;
     expect(await classifyStoredTransfers()).toBeGreaterThanOrEqual(2);
-    const rows = await db().transfer.findMany({ where: { id: { in: [oxycodone, amoxicillin] } }, select: { id: true, drugSchedule: true, allergyAlert: true } });
-    expect(Object.fromEntries(rows.map((r) => [r.id, [r.drugSchedule, r.allergyAlert]]))).toEqual({ [oxycodone]: ["II", null], [amoxicillin]: ["none", "danger"] });
+    const rows = await db().transfer.findMany({
+      where: { id: { in: [oxycodone, amoxicillin] } },
+      select: { id: true, drugSchedule: true, allergyAlert: true },
+    });
+    expect(Object.fromEntries(rows.map((r) => [r.id, [r.drugSchedule, r.allergyAlert]]))).toEqual({
+      [oxycodone]: ["II", null],
+      [amoxicillin]: ["none", "danger"],
+    });
   });
 });

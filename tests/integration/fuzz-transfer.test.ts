@@ -55,11 +55,11 @@ beforeAll(async () => {
   storeNpis = await getStoreNpis();
 });
 
-
 function expectTransferResponse(answer: RawAnswer): TransferResponse {
   const body = expectJsonAnswer(answer, "application/json");
   const parsed = TransferResponseSchema.safeParse(body);
-  if (!parsed.success) throw new Error(`answer ${answer.status} is not a TransferResponse: ${answer.text.slice(0, 500)}`);
+  if (!parsed.success)
+    throw new Error(`answer ${answer.status} is not a TransferResponse: ${answer.text.slice(0, 500)}`);
   return parsed.data;
 }
 
@@ -159,14 +159,35 @@ describe("POST /v1/transfer under fuzzing", () => {
       fc.string({ unit: "binary", maxLength: 300 }),
       fc.tuple(invalidUtf8Arb, fc.nat()).map(([bytes, at]) => spliceBytes(valid, bytes, at)),
       // A lone surrogate as a JSON escape (what JSON.stringify writes for one), and a NUL.
-      fc.constantFrom("\\ud800", "\\udfff", "\\u0000", "\\uDBFF\\u0041").map((escape) => valid.replace('"lastName":"', `"lastName":"${escape}`)),
+      fc
+        .constantFrom("\\ud800", "\\udfff", "\\u0000", "\\uDBFF\\u0041")
+        .map((escape) => valid.replace('"lastName":"', `"lastName":"${escape}`)),
       fc.constantFrom("\uFEFF", " \n\t", "[", "null", "[]", '""', "{}", "0", "{}{}").map((prefix) => prefix + valid),
       fc.nat({ max: valid.length - 1 }).map((cut) => valid.slice(0, cut)),
-      fc.constantFrom("1e999", "-1e999", "123456789012345678901234567890", "0.1e-400", "-0", "1E2", "0x10", "Infinity", "NaN", "01").chain((literal) =>
-        fc.constantFrom("daysSupply", "quantityWritten", "dawCode", "refillsRemaining").map((field) => valid.replace(new RegExp(`"${field}":[^,}]+`), `"${field}":${literal}`)),
-      ),
-      fc.constantFrom(10, 1000, 20_000).map((depth) => valid.replace('"metadata":{', `"metadata":{"deep":${"[".repeat(depth)}${"]".repeat(depth)},`)),
-      fc.tuple(hostileKeyArb, fc.oneof(hostileTextArb, extremeNumberArb)).map(([key, value]) => withMetadata(key, value)),
+      fc
+        .constantFrom(
+          "1e999",
+          "-1e999",
+          "123456789012345678901234567890",
+          "0.1e-400",
+          "-0",
+          "1E2",
+          "0x10",
+          "Infinity",
+          "NaN",
+          "01",
+        )
+        .chain((literal) =>
+          fc
+            .constantFrom("daysSupply", "quantityWritten", "dawCode", "refillsRemaining")
+            .map((field) => valid.replace(new RegExp(`"${field}":[^,}]+`), `"${field}":${literal}`)),
+        ),
+      fc
+        .constantFrom(10, 1000, 20_000)
+        .map((depth) => valid.replace('"metadata":{', `"metadata":{"deep":${"[".repeat(depth)}${"]".repeat(depth)},`)),
+      fc
+        .tuple(hostileKeyArb, fc.oneof(hostileTextArb, extremeNumberArb))
+        .map(([key, value]) => withMetadata(key, value)),
     );
     await fc.assert(
       fc.asyncProperty(bodyArb, async (body) => {
@@ -179,8 +200,34 @@ describe("POST /v1/transfer under fuzzing", () => {
   it("answers odd content types, credentials and methods with a TransferResponse", async () => {
     const caseArb = fc.record({
       method: fc.constantFrom("POST", "GET", "PUT", "PATCH", "DELETE"),
-      contentType: fc.option(fc.constantFrom("application/json", "application/json; charset=latin1", "text/plain", "application/json;charset=\"utf-8\"", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded", "APPLICATION/JSON", ";;;", "\u00e9"), { nil: undefined }),
-      authorization: fc.option(fc.constantFrom("valid", "senderKey ", "Bearer ", "Bearer rxt_x", "Basic abc", "senderKey rxk_\u00ff", "rxk_nope", "senderKey\tx", "x".repeat(5000)), { nil: undefined }),
+      contentType: fc.option(
+        fc.constantFrom(
+          "application/json",
+          "application/json; charset=latin1",
+          "text/plain",
+          'application/json;charset="utf-8"',
+          "multipart/form-data; boundary=x",
+          "application/x-www-form-urlencoded",
+          "APPLICATION/JSON",
+          ";;;",
+          "\u00e9",
+        ),
+        { nil: undefined },
+      ),
+      authorization: fc.option(
+        fc.constantFrom(
+          "valid",
+          "senderKey ",
+          "Bearer ",
+          "Bearer rxt_x",
+          "Basic abc",
+          "senderKey rxk_\u00ff",
+          "rxk_nope",
+          "senderKey\tx",
+          "x".repeat(5000),
+        ),
+        { nil: undefined },
+      ),
       body: fc.option(fc.oneof(fc.constant("valid"), hostileTextArb), { nil: undefined }),
     });
     await fc.assert(
@@ -188,10 +235,20 @@ describe("POST /v1/transfer under fuzzing", () => {
         const headers: Record<string, string> = {};
         if (contentType !== undefined) headers["content-type"] = contentType;
         if (auth !== undefined) headers.authorization = auth === "valid" ? await authorization() : auth;
-        const answer = await sendRaw(baseUrl, { method, path: "/v1/transfer", headers, body: body === "valid" ? jsonText(freshRequest()) : body });
+        const answer = await sendRaw(baseUrl, {
+          method,
+          path: "/v1/transfer",
+          headers,
+          body: body === "valid" ? jsonText(freshRequest()) : body,
+        });
         const response = expectTransferResponse(answer);
         if (answer.status === 200) {
-          expect([method, contentType?.toLowerCase().startsWith("application/json"), auth, body]).toEqual(["POST", true, "valid", "valid"]);
+          expect([method, contentType?.toLowerCase().startsWith("application/json"), auth, body]).toEqual([
+            "POST",
+            true,
+            "valid",
+            "valid",
+          ]);
           expect(response.metadata.responseType).toBe("RECEIVED");
         }
       }),

@@ -20,7 +20,10 @@ beforeAll(async () => {
   const env = { V1_RATE_LIMIT_PER_MINUTE: String(LIMIT), RUN_WORKER: "false" };
   [a, b] = await Promise.all([startTestServer({ databaseUrl, env }), startTestServer({ databaseUrl, env })]);
   partner = await createTestPartner("Two Instances");
-  [alice, bob] = await Promise.all([createTestUser("pharmacist", "Alice Two"), createTestUser("pharmacist", "Bob Two")]);
+  [alice, bob] = await Promise.all([
+    createTestUser("pharmacist", "Alice Two"),
+    createTestUser("pharmacist", "Bob Two"),
+  ]);
 }, 180_000);
 
 afterAll(async () => {
@@ -33,7 +36,10 @@ describe("two instances on one database", () => {
     while (new Date().getUTCSeconds() > 45) await new Promise((r) => setTimeout(r, 500));
     const statuses: number[] = [];
     for (let i = 0; i < LIMIT + 10; i++) {
-      const answer = await send(i % 2 === 0 ? a.baseUrl : b.baseUrl, { body: freshRequest(), authorization: senderKey(partner.apiKey) });
+      const answer = await send(i % 2 === 0 ? a.baseUrl : b.baseUrl, {
+        body: freshRequest(),
+        authorization: senderKey(partner.apiKey),
+      });
       statuses.push(answer.status);
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(LIMIT);
@@ -47,14 +53,27 @@ describe("two instances on one database", () => {
     expect(received.status).toBe(200);
     const id = received.body.metadata.referenceID;
     const [cookieA, cookieB] = await Promise.all([signedInCookie(a.baseUrl, alice), signedInCookie(b.baseUrl, bob)]);
-    expect((await dashboardFetch(a.baseUrl, `/api/transfers/${id}/claim`, { cookie: cookieA, method: "POST" })).status).toBe(200);
-    const theirs = await dashboardFetch<{ heldBy: string; reason: string }>(b.baseUrl, `/api/transfers/${id}/claim`, { cookie: cookieB, method: "POST" });
+    expect(
+      (await dashboardFetch(a.baseUrl, `/api/transfers/${id}/claim`, { cookie: cookieA, method: "POST" })).status,
+    ).toBe(200);
+    const theirs = await dashboardFetch<{ heldBy: string; reason: string }>(b.baseUrl, `/api/transfers/${id}/claim`, {
+      cookie: cookieB,
+      method: "POST",
+    });
     expect(theirs.status).toBe(409);
     expect(theirs.body).toMatchObject({ reason: "claimed_by_other", heldBy: alice.name });
-    const refused = await dashboardFetch(b.baseUrl, `/api/transfers/${id}/reject`, { cookie: cookieB, method: "POST", body: { errorType: "OTHER", description: "not ours" } });
+    const refused = await dashboardFetch(b.baseUrl, `/api/transfers/${id}/reject`, {
+      cookie: cookieB,
+      method: "POST",
+      body: { errorType: "OTHER", description: "not ours" },
+    });
     expect(refused.status).toBe(409);
     // Alice's session, signed in on A, decides on B.
-    const approved = await dashboardFetch<{ decision: string }>(b.baseUrl, `/api/transfers/${id}/approve`, { cookie: cookieA, method: "POST", body: { oneTimeTransferConfirmed: true } });
+    const approved = await dashboardFetch<{ decision: string }>(b.baseUrl, `/api/transfers/${id}/approve`, {
+      cookie: cookieA,
+      method: "POST",
+      body: { oneTimeTransferConfirmed: true },
+    });
     expect(approved.status, approved.text).toBe(200);
   }, 60_000);
 });

@@ -23,12 +23,22 @@ let partner: CreatedPartner;
 let pharmacist: TestUser;
 let key: string;
 
-type FeedPage = { items: { referenceID: string; approvedAt: string; cursor: string; bundle: Bundle }[]; nextCursor: string; hasMore: boolean };
+type FeedPage = {
+  items: { referenceID: string; approvedAt: string; cursor: string; bundle: Bundle }[];
+  nextCursor: string;
+  hasMore: boolean;
+};
 
 async function feed(query: string, authorization: string | null = `Bearer ${key}`) {
-  const res = await fetch(`${baseUrl}/api/integration/transfers${query}`, { headers: authorization ? { authorization } : {} });
+  const res = await fetch(`${baseUrl}/api/integration/transfers${query}`, {
+    headers: authorization ? { authorization } : {},
+  });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: JSON.parse(text) as FeedPage & { type?: string; detail?: string } };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: JSON.parse(text) as FeedPage & { type?: string; detail?: string },
+  };
 }
 
 async function receive(): Promise<string> {
@@ -78,7 +88,12 @@ describe("the integration feed", () => {
     await Promise.all(
       Array.from({ length: 6 }, async () => {
         for (let id = queue.shift(); id; id = queue.shift()) {
-          await approveTransfer({ transferId: id, actor: actor(), clientAddress: null, approval: { localRxNumber: `F-${id.slice(-6)}` } });
+          await approveTransfer({
+            transferId: id,
+            actor: actor(),
+            clientAddress: null,
+            approval: { localRxNumber: `F-${id.slice(-6)}` },
+          });
         }
       }),
     );
@@ -88,7 +103,11 @@ describe("the integration feed", () => {
     expect(new Set(seen).size).toBe(seen.length); // no repeat
     expect([...seen].sort()).toEqual([...ids].sort()); // no skip, nothing else
     // In approval (commit) order: the feed's own sequence.
-    const order = await db().integrationFeedEntry.findMany({ where: { transferId: { in: ids } }, orderBy: { seq: "asc" }, select: { transferId: true } });
+    const order = await db().integrationFeedEntry.findMany({
+      where: { transferId: { in: ids } },
+      orderBy: { seq: "asc" },
+      select: { transferId: true },
+    });
     expect(seen).toEqual(order.map((o) => o.transferId));
   }, 120_000);
 
@@ -98,7 +117,8 @@ describe("the integration feed", () => {
     // handed out in commit order, B would commit first, a reader would move past B's number, and A (smaller)
     // would never be seen.
     const [a, b] = [await receive(), await receive()];
-    for (const id of [a, b]) await approveTransfer({ transferId: id, actor: actor(), clientAddress: null, approval: {} });
+    for (const id of [a, b])
+      await approveTransfer({ transferId: id, actor: actor(), clientAddress: null, approval: {} });
     await db().integrationFeedEntry.deleteMany({ where: { transferId: { in: [a, b] } } });
     let cursor = await cursorAtEnd();
     const seen: string[] = [];
@@ -112,13 +132,19 @@ describe("the integration feed", () => {
     const aMayCommit = new Promise<void>((resolve) => (releaseA = resolve));
     let aNumbered!: () => void;
     const aHasNumber = new Promise<void>((resolve) => (aNumbered = resolve));
-    const txA = db().$transaction(async (tx) => {
-      await appendFeedEntry(tx, { transferId: a, approvedAt: new Date() });
-      aNumbered();
-      await aMayCommit;
-    }, { timeout: 30_000 });
+    const txA = db().$transaction(
+      async (tx) => {
+        await appendFeedEntry(tx, { transferId: a, approvedAt: new Date() });
+        aNumbered();
+        await aMayCommit;
+      },
+      { timeout: 30_000 },
+    );
     await aHasNumber;
-    const txB = db().$transaction((tx) => appendFeedEntry(tx, { transferId: b, approvedAt: new Date() }), { maxWait: 30_000, timeout: 30_000 });
+    const txB = db().$transaction((tx) => appendFeedEntry(tx, { transferId: b, approvedAt: new Date() }), {
+      maxWait: 30_000,
+      timeout: 30_000,
+    });
     await new Promise((resolve) => setTimeout(resolve, 500));
     await read(); // A is open; B must not be visible ahead of it
     releaseA();
@@ -130,7 +156,12 @@ describe("the integration feed", () => {
   it("answers each transfer with a FHIR R4 Bundle that is valid against the official schema", async () => {
     const id = await receive();
     const start = await cursorAtEnd();
-    await approveTransfer({ transferId: id, actor: actor(), clientAddress: null, approval: { localRxNumber: "LOCAL-77" } });
+    await approveTransfer({
+      transferId: id,
+      actor: actor(),
+      clientAddress: null,
+      approval: { localRxNumber: "LOCAL-77" },
+    });
     const page = await feed(`?since=${start}`);
     expect(page.status).toBe(200);
     expect(page.body.items.map((i) => i.referenceID)).toEqual([id]);
@@ -154,12 +185,22 @@ describe("the integration feed", () => {
       expect(answer.headers.get("www-authenticate")).toMatch(/^Bearer realm="integration"/);
       expect(answer.body.type).toBe("urn:rx-transfer:problem:unauthorized");
     }
-    const audit = await db().auditEvent.findFirst({ where: { action: "integration_key.revoked" }, orderBy: { id: "desc" } });
+    const audit = await db().auditEvent.findFirst({
+      where: { action: "integration_key.revoked" },
+      orderBy: { id: "desc" },
+    });
     expect(audit?.details).toMatchObject({ keyId: created.keyId });
   });
 
   it("answers a cursor it cannot parse, or a bad limit, with 400 problem+json", async () => {
-    const bad = ["not-a-cursor", "ZjE6LTE", Buffer.from("f1:abc").toString("base64url"), Buffer.from("f2:1").toString("base64url"), "%00", "a".repeat(200)];
+    const bad = [
+      "not-a-cursor",
+      "ZjE6LTE",
+      Buffer.from("f1:abc").toString("base64url"),
+      Buffer.from("f2:1").toString("base64url"),
+      "%00",
+      "a".repeat(200),
+    ];
     for (const since of bad) {
       const answer = await feed(`?since=${encodeURIComponent(since)}`);
       expect(answer.status, since).toBe(400);

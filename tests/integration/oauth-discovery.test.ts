@@ -49,7 +49,9 @@ describe("GET /.well-known/oauth-authorization-server", () => {
   });
 
   it("names the https issuer behind a trusted TLS proxy (X-Forwarded-Proto), and ignores a client's own", async () => {
-    const forged = await fetch(`${baseUrl}/.well-known/oauth-authorization-server`, { headers: { "x-forwarded-proto": "https" } });
+    const forged = await fetch(`${baseUrl}/.well-known/oauth-authorization-server`, {
+      headers: { "x-forwarded-proto": "https" },
+    });
     expect(((await forged.json()) as { issuer: string }).issuer).toBe(`http://${new URL(baseUrl).host}`);
     const proxied = await startTestServer({ databaseUrl, env: { TRUSTED_PROXIES: "1", RUN_WORKER: "false" } });
     try {

@@ -85,7 +85,11 @@ describe("/metrics", () => {
     const request = freshRequest();
     const first = await send(server.baseUrl, { body: request, authorization: senderKey(partner.apiKey) });
     expect(first.status).toBe(200);
-    expect((await send(server.baseUrl, { body: request, authorization: senderKey(partner.apiKey) })).headers.get("idempotent-replayed")).toBe("true");
+    expect(
+      (await send(server.baseUrl, { body: request, authorization: senderKey(partner.apiKey) })).headers.get(
+        "idempotent-replayed",
+      ),
+    ).toBe("true");
     expect((await send(server.baseUrl, { body: {}, authorization: senderKey(partner.apiKey) })).status).toBe(400);
 
     const res = await get("/metrics", { authorization: `Bearer ${TOKEN}` });
@@ -93,7 +97,9 @@ describe("/metrics", () => {
     expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await res.text();
     expect(text).toMatch(/rx_v1_requests_total\{route="POST \/v1\/transfer",status="200",error_type="none"\} [1-9]/);
-    expect(text).toMatch(/rx_v1_requests_total\{route="POST \/v1\/transfer",status="400",error_type="MISSING_INFO"\} [1-9]/);
+    expect(text).toMatch(
+      /rx_v1_requests_total\{route="POST \/v1\/transfer",status="400",error_type="MISSING_INFO"\} [1-9]/,
+    );
     expect(text).toMatch(/rx_transfers_received_total\{outcome="created"\} [1-9]/);
     expect(text).toMatch(/rx_transfers_received_total\{outcome="replayed"\} [1-9]/);
     expect(text).toMatch(/rx_v1_request_duration_seconds_bucket\{le="0.5",route="POST \/v1\/transfer"\} \d+/);
@@ -124,7 +130,10 @@ describe("shutdown", () => {
     await new Promise((r) => setTimeout(r, 300));
     const res = await get("/readyz");
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ status: "not ready", checks: [{ name: "shutdown", ok: false, detail: "this instance is shutting down" }] });
+    expect(await res.json()).toEqual({
+      status: "not ready",
+      checks: [{ name: "shutdown", ok: false, detail: "this instance is shutting down" }],
+    });
     expect((await get("/healthz")).status).toBe(200);
     expect(await server.exited()).toBe(0);
   }, 30_000);

@@ -48,7 +48,16 @@ const history = async (id: string) => {
   return answer.body;
 };
 
-const ids = {} as Record<"approvedLisinopril" | "current" | "atorvastatin" | "otherDob" | "sameSenderId" | "otherSenderId" | "rejectedLisinopril", string>;
+const ids = {} as Record<
+  | "approvedLisinopril"
+  | "current"
+  | "atorvastatin"
+  | "otherDob"
+  | "sameSenderId"
+  | "otherSenderId"
+  | "rejectedLisinopril",
+  string
+>;
 
 beforeAll(async () => {
   partner = await createTestPartner("History mail order");
@@ -56,7 +65,11 @@ beforeAll(async () => {
   cookie = await signedInCookie(baseUrl, await createTestUser("pharmacist", "Hana Ito, PharmD"));
   const patient: Patient = { last: LAST, first: "José", dob: DOB, patientId: `pat_a_${tag}` };
   ids.approvedLisinopril = await receive(partner, patient, "Lisinopril 10 mg tablet");
-  const approved = await dashboardFetch(baseUrl, `/api/transfers/${ids.approvedLisinopril}/approve`, { cookie, method: "POST", body: {} });
+  const approved = await dashboardFetch(baseUrl, `/api/transfers/${ids.approvedLisinopril}/approve`, {
+    cookie,
+    method: "POST",
+    body: {},
+  });
   expect(approved.status, approved.text).toBe(200);
   ids.rejectedLisinopril = await receive(partner, patient, "Prinivil", "20 mg");
   const rejected = await dashboardFetch(baseUrl, `/api/transfers/${ids.rejectedLisinopril}/reject`, {
@@ -66,24 +79,62 @@ beforeAll(async () => {
   });
   expect(rejected.status, rejected.text).toBe(200);
   // The same person spelt another way (case, accents, punctuation, spaces), with the sender's other profile id.
-  ids.current = await receive(partner, { last: LAST_VARIANT, first: "jose", dob: DOB, patientId: `pat_b_${tag}` }, "Zestril", "10 mg");
-  ids.atorvastatin = await receive(partner, { ...patient, patientId: `pat_b_${tag}` }, "Atorvastatin 20 mg tablet", "20 mg");
+  ids.current = await receive(
+    partner,
+    { last: LAST_VARIANT, first: "jose", dob: DOB, patientId: `pat_b_${tag}` },
+    "Zestril",
+    "10 mg",
+  );
+  ids.atorvastatin = await receive(
+    partner,
+    { ...patient, patientId: `pat_b_${tag}` },
+    "Atorvastatin 20 mg tablet",
+    "20 mg",
+  );
   // Not the same person: the same name with another date of birth.
-  ids.otherDob = await receive(partner, { ...patient, dob: "1961-05-07", patientId: `pat_c_${tag}` }, "Lisinopril 10 mg tablet");
+  ids.otherDob = await receive(
+    partner,
+    { ...patient, dob: "1961-05-07", patientId: `pat_c_${tag}` },
+    "Lisinopril 10 mg tablet",
+  );
   // The sender's patient id: a match from the same sender whatever the name, not from another sender.
-  ids.sameSenderId = await receive(partner, { last: `Mueller${tag}`, first: "Jose", dob: DOB, patientId: `pat_a_${tag}` }, "Metformin 500 mg tablet", "500 mg");
-  ids.otherSenderId = await receive(otherPartner, { last: `Smith${tag}`, first: "Ann", dob: "1990-01-01", patientId: `pat_a_${tag}` }, "Lisinopril 10 mg tablet");
+  ids.sameSenderId = await receive(
+    partner,
+    { last: `Mueller${tag}`, first: "Jose", dob: DOB, patientId: `pat_a_${tag}` },
+    "Metformin 500 mg tablet",
+    "500 mg",
+  );
+  ids.otherSenderId = await receive(
+    otherPartner,
+    { last: `Smith${tag}`, first: "Ann", dob: "1990-01-01", patientId: `pat_a_${tag}` },
+    "Lisinopril 10 mg tablet",
+  );
 });
 
 describe("patient history", () => {
   it("matches the same name and date of birth however they are written, and says how", async () => {
     const h = await history(ids.current);
     const listed = new Map(h.entries.map((e) => [e.referenceID, e]));
-    expect([...listed.keys()].sort()).toEqual([ids.approvedLisinopril, ids.rejectedLisinopril, ids.atorvastatin].sort());
-    expect(listed.get(ids.approvedLisinopril)).toMatchObject({ outcome: "approved", decidedBy: "Hana Ito, PharmD", matchedBy: ["name-dob"], drug: { name: "Lisinopril 10 mg tablet" } });
-    expect(listed.get(ids.rejectedLisinopril)).toMatchObject({ outcome: "rejected", errorType: "OTHER", matchedBy: ["name-dob"] });
+    expect([...listed.keys()].sort()).toEqual(
+      [ids.approvedLisinopril, ids.rejectedLisinopril, ids.atorvastatin].sort(),
+    );
+    expect(listed.get(ids.approvedLisinopril)).toMatchObject({
+      outcome: "approved",
+      decidedBy: "Hana Ito, PharmD",
+      matchedBy: ["name-dob"],
+      drug: { name: "Lisinopril 10 mg tablet" },
+    });
+    expect(listed.get(ids.rejectedLisinopril)).toMatchObject({
+      outcome: "rejected",
+      errorType: "OTHER",
+      matchedBy: ["name-dob"],
+    });
     // The same sender's patient id too: both ways of matching are named.
-    expect(listed.get(ids.atorvastatin)).toMatchObject({ outcome: "pending", decidedBy: null, matchedBy: ["patient-id", "name-dob"] });
+    expect(listed.get(ids.atorvastatin)).toMatchObject({
+      outcome: "pending",
+      decidedBy: null,
+      matchedBy: ["patient-id", "name-dob"],
+    });
     // A name match with another date of birth is not a match, nor another sender's use of the same patient id.
     expect(listed.has(ids.otherDob)).toBe(false);
     expect(listed.has(ids.otherSenderId)).toBe(false);
@@ -107,16 +158,25 @@ describe("patient history", () => {
   });
 
   it("offers the next pending transfer for the same patient, in queue order, wrapping round", async () => {
-    expect((await history(ids.current)).nextForPatient).toMatchObject({ referenceID: ids.atorvastatin, pendingCount: 1 });
+    expect((await history(ids.current)).nextForPatient).toMatchObject({
+      referenceID: ids.atorvastatin,
+      pendingCount: 1,
+    });
     // From the atorvastatin (queued after it) the next is the Zestril again: queue order wraps round.
-    expect((await history(ids.atorvastatin)).nextForPatient).toMatchObject({ referenceID: ids.current, pendingCount: 1 });
+    expect((await history(ids.atorvastatin)).nextForPatient).toMatchObject({
+      referenceID: ids.current,
+      pendingCount: 1,
+    });
     // The sender-id match under another name has only decided transfers of its patient: nothing next.
     expect((await history(ids.sameSenderId)).nextForPatient).toBeNull();
   });
 
   it("records the view in the audit log with the transfers it listed", async () => {
     await history(ids.current);
-    const event = await db().auditEvent.findFirstOrThrow({ where: { transferId: ids.current, action: "transfer.history_viewed" }, orderBy: { id: "desc" } });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { transferId: ids.current, action: "transfer.history_viewed" },
+      orderBy: { id: "desc" },
+    });
     expect((event.details as { referenceIDs: string[] }).referenceIDs).toHaveLength(3);
   });
 
@@ -146,11 +206,19 @@ describe("queue groups", () => {
 describe("stored keys", () => {
   it("keeps the normalised name and the sender's patient id in indexed columns, and backfills a missing substance key without touching the schedule", async () => {
     const row = await db().transfer.findUniqueOrThrow({ where: { id: ids.current } });
-    expect(row).toMatchObject({ patientNameKey: `mullerobrien${tag}|jose`, patientReferenceId: `pat_b_${tag}`, drugSubstanceKey: "lisinopril" });
+    expect(row).toMatchObject({
+      patientNameKey: `mullerobrien${tag}|jose`,
+      patientReferenceId: `pat_b_${tag}`,
+      drugSubstanceKey: "lisinopril",
+    });
     // A row stored before the column existed (its key NULL) gets it at the next start-up classification.
-    await db().$executeRaw`UPDATE transfers SET drug_substance_key = NULL, drug_schedule = 'IV' WHERE id = ${ids.approvedLisinopril}`;
+    await db()
+      .$executeRaw`UPDATE transfers SET drug_substance_key = NULL, drug_schedule = 'IV' WHERE id = ${ids.approvedLisinopril}`;
     expect(await classifyStoredTransfers()).toBeGreaterThanOrEqual(1);
-    expect(await db().transfer.findUniqueOrThrow({ where: { id: ids.approvedLisinopril } })).toMatchObject({ drugSubstanceKey: "lisinopril", drugSchedule: "IV" });
+    expect(await db().transfer.findUniqueOrThrow({ where: { id: ids.approvedLisinopril } })).toMatchObject({
+      drugSubstanceKey: "lisinopril",
+      drugSchedule: "IV",
+    });
     await db().$executeRaw`UPDATE transfers SET drug_schedule = 'none' WHERE id = ${ids.approvedLisinopril}`;
   });
 });

@@ -14,7 +14,9 @@ let servers: TestServer[] = [];
 let partner: CreatedPartner;
 
 beforeAll(async () => {
-  servers = await Promise.all([0, 1].map(() => startTestServer({ databaseUrl, env: { V1_RATE_LIMIT_PER_MINUTE: String(LIMIT) } })));
+  servers = await Promise.all(
+    [0, 1].map(() => startTestServer({ databaseUrl, env: { V1_RATE_LIMIT_PER_MINUTE: String(LIMIT) } })),
+  );
   partner = await createTestPartner("Rate limited");
 }, 180_000);
 
@@ -34,7 +36,10 @@ describe("rate limits on /v1", () => {
     const key = await createApiKey({ partnerId: partner.partnerId });
     const statuses: number[] = [];
     for (let i = 0; i < LIMIT; i++) {
-      const answer = await send(servers[i % 2]!.baseUrl, { body: freshRequest(), authorization: senderKey(key.apiKey) });
+      const answer = await send(servers[i % 2]!.baseUrl, {
+        body: freshRequest(),
+        authorization: senderKey(key.apiKey),
+      });
       statuses.push(answer.status);
     }
     expect(statuses).toEqual(Array(LIMIT).fill(200));
@@ -51,7 +56,9 @@ describe("rate limits on /v1", () => {
 
     // Another credential of the same partner has its own budget.
     const other = await createApiKey({ partnerId: partner.partnerId });
-    expect((await send(servers[0]!.baseUrl, { body: freshRequest(), authorization: senderKey(other.apiKey) })).status).toBe(200);
+    expect(
+      (await send(servers[0]!.baseUrl, { body: freshRequest(), authorization: senderKey(other.apiKey) })).status,
+    ).toBe(200);
   });
 });
 

@@ -237,7 +237,8 @@ describe("the role matrix", () => {
             cookie: signedIn ? cookies[role] : undefined,
             page: e.kind === "page",
           });
-          if (signedIn && ENDS_OWN_SESSION.has(`${method} ${urlPath}`)) cookies[role] = await signedInCookie(baseUrl, matrixUsers[role]!);
+          if (signedIn && ENDS_OWN_SESSION.has(`${method} ${urlPath}`))
+            cookies[role] = await signedInCookie(baseUrl, matrixUsers[role]!);
           const where = `${role} ${method} ${urlPath} → ${a.status}${a.location ? ` ${a.location.pathname}${a.location.search}` : ""}`;
           checked++;
           if (process.env.ROLE_MATRIX_LOG) console.log(`${allowed ? "allow" : "deny "} ${where}`);
@@ -268,10 +269,12 @@ describe("the role matrix", () => {
             if (
               urlPath.startsWith("/api/integration/")
                 ? // The integration key's own 401 is problem+json too; the dashboard's refusal challenges "Session".
-                  a.status === 403 || a.wwwAuthenticate.startsWith("Session") || (isRedirect(a) && a.location!.pathname === "/login")
+                  a.status === 403 ||
+                  a.wwwAuthenticate.startsWith("Session") ||
+                  (isRedirect(a) && a.location!.pathname === "/login")
                 : usesPartnerCredentials(urlPath)
-                ? isDashboardRefusal(a)
-                : a.status === 401 || a.status === 403 || isDashboardRefusal(a)
+                  ? isDashboardRefusal(a)
+                  : a.status === 401 || a.status === 403 || isDashboardRefusal(a)
             ) {
               failures.push(`${where}: expected the route's own answer, not a refusal`);
             }

@@ -28,7 +28,9 @@ beforeAll(async () => {
   await deployMigrations(url);
   client = new pg.Client({ connectionString: url });
   await client.connect();
-  await client.query(`INSERT INTO partners (id, name, npis, callback_url, webhook_secret) VALUES ('prt_icu', 'ICU', '{}', 'https://s.example/cb', 'sealed')`);
+  await client.query(
+    `INSERT INTO partners (id, name, npis, callback_url, webhook_secret) VALUES ('prt_icu', 'ICU', '{}', 'https://s.example/cb', 'sealed')`,
+  );
   await client.query(`
     INSERT INTO transfers (id, partner_id, request_id, content_hash, status, patient_first_name, patient_last_name,
       patient_search, patient_dob, sending_npi, sending_name, receiving_npi, rx_number, drug_name, drug_strength,
@@ -56,7 +58,10 @@ describe("name search on an en-US (ICU) database", () => {
     expect(search.kind).toBe("nameOrRxNumber");
     // The predicate the queue sends (its "t." alias dropped), with the same parameters.
     const predicate = search.sql.text.replaceAll("t.", "");
-    const plan = await client!.query<{ "QUERY PLAN": string }>(`EXPLAIN (COSTS OFF) SELECT id FROM transfers WHERE ${predicate}`, search.sql.values);
+    const plan = await client!.query<{ "QUERY PLAN": string }>(
+      `EXPLAIN (COSTS OFF) SELECT id FROM transfers WHERE ${predicate}`,
+      search.sql.values,
+    );
     const text = plan.rows.map((r) => r["QUERY PLAN"]).join("\n");
     expect(text).toContain("transfers_patient_search_idx");
     // The drug name (and the name typed first-name first) are prefixes on indexes too, never a table scan.

@@ -22,7 +22,11 @@ describe("security headers", () => {
   });
 
   it("keeps the referrer on this site (same-origin), so a form posted without JavaScript still names its origin", async () => {
-    const direct = await fetch(`${baseUrl}/v1/transfer`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const direct = await fetch(`${baseUrl}/v1/transfer`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     for (const res of [await fetch(`${baseUrl}/login`), await fetch(`${baseUrl}/v1/openapi.json`), direct]) {
       expect(res.headers.get("referrer-policy"), res.url).toBe("same-origin");
     }
@@ -40,7 +44,11 @@ describe("CSRF guard", () => {
   it("refuses a state-changing dashboard request made by another site's page", async () => {
     const attempts: Record<string, string>[] = [{ "sec-fetch-site": "cross-site" }, { origin: "https://evil.example" }];
     for (const headers of attempts) {
-      const res = await fetch(`${baseUrl}/api/transfers/trf_x/approve`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: "{}" });
+      const res = await fetch(`${baseUrl}/api/transfers/trf_x/approve`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: "{}",
+      });
       expect(res.status).toBe(403);
       expect(res.headers.get("content-type")).toContain("application/problem+json");
       expect(((await res.json()) as { type?: string; title?: string }).title).toBe("Cross-site request refused");
@@ -48,7 +56,11 @@ describe("CSRF guard", () => {
   });
 
   it("lets a same-origin request through to authentication", async () => {
-    const res = await fetch(`${baseUrl}/api/transfers/trf_x/approve`, { method: "POST", headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" }, body: "{}" });
+    const res = await fetch(`${baseUrl}/api/transfers/trf_x/approve`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" },
+      body: "{}",
+    });
     expect(res.status).toBe(401);
   });
 });

@@ -16,9 +16,20 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 describe("npm start on its embedded database", () => {
   it("on SIGTERM stops the web server and the worker before the database, and exits 0", async () => {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, ...TEST_SECRETS, LOG_LEVEL: "info" };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      ...TEST_SECRETS,
+      LOG_LEVEL: "info",
+    };
     delete env.DATABASE_URL;
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));
     child.stderr.on("data", (d: Buffer) => (output += d.toString()));

@@ -48,7 +48,10 @@ describe("API keys", () => {
     ["a bare string that is not one of our keys", "hello", "not supported"],
   ])("refuses %s with 401, WWW-Authenticate and the requestID echoed", async (_name, authorization, words) => {
     const request = freshRequest();
-    const auth = authorization === "" ? senderKey(partner.apiKey.slice(0, -1) + (partner.apiKey.endsWith("A") ? "B" : "A")) : authorization;
+    const auth =
+      authorization === ""
+        ? senderKey(partner.apiKey.slice(0, -1) + (partner.apiKey.endsWith("A") ? "B" : "A"))
+        : authorization;
     const answer = await send(baseUrl, { body: request, authorization: auth });
     expectEnvelope(answer);
     expect(answer.status).toBe(401);
@@ -84,26 +87,39 @@ describe("API keys", () => {
   it("refuses every key of a suspended partner", async () => {
     const suspended = await createTestPartner("Suspended");
     await db().partner.update({ where: { id: suspended.partnerId }, data: { suspendedAt: new Date() } });
-    expect((await send(baseUrl, { body: freshRequest(), authorization: senderKey(suspended.apiKey) })).status).toBe(401);
+    expect((await send(baseUrl, { body: freshRequest(), authorization: senderKey(suspended.apiKey) })).status).toBe(
+      401,
+    );
   });
 });
 
 describe("OAuth client credentials", () => {
   it("issues a short-lived bearer token with HTTP Basic, and it authenticates /v1", async () => {
-    const t = await token(new URLSearchParams({ grant_type: "client_credentials" }), { authorization: basic(partner.clientId, partner.clientSecret) });
+    const t = await token(new URLSearchParams({ grant_type: "client_credentials" }), {
+      authorization: basic(partner.clientId, partner.clientSecret),
+    });
     expect(t.status).toBe(200);
     expect(t.headers.get("cache-control")).toBe("no-store");
     expect(t.body.token_type).toBe("Bearer");
     expect(t.body.expires_in).toBeGreaterThan(0);
     expect(t.body.expires_in).toBeLessThanOrEqual(3600);
-    const answer = await send(baseUrl, { body: freshRequest(), authorization: `Bearer ${String(t.body.access_token)}` });
+    const answer = await send(baseUrl, {
+      body: freshRequest(),
+      authorization: `Bearer ${String(t.body.access_token)}`,
+    });
     expect(answer.status).toBe(200);
     const lower = await send(baseUrl, { body: freshRequest(), authorization: `bearer ${String(t.body.access_token)}` });
     expect(lower.status).toBe(200);
   });
 
   it("issues a token with client_id and client_secret form fields", async () => {
-    const t = await token(new URLSearchParams({ grant_type: "client_credentials", client_id: partner.clientId, client_secret: partner.clientSecret }));
+    const t = await token(
+      new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: partner.clientId,
+        client_secret: partner.clientSecret,
+      }),
+    );
     expect(t.status).toBe(200);
     expect(typeof t.body.access_token).toBe("string");
   });
@@ -111,7 +127,12 @@ describe("OAuth client credentials", () => {
   it.each([
     ["a wrong secret", { grant_type: "client_credentials", client_id: "x", client_secret: "y" }, 401, "invalid_client"],
     ["no client authentication", { grant_type: "client_credentials" }, 401, "invalid_client"],
-    ["another grant type", { grant_type: "password", client_id: "x", client_secret: "y" }, 400, "unsupported_grant_type"],
+    [
+      "another grant type",
+      { grant_type: "password", client_id: "x", client_secret: "y" },
+      400,
+      "unsupported_grant_type",
+    ],
     ["no grant type", { client_id: "x", client_secret: "y" }, 400, "invalid_request"],
   ])("refuses %s", async (_name, fields, status, error) => {
     const t = await token(new URLSearchParams(fields as Record<string, string>));
@@ -121,28 +142,42 @@ describe("OAuth client credentials", () => {
   });
 
   it("refuses the right client id with a wrong secret", async () => {
-    const t = await token(new URLSearchParams({ grant_type: "client_credentials" }), { authorization: basic(partner.clientId, `${partner.clientSecret.slice(0, -1)}${partner.clientSecret.endsWith("x") ? "y" : "x"}`) });
+    const t = await token(new URLSearchParams({ grant_type: "client_credentials" }), {
+      authorization: basic(
+        partner.clientId,
+        `${partner.clientSecret.slice(0, -1)}${partner.clientSecret.endsWith("x") ? "y" : "x"}`,
+      ),
+    });
     expect(t.status).toBe(401);
     expect(t.body.error).toBe("invalid_client");
   });
 
   it("kills the client's tokens when the client is revoked, and refuses a new token", async () => {
     const other = await createTestPartner("Revoked client");
-    const t = await token(new URLSearchParams({ grant_type: "client_credentials" }), { authorization: basic(other.clientId, other.clientSecret) });
+    const t = await token(new URLSearchParams({ grant_type: "client_credentials" }), {
+      authorization: basic(other.clientId, other.clientSecret),
+    });
     const bearer = `Bearer ${String(t.body.access_token)}`;
     expect((await send(baseUrl, { body: freshRequest(), authorization: bearer })).status).toBe(200);
     await revokeOAuthClient({ clientId: other.clientId });
     const refused = await send(baseUrl, { body: freshRequest(), authorization: bearer });
     expect(refused.status).toBe(401);
     expectEnvelope(refused);
-    const again = await token(new URLSearchParams({ grant_type: "client_credentials" }), { authorization: basic(other.clientId, other.clientSecret) });
+    const again = await token(new URLSearchParams({ grant_type: "client_credentials" }), {
+      authorization: basic(other.clientId, other.clientSecret),
+    });
     expect(again.status).toBe(401);
   });
 
   it("refuses an expired token", async () => {
-    const t = await token(new URLSearchParams({ grant_type: "client_credentials" }), { authorization: basic(partner.clientId, partner.clientSecret) });
+    const t = await token(new URLSearchParams({ grant_type: "client_credentials" }), {
+      authorization: basic(partner.clientId, partner.clientSecret),
+    });
     await db().$executeRaw`UPDATE oauth_tokens SET expires_at = now() - interval '1 second'`;
-    const answer = await send(baseUrl, { body: freshRequest(), authorization: `Bearer ${String(t.body.access_token)}` });
+    const answer = await send(baseUrl, {
+      body: freshRequest(),
+      authorization: `Bearer ${String(t.body.access_token)}`,
+    });
     expect(answer.status).toBe(401);
     expect(answer.body.error?.description).toContain("access token");
   });

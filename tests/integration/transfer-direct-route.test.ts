@@ -52,7 +52,11 @@ describe("the direct POST /v1/transfer route", () => {
     const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = httpRequest(`${baseUrl}/v1/transfer`, {
         method: "POST",
-        headers: { "content-type": "application/json", authorization: senderKey(partner.apiKey), "transfer-encoding": "chunked" },
+        headers: {
+          "content-type": "application/json",
+          authorization: senderKey(partner.apiKey),
+          "transfer-encoding": "chunked",
+        },
       });
       req.on("response", (res) => {
         let text = "";
@@ -60,7 +64,9 @@ describe("the direct POST /v1/transfer route", () => {
         res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
       });
       // The server may answer and close before every chunk is written.
-      req.on("error", (err) => (err.message.includes("EPIPE") || err.message.includes("ECONNRESET") ? undefined : reject(err)));
+      req.on("error", (err) =>
+        err.message.includes("EPIPE") || err.message.includes("ECONNRESET") ? undefined : reject(err),
+      );
       const chunk = Buffer.alloc(64 * 1024, "a");
       for (let sent = 0; sent < 1.2 * 1024 * 1024; sent += chunk.length) req.write(chunk);
       req.end();
@@ -73,7 +79,11 @@ describe("the direct POST /v1/transfer route", () => {
 
   it("takes a query string and still answers from the same handler", async () => {
     const request = freshRequest();
-    const answer = await send(baseUrl, { path: "/v1/transfer?source=test", body: request, authorization: senderKey(partner.apiKey) });
+    const answer = await send(baseUrl, {
+      path: "/v1/transfer?source=test",
+      body: request,
+      authorization: senderKey(partner.apiKey),
+    });
     expectEnvelope(answer);
     expect(answer.status).toBe(200);
     expect(answer.body.requestID).toBe(request.metadata.requestID);
@@ -111,7 +121,12 @@ describe("Next's route handler and the direct route", () => {
       { body: freshRequest(), authorization: auth, contentType: "text/plain" },
     ];
     for (const c of cases) {
-      const direct = await send(baseUrl, { body: c.body, raw: c.raw, authorization: c.authorization ?? null, headers: c.contentType ? { "content-type": c.contentType } : {} });
+      const direct = await send(baseUrl, {
+        body: c.body,
+        raw: c.raw,
+        authorization: c.authorization ?? null,
+        headers: c.contentType ? { "content-type": c.contentType } : {},
+      });
       const viaNext = await viaRouteHandler(c);
       expect(viaNext.status, JSON.stringify(direct.body)).toBe(direct.status);
       expect(withoutPerAnswerFields(viaNext.body)).toEqual(withoutPerAnswerFields(direct.body));

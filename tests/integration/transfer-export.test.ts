@@ -24,7 +24,7 @@ import { TEST_SECRETS } from "@/tests/support/server";
 const { baseUrl, databaseUrl } = connectTestEnvironment();
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const LICENSE = "RPH-0042 PA";
-const FORMULA_NOTE = "=HYPERLINK(\"http://evil.example\",\"click\")";
+const FORMULA_NOTE = '=HYPERLINK("http://evil.example","click")';
 
 let partner: CreatedPartner;
 let pharmacist: TestUser;
@@ -82,8 +82,12 @@ function parseCsv(text: string): string[][] {
 type Export = { status: number; headers: Headers; text: string; header: string[]; rows: Record<string, string>[] };
 
 async function exportCsv(query: Record<string, string>, cookie: string | null = pharmacistCookie): Promise<Export> {
-  const answer = await dashboardFetch<unknown>(baseUrl, `/api/transfers/export?${new URLSearchParams(query)}`, { cookie, headers: { accept: "text/csv" } });
-  if (answer.status !== 200) return { status: answer.status, headers: answer.headers, text: answer.text, header: [], rows: [] };
+  const answer = await dashboardFetch<unknown>(baseUrl, `/api/transfers/export?${new URLSearchParams(query)}`, {
+    cookie,
+    headers: { accept: "text/csv" },
+  });
+  if (answer.status !== 200)
+    return { status: answer.status, headers: answer.headers, text: answer.text, header: [], rows: [] };
   const [header = [], ...lines] = parseCsv(answer.text);
   return {
     status: answer.status,
@@ -101,7 +105,11 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string }>
     maxBuffer: 64 * 1024 * 1024,
   };
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/cli.ts", ...args], options);
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["node_modules/tsx/dist/cli.mjs", "scripts/cli.ts", ...args],
+      options,
+    );
     return { code: 0, stdout };
   } catch (err) {
     const e = err as { code: number; stdout: string };
@@ -134,9 +142,17 @@ beforeAll(async () => {
     transferId: ids.zolpidemRejected,
     actor: actor(pharmacist),
     clientAddress: null,
-    rejection: { errorType: "INVALID_INFO", description: "prescription.sig is incomplete: please resend with directions" },
+    rejection: {
+      errorType: "INVALID_INFO",
+      description: "prescription.sig is incomplete: please resend with directions",
+    },
   });
-  await approveTransfer({ transferId: ids.atorvastatinApproved, actor: actor(pharmacist), clientAddress: null, approval: { localRxNumber: "R-7002" } });
+  await approveTransfer({
+    transferId: ids.atorvastatinApproved,
+    actor: actor(pharmacist),
+    clientAddress: null,
+    approval: { localRxNumber: "R-7002" },
+  });
   // A transfer still pending is never in the log.
   await receive("Zolpidem Tartrate");
   to = new Date(Date.now() + 60_000).toISOString();
@@ -150,15 +166,45 @@ describe("the transfer log (GET /api/transfers/export)", () => {
     expect(all.status, all.text).toBe(200);
     expect(all.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     const stamp = (iso: string) => iso.replace(/\.\d{3}Z$/, "Z").replace(/[-:]/g, "");
-    expect(all.headers.get("content-disposition")).toBe(`attachment; filename="transfers-${stamp(from)}-${stamp(to)}.csv"`);
+    expect(all.headers.get("content-disposition")).toBe(
+      `attachment; filename="transfers-${stamp(from)}-${stamp(to)}.csv"`,
+    );
     expect(all.header).toEqual([...TRANSFER_EXPORT_COLUMNS]);
-    for (const key of ["referenceID", "outcome", "transferDateTime", "schedule", "oneTimeTransferConfirmed", "receivingPharmacist", "receivingPharmacistLicense", "transferringPharmacy", "transferringAddress", "transferringPhone", "transferringDea", "transferringRxNumber", "transferringPharmacist", "patientAddress", "prescriberName", "prescriberAddress", "prescriberDea", "writtenDate", "refillsAfterFirstFill", "totalFillsAuthorized", "firstFilledDate", "refillsRemaining", "rejectionDescription"]) {
+    for (const key of [
+      "referenceID",
+      "outcome",
+      "transferDateTime",
+      "schedule",
+      "oneTimeTransferConfirmed",
+      "receivingPharmacist",
+      "receivingPharmacistLicense",
+      "transferringPharmacy",
+      "transferringAddress",
+      "transferringPhone",
+      "transferringDea",
+      "transferringRxNumber",
+      "transferringPharmacist",
+      "patientAddress",
+      "prescriberName",
+      "prescriberAddress",
+      "prescriberDea",
+      "writtenDate",
+      "refillsAfterFirstFill",
+      "totalFillsAuthorized",
+      "firstFilledDate",
+      "refillsRemaining",
+      "rejectionDescription",
+    ]) {
       expect(all.header, key).toContain(key);
     }
     expect(referenceIDs(all)).toEqual([ids.atorvastatinApproved, ids.zolpidemApproved, ids.zolpidemRejected].sort());
     expect(all.headers.get("x-record-count")).toBe("3");
     // Oldest decision first.
-    expect(all.rows.map((r) => r.referenceID)).toEqual([ids.zolpidemApproved, ids.zolpidemRejected, ids.atorvastatinApproved]);
+    expect(all.rows.map((r) => r.referenceID)).toEqual([
+      ids.zolpidemApproved,
+      ids.zolpidemRejected,
+      ids.atorvastatinApproved,
+    ]);
 
     const zolpidem = all.rows.find((r) => r.referenceID === ids.zolpidemApproved)!;
     expect(zolpidem.outcome).toMatch(/TRANSFER/);
@@ -185,17 +231,25 @@ describe("the transfer log (GET /api/transfers/export)", () => {
 
   it("filters by schedule (the decision's, or the intake's for a rejection) and by outcome", async () => {
     // Defaults: every schedule, approved only.
-    expect(referenceIDs(await exportCsv({ from, to }))).toEqual([ids.atorvastatinApproved, ids.zolpidemApproved].sort());
+    expect(referenceIDs(await exportCsv({ from, to }))).toEqual(
+      [ids.atorvastatinApproved, ids.zolpidemApproved].sort(),
+    );
     expect(referenceIDs(await exportCsv({ from, to, schedule: "IV" }))).toEqual([ids.zolpidemApproved]);
     expect(referenceIDs(await exportCsv({ from, to, schedule: "any" }))).toEqual([ids.zolpidemApproved]);
-    expect(referenceIDs(await exportCsv({ from, to, schedule: "any", outcome: "any" }))).toEqual([ids.zolpidemApproved, ids.zolpidemRejected].sort());
-    expect(referenceIDs(await exportCsv({ from, to, schedule: "IV", outcome: "rejected" }))).toEqual([ids.zolpidemRejected]);
+    expect(referenceIDs(await exportCsv({ from, to, schedule: "any", outcome: "any" }))).toEqual(
+      [ids.zolpidemApproved, ids.zolpidemRejected].sort(),
+    );
+    expect(referenceIDs(await exportCsv({ from, to, schedule: "IV", outcome: "rejected" }))).toEqual([
+      ids.zolpidemRejected,
+    ]);
     expect(referenceIDs(await exportCsv({ from, to, outcome: "rejected" }))).toEqual([ids.zolpidemRejected]);
     expect(referenceIDs(await exportCsv({ from, to, schedule: "II", outcome: "any" }))).toEqual([]);
     // "C-IV" and "civ" are read as IV.
     expect(referenceIDs(await exportCsv({ from, to, schedule: "C-IV" }))).toEqual([ids.zolpidemApproved]);
     // The period is on the decision date: from inclusive, to exclusive.
-    expect(referenceIDs(await exportCsv({ from: "2020-01-01", to: from, outcome: "any" }))).not.toContain(ids.zolpidemApproved);
+    expect(referenceIDs(await exportCsv({ from: "2020-01-01", to: from, outcome: "any" }))).not.toContain(
+      ids.zolpidemApproved,
+    );
     const empty = await exportCsv({ from: "2020-01-01", to: "2020-01-02", outcome: "any" });
     expect(empty.status).toBe(200);
     expect(empty.header).toEqual([...TRANSFER_EXPORT_COLUMNS]);
@@ -207,7 +261,10 @@ describe("the transfer log (GET /api/transfers/export)", () => {
     const before = await db().auditEvent.count({ where: { action: "transfers.exported" } });
     const log = await exportCsv({ from, to, schedule: "any", outcome: "any" }, pharmacistCookie);
     expect(log.rows).toHaveLength(2);
-    const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "transfers.exported" }, orderBy: { id: "desc" } });
+    const audit = await db().auditEvent.findFirstOrThrow({
+      where: { action: "transfers.exported" },
+      orderBy: { id: "desc" },
+    });
     expect(await db().auditEvent.count({ where: { action: "transfers.exported" } })).toBe(before + 1);
     expect(audit).toMatchObject({ userId: pharmacist.id, actor: pharmacist.email, transferId: null });
     expect(audit.details).toEqual({ filters: { from, to, schedule: "any", outcome: "any" }, rows: 2 });
@@ -228,7 +285,11 @@ describe("the transfer log (GET /api/transfers/export)", () => {
       [{}, /from is required.*to is required/],
     ];
     for (const [query, detail] of cases) {
-      const answer = await dashboardFetch<{ status: number; detail: string }>(baseUrl, `/api/transfers/export?${new URLSearchParams(query)}`, { cookie: pharmacistCookie });
+      const answer = await dashboardFetch<{ status: number; detail: string }>(
+        baseUrl,
+        `/api/transfers/export?${new URLSearchParams(query)}`,
+        { cookie: pharmacistCookie },
+      );
       expect(answer.status, JSON.stringify(query)).toBe(400);
       expect(answer.headers.get("content-type")).toContain("application/problem+json");
       expect(answer.body.detail, JSON.stringify(query)).toMatch(detail);
@@ -240,14 +301,20 @@ describe("the transfer log (GET /api/transfers/export)", () => {
     const log = await exportCsv({ from, to, outcome: "any" }, adminCookie);
     expect(log.status).toBe(200);
     expect(referenceIDs(log)).toHaveLength(3);
-    const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "transfers.exported" }, orderBy: { id: "desc" } });
+    const audit = await db().auditEvent.findFirstOrThrow({
+      where: { action: "transfers.exported" },
+      orderBy: { id: "desc" },
+    });
     expect(audit.actor).toBe(admin.email);
     const anonymous = await dashboardFetch(baseUrl, `/api/transfers/export?${new URLSearchParams({ from, to })}`);
     expect(anonymous.status).toBe(401);
   });
 
   it("the page /transfers/log (not a transfer's review) offers the download", async () => {
-    const page = await dashboardFetch(baseUrl, "/transfers/log", { cookie: pharmacistCookie, headers: { accept: "text/html" } });
+    const page = await dashboardFetch(baseUrl, "/transfers/log", {
+      cookie: pharmacistCookie,
+      headers: { accept: "text/html" },
+    });
     expect(page.status).toBe(200);
     expect(page.text).toContain("Transfer log");
     expect(page.text).toContain("/api/transfers/export?");
@@ -260,27 +327,69 @@ describe("npm run cli -- transfers export", () => {
     const query = { from, to, schedule: "any", outcome: "any" };
     const http = await exportCsv(query);
     const out = path.join(tmp, "log.csv");
-    const written = await cli("transfers", "export", "--from", from, "--to", to, "--schedule", "any", "--outcome", "any", "--out", out, "--json");
+    const written = await cli(
+      "transfers",
+      "export",
+      "--from",
+      from,
+      "--to",
+      to,
+      "--schedule",
+      "any",
+      "--outcome",
+      "any",
+      "--out",
+      out,
+      "--json",
+    );
     expect(written.code, written.stdout).toBe(0);
     expect(JSON.parse(written.stdout)).toMatchObject({ rows: 2, out, filters: { schedule: "any", outcome: "any" } });
     expect(readFileSync(out, "utf8")).toBe(http.text);
 
-    const stdout = await cli("transfers", "export", "--from", from, "--to", to, "--schedule", "any", "--outcome", "any");
+    const stdout = await cli(
+      "transfers",
+      "export",
+      "--from",
+      from,
+      "--to",
+      to,
+      "--schedule",
+      "any",
+      "--outcome",
+      "any",
+    );
     expect(stdout.code).toBe(0);
     expect(stdout.stdout).toBe(http.text);
 
-    const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "transfers.exported" }, orderBy: { id: "desc" } });
+    const audit = await db().auditEvent.findFirstOrThrow({
+      where: { action: "transfers.exported" },
+      orderBy: { id: "desc" },
+    });
     expect(audit).toMatchObject({ actor: "cli", userId: null, details: { filters: query, rows: 2 } });
   });
 
   it("says what is wrong with a bad option, as --json or in words", async () => {
     const bad = await cli("transfers", "export", "--from", "2026-02-01", "--to", "2026-01-01", "--json");
     expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.stdout)).toMatchObject({ error: { code: "invalid_input", message: expect.stringMatching(/must be before/) } });
+    expect(JSON.parse(bad.stdout)).toMatchObject({
+      error: { code: "invalid_input", message: expect.stringMatching(/must be before/) },
+    });
     const missing = await cli("transfers", "export", "--from", "2026-01-01", "--json");
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stdout)).toMatchObject({ error: { code: "usage", message: "--to is required" } });
-    const schedule = await cli("transfers", "export", "--from", "2026-01-01", "--to", "2026-02-01", "--schedule", "X", "--json");
-    expect(JSON.parse(schedule.stdout)).toMatchObject({ error: { code: "invalid_input", message: expect.stringMatching(/schedule must be/) } });
+    const schedule = await cli(
+      "transfers",
+      "export",
+      "--from",
+      "2026-01-01",
+      "--to",
+      "2026-02-01",
+      "--schedule",
+      "X",
+      "--json",
+    );
+    expect(JSON.parse(schedule.stdout)).toMatchObject({
+      error: { code: "invalid_input", message: expect.stringMatching(/schedule must be/) },
+    });
   });
 });

@@ -36,7 +36,11 @@ describe("retries", () => {
     const t = await fetch(`${baseUrl}/oauth/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "client_credentials", client_id: partner.clientId, client_secret: partner.clientSecret }),
+      body: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: partner.clientId,
+        client_secret: partner.clientSecret,
+      }),
     });
     const { access_token } = (await t.json()) as { access_token: string };
     const second = await send(baseUrl, { body: request, authorization: `Bearer ${access_token}` });
@@ -87,7 +91,10 @@ describe("duplicate prescriptions", () => {
   it("accepts the prescription again after it was rejected", async () => {
     const request = freshRequest();
     const first = await send(baseUrl, { body: request, authorization: auth });
-    await db().transfer.update({ where: { id: first.body.metadata.referenceID }, data: { status: "REJECTED", activeRxKey: null } });
+    await db().transfer.update({
+      where: { id: first.body.metadata.referenceID },
+      data: { status: "REJECTED", activeRxKey: null },
+    });
     const resend = freshRequest((r) => (r.prescription.rxNumber = request.prescription.rxNumber));
     const second = await send(baseUrl, { body: resend, authorization: auth });
     expect(second.status).toBe(200);
@@ -98,7 +105,9 @@ describe("duplicate prescriptions", () => {
 describe("concurrency", () => {
   it("20 concurrent copies of one request create one transfer and all get its answer", async () => {
     const request = freshRequest();
-    const answers = await Promise.all(Array.from({ length: 20 }, () => send(baseUrl, { body: request, authorization: auth })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => send(baseUrl, { body: request, authorization: auth })),
+    );
     for (const a of answers) expectEnvelope(a);
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(new Set(answers.map((a) => a.body.metadata.referenceID)).size).toBe(1);
@@ -108,7 +117,9 @@ describe("concurrency", () => {
   it("20 concurrent requests for one prescription under different requestIDs create one transfer", async () => {
     const rx = `RX${Date.now()}`;
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => send(baseUrl, { body: freshRequest((r) => (r.prescription.rxNumber = rx)), authorization: auth })),
+      Array.from({ length: 20 }, () =>
+        send(baseUrl, { body: freshRequest((r) => (r.prescription.rxNumber = rx)), authorization: auth }),
+      ),
     );
     const created = answers.filter((a) => a.status === 200);
     const duplicates = answers.filter((a) => a.body.error?.type === "DUPLICATE_REQUEST");

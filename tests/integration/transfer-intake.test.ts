@@ -64,21 +64,30 @@ describe("error types over HTTP", () => {
   });
 
   it("SPEC_MISMATCH for a wrong pattern", async () => {
-    const answer = await send(baseUrl, { body: freshRequest((r) => (r.patient.address.postalCode = "1234")), authorization: auth });
+    const answer = await send(baseUrl, {
+      body: freshRequest((r) => (r.patient.address.postalCode = "1234")),
+      authorization: auth,
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error?.type).toBe("SPEC_MISMATCH");
     expect(answer.body.error?.description).toContain("patient.address.postalCode");
   });
 
   it("INVALID_INFO for a receiving pharmacy that is not this pharmacy", async () => {
-    const answer = await send(baseUrl, { body: freshRequest((r) => (r.receivingPharmacy.npi = "1234567893")), authorization: auth });
+    const answer = await send(baseUrl, {
+      body: freshRequest((r) => (r.receivingPharmacy.npi = "1234567893")),
+      authorization: auth,
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error?.type).toBe("INVALID_INFO");
     expect(answer.body.error?.description).toContain("receivingPharmacy.npi");
   });
 
   it("INVALID_INFO for an NPI with a wrong check digit", async () => {
-    const answer = await send(baseUrl, { body: freshRequest((r) => (r.prescriber.npi = "1234567890")), authorization: auth });
+    const answer = await send(baseUrl, {
+      body: freshRequest((r) => (r.prescriber.npi = "1234567890")),
+      authorization: auth,
+    });
     expect(answer.body.error?.type).toBe("INVALID_INFO");
     expect(answer.body.error?.description).toContain("prescriber.npi");
   });
@@ -122,7 +131,11 @@ describe("malformed requests get a precise envelope, never a 500", () => {
 
   it("415 for another content type, with the requestID echoed", async () => {
     const request = freshRequest();
-    const answer = await send(baseUrl, { body: request, authorization: auth, headers: { "content-type": "text/plain" } });
+    const answer = await send(baseUrl, {
+      body: request,
+      authorization: auth,
+      headers: { "content-type": "text/plain" },
+    });
     expectEnvelope(answer);
     expect(answer.status).toBe(415);
     expect(answer.body.requestID).toBe(request.metadata.requestID);
@@ -130,7 +143,11 @@ describe("malformed requests get a precise envelope, never a 500", () => {
   });
 
   it("accepts application/json with a UTF-8 charset parameter", async () => {
-    const answer = await send(baseUrl, { body: freshRequest(), authorization: auth, headers: { "content-type": "Application/JSON; charset=UTF-8" } });
+    const answer = await send(baseUrl, {
+      body: freshRequest(),
+      authorization: auth,
+      headers: { "content-type": "Application/JSON; charset=UTF-8" },
+    });
     expect(answer.status).toBe(200);
   });
 
@@ -176,7 +193,11 @@ describe("GET /v1/transfer/{referenceID}", () => {
     expect(mine.body).toEqual(created.body);
 
     const other = await createTestPartner("Other");
-    const theirs = await send(baseUrl, { method: "GET", path: `/v1/transfer/${ref}`, authorization: senderKey(other.apiKey) });
+    const theirs = await send(baseUrl, {
+      method: "GET",
+      path: `/v1/transfer/${ref}`,
+      authorization: senderKey(other.apiKey),
+    });
     expectEnvelope(theirs);
     expect(theirs.status).toBe(404);
 
@@ -192,7 +213,12 @@ describe("GET /v1/transfer/{referenceID}", () => {
     const ref = created.body.metadata.referenceID;
     const outcome = {
       requestID: created.body.requestID,
-      metadata: { responseType: "ERROR", referenceID: ref, responseID: "rsp_test", responseTimestamp: new Date().toISOString() },
+      metadata: {
+        responseType: "ERROR",
+        referenceID: ref,
+        responseID: "rsp_test",
+        responseTimestamp: new Date().toISOString(),
+      },
       error: { type: "INVALID_INFO", description: "patient information mismatch" },
     };
     await db().transfer.update({ where: { id: ref }, data: { status: "REJECTED", activeRxKey: null, outcome } });
@@ -207,6 +233,8 @@ describe("OpenAPI", () => {
     expect(res.status).toBe(200);
     const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toMatch(/^3\.1/);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/v1/transfer", "/v1/transfer/{referenceID}", "/oauth/token"]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(["/v1/transfer", "/v1/transfer/{referenceID}", "/oauth/token"]),
+    );
   });
 });

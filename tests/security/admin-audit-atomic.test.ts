@@ -87,15 +87,34 @@ afterAll(async () => {
 
 const ATOMIC_STORE_NPI = "1003000126";
 
-type Case = { action: string; run: (ids: { partnerId: string; keyId: string; clientId: string; storeId: string }) => Promise<unknown> };
+type Case = {
+  action: string;
+  run: (ids: { partnerId: string; keyId: string; clientId: string; storeId: string }) => Promise<unknown>;
+};
 
 const CASES: Case[] = [
-  { action: "partner.created", run: () => createPartner({ name: "Refused", callbackUrl: "https://refused.example/cb", actor }) },
-  { action: "partner.updated", run: ({ partnerId }) => updatePartnerProfile({ partnerId, change: { name: "Renamed" }, actor }) },
+  {
+    action: "partner.created",
+    run: () => createPartner({ name: "Refused", callbackUrl: "https://refused.example/cb", actor }),
+  },
+  {
+    action: "partner.updated",
+    run: ({ partnerId }) => updatePartnerProfile({ partnerId, change: { name: "Renamed" }, actor }),
+  },
   { action: "partner.suspended", run: ({ partnerId }) => setPartnerSuspended({ partnerId, suspended: true, actor }) },
-  { action: "partner.callback_url_changed", run: ({ partnerId }) => updatePartnerCallbackUrl({ partnerId, url: "https://moved.example/cb", actor }) },
-  { action: "partner.webhook_secret_rotated", run: ({ partnerId }) => rotateWebhookSecret({ partnerId, overlapHours: 24, actor }) },
-  { action: "partner.outbound_credential_set", run: ({ partnerId }) => setPartnerOutboundCredential({ partnerId, header: { name: "Authorization", value: "Bearer t" }, actor }) },
+  {
+    action: "partner.callback_url_changed",
+    run: ({ partnerId }) => updatePartnerCallbackUrl({ partnerId, url: "https://moved.example/cb", actor }),
+  },
+  {
+    action: "partner.webhook_secret_rotated",
+    run: ({ partnerId }) => rotateWebhookSecret({ partnerId, overlapHours: 24, actor }),
+  },
+  {
+    action: "partner.outbound_credential_set",
+    run: ({ partnerId }) =>
+      setPartnerOutboundCredential({ partnerId, header: { name: "Authorization", value: "Bearer t" }, actor }),
+  },
   { action: "api_key.created", run: ({ partnerId }) => createApiKey({ partnerId, actor }) },
   { action: "api_key.rotated", run: ({ keyId }) => rotateApiKey({ keyId, overlapHours: 24, actor }) },
   { action: "api_key.revoked", run: ({ keyId }) => revokeApiKey({ keyId, actor }) },
@@ -103,7 +122,11 @@ const CASES: Case[] = [
   { action: "oauth_client.revoked", run: ({ clientId }) => revokeOAuthClient({ clientId, actor }) },
   { action: "store.added", run: () => addStore({ name: "Refused Store", npi: "1234567893", actor }) },
   { action: "store.removed", run: ({ storeId }) => removeStore({ storeId, actor }) },
-  { action: "user.created", run: () => createUser({ email: "refused@pharmacy.test", password: "a-long-enough-password", role: "pharmacist", actor }) },
+  {
+    action: "user.created",
+    run: () =>
+      createUser({ email: "refused@pharmacy.test", password: "a-long-enough-password", role: "pharmacist", actor }),
+  },
 ];
 
 describe("admin operations and their audit records commit together", () => {
@@ -127,7 +150,9 @@ describe("admin operations and their audit records commit together", () => {
   it("partner.created: a change that fails part-way (its OAuth client) leaves no partner, no key and no audit record", async () => {
     const before = await snapshot();
     await refuseInsert("oauth_clients");
-    await expect(createPartner({ name: "Half Made", callbackUrl: "https://half.example/cb", actor })).rejects.toThrow(/refused by the test/);
+    await expect(createPartner({ name: "Half Made", callbackUrl: "https://half.example/cb", actor })).rejects.toThrow(
+      /refused by the test/,
+    );
     expect(await snapshot()).toBe(before);
   });
 
@@ -144,13 +169,32 @@ describe("admin operations and their audit records commit together", () => {
   });
 
   it("a callback URL change audits the URL without its query string, which may carry a token", async () => {
-    await updatePartnerCallbackUrl({ partnerId: ids.partnerId, url: "https://acme.example/hooks?token=s3cr3t-in-query", actor });
-    const partner = await createPartner({ name: "Query Partner", callbackUrl: "https://acme.example/new?key=an0ther-s3cret", actor });
-    const records = await db().auditEvent.findMany({ where: { action: { in: ["partner.callback_url_changed", "partner.created"] } }, orderBy: { id: "desc" }, take: 2 });
+    await updatePartnerCallbackUrl({
+      partnerId: ids.partnerId,
+      url: "https://acme.example/hooks?token=s3cr3t-in-query",
+      actor,
+    });
+    const partner = await createPartner({
+      name: "Query Partner",
+      callbackUrl: "https://acme.example/new?key=an0ther-s3cret",
+      actor,
+    });
+    const records = await db().auditEvent.findMany({
+      where: { action: { in: ["partner.callback_url_changed", "partner.created"] } },
+      orderBy: { id: "desc" },
+      take: 2,
+    });
     const text = JSON.stringify(records.map((r) => r.details));
     expect(text).not.toContain("s3cr3t-in-query");
     expect(text).not.toContain("an0ther-s3cret");
-    expect(records.find((r) => r.action === "partner.created")!.details).toMatchObject({ partnerId: partner.partnerId, callbackUrl: "https://acme.example/new", callbackUrlQueryOmitted: true });
-    expect(records.find((r) => r.action === "partner.callback_url_changed")!.details).toMatchObject({ callbackUrl: "https://acme.example/hooks", callbackUrlQueryOmitted: true });
+    expect(records.find((r) => r.action === "partner.created")!.details).toMatchObject({
+      partnerId: partner.partnerId,
+      callbackUrl: "https://acme.example/new",
+      callbackUrlQueryOmitted: true,
+    });
+    expect(records.find((r) => r.action === "partner.callback_url_changed")!.details).toMatchObject({
+      callbackUrl: "https://acme.example/hooks",
+      callbackUrlQueryOmitted: true,
+    });
   });
 });

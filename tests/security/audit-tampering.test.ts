@@ -23,7 +23,13 @@ async function chainOf(count: number): Promise<{ url: string; rows: Row[] }> {
   const url = await createMigratedDatabase(inject("adminDatabaseUrl"), "rx_tamper");
   setEnv({ DATABASE_URL: url, ...TEST_SECRETS, LOG_LEVEL: "warn" });
   for (let i = 0; i < count; i++) {
-    await recordAuditEvent({ userId: null, actor: "test", action: "test.event", clientAddress: "192.0.2.1", details: { i, nested: { b: 1, a: [2, 3] } } });
+    await recordAuditEvent({
+      userId: null,
+      actor: "test",
+      action: "test.event",
+      clientAddress: "192.0.2.1",
+      details: { i, nested: { b: 1, a: [2, 3] } },
+    });
   }
   const rows = await sql<Row>(url, "SELECT id::text AS id, hash FROM audit_events ORDER BY id");
   return { url, rows };
@@ -120,7 +126,11 @@ describe("audit tampering through SQL", () => {
     // The owner edits record 3 and re-chains it and everything after it with the unkeyed algorithm.
     await asOwnerWithoutTriggers(url, async (c) => {
       await c.query(`UPDATE audit_events SET actor = 'mallory' WHERE id = $1`, [rows[2]!.id]);
-      await rechainPlain(c, rows[1]!.hash, rows.slice(2).map((r) => r.id));
+      await rechainPlain(
+        c,
+        rows[1]!.hash,
+        rows.slice(2).map((r) => r.id),
+      );
     });
     await expectBrokenAt(url, rows[2]!.id, /unkeyed hash after keyed records/);
   });
@@ -128,8 +138,12 @@ describe("audit tampering through SQL", () => {
   it("TRUNCATE is refused by a trigger; a truncation by the owner is detected against a recorded head", async () => {
     const { url, rows } = await chainOf(5);
     await expect(sql(url, "TRUNCATE audit_events")).rejects.toThrow(/append-only: TRUNCATE refused/);
-    await expect(sql(url, `UPDATE audit_events SET actor = 'x' WHERE id = $1`, [rows[0]!.id])).rejects.toThrow(/append-only: UPDATE refused/);
-    await expect(sql(url, `DELETE FROM audit_events WHERE id = $1`, [rows[0]!.id])).rejects.toThrow(/append-only: DELETE refused/);
+    await expect(sql(url, `UPDATE audit_events SET actor = 'x' WHERE id = $1`, [rows[0]!.id])).rejects.toThrow(
+      /append-only: UPDATE refused/,
+    );
+    await expect(sql(url, `DELETE FROM audit_events WHERE id = $1`, [rows[0]!.id])).rejects.toThrow(
+      /append-only: DELETE refused/,
+    );
     expect(await sql<{ n: string }>(url, "SELECT count(*) AS n FROM audit_events")).toEqual([{ n: "5" }]);
 
     const head = (await findAuditChainHead())!; // what the server writes to its log every hour
@@ -142,7 +156,9 @@ describe("audit tampering through SQL", () => {
     // ...but not one that holds the head recorded before.
     const cli = await runCli(["audit", "verify", "--head", head.hash, "--head-id", head.id], cliEnv(url));
     expect(cli.code, cli.stderr).toBe(1);
-    expect((cli.json.brokenAt as { reason: string }).reason).toMatch(/recorded head .* is not in the chain.*truncated or rewritten/);
+    expect((cli.json.brokenAt as { reason: string }).reason).toMatch(
+      /recorded head .* is not in the chain.*truncated or rewritten/,
+    );
   });
 
   it("a whole history rewritten as plain SHA-256 verifies on its own, but not against a recorded head", async () => {
@@ -150,7 +166,12 @@ describe("audit tampering through SQL", () => {
     const head = (await findAuditChainHead())!;
     await asOwnerWithoutTriggers(url, async (c) => {
       await c.query(`UPDATE audit_events SET actor = 'mallory' WHERE id = $1`, [rows[1]!.id]);
-      await rechainPlain(c, "0".repeat(64), rows.map((r) => r.id), true);
+      await rechainPlain(
+        c,
+        "0".repeat(64),
+        rows.map((r) => r.id),
+        true,
+      );
     });
     expect((await verifyAuditChain()).ok).toBe(true);
     const cli = await runCli(["audit", "verify", "--head", head.hash], cliEnv(url));
@@ -165,7 +186,10 @@ describe("audit tampering through SQL", () => {
     const ok = await runCli(["audit", "verify", "--head", head.hash, "--head-id", head.id], cliEnv(url));
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.json).toMatchObject({ ok: true, records: 6 });
-    const wrongId = await runCli(["audit", "verify", "--head", head.hash, "--head-id", String(Number(head.id) + 1)], cliEnv(url));
+    const wrongId = await runCli(
+      ["audit", "verify", "--head", head.hash, "--head-id", String(Number(head.id) + 1)],
+      cliEnv(url),
+    );
     expect(wrongId.code).toBe(1);
     expect((wrongId.json.brokenAt as { reason: string }).reason).toMatch(/does not match this record/);
     const usage = await runCli(["audit", "verify", "--head", "not-a-hash"], cliEnv(url));
@@ -176,7 +200,9 @@ describe("audit tampering through SQL", () => {
     const { url } = await chainOf(2);
     const cli = await runCli(["partner", "list"], { ...cliEnv(url), AUDIT_HMAC_KEY: "another-key-".repeat(4) });
     expect(cli.code).toBe(1);
-    expect((cli.json.error as { message: string }).message).toMatch(/chained under another AUDIT_HMAC_KEY .*must share AUDIT_HMAC_KEY/);
+    expect((cli.json.error as { message: string }).message).toMatch(
+      /chained under another AUDIT_HMAC_KEY .*must share AUDIT_HMAC_KEY/,
+    );
   });
 
   it("the production server writes the chain head to its log at start and at shutdown", async () => {
@@ -189,14 +215,20 @@ describe("audit tampering through SQL", () => {
       .split("\n")
       .filter((l) => l.includes('"msg":"audit chain head"'))
       .map((l) => JSON.parse(l) as { id: string; hash: string; reason: string });
-    expect(heads.map((h) => h.reason), server.output()).toEqual(["start", "shutdown"]);
-    for (const h of heads) expect(h).toMatchObject({ id: rows[1]!.id, hash: rows[1]!.hash, heads: `1:${rows[1]!.id}:${rows[1]!.hash}` });
+    expect(
+      heads.map((h) => h.reason),
+      server.output(),
+    ).toEqual(["start", "shutdown"]);
+    for (const h of heads)
+      expect(h).toMatchObject({ id: rows[1]!.id, hash: rows[1]!.hash, heads: `1:${rows[1]!.id}:${rows[1]!.hash}` });
   });
 });
 
 describe("audit chains written at the same time (issue 19)", () => {
   /** Records from `writers` transactions open at once, two records each: they take different chains. */
-  async function concurrentChains(writers: number): Promise<{ url: string; rows: { id: string; chain: number; hash: string }[] }> {
+  async function concurrentChains(
+    writers: number,
+  ): Promise<{ url: string; rows: { id: string; chain: number; hash: string }[] }> {
     const { url } = await chainOf(2);
     let arrived = 0;
     let release!: () => void;
@@ -212,7 +244,10 @@ describe("audit chains written at the same time (issue 19)", () => {
       ),
     );
     await recordAuditEvent({ userId: null, actor: "test", action: "test.after" });
-    const rows = await sql<{ id: string; chain: number; hash: string }>(url, "SELECT id::text AS id, chain, hash FROM audit_events ORDER BY id");
+    const rows = await sql<{ id: string; chain: number; hash: string }>(
+      url,
+      "SELECT id::text AS id, chain, hash FROM audit_events ORDER BY id",
+    );
     return { url, rows };
   }
 
@@ -231,7 +266,15 @@ describe("audit chains written at the same time (issue 19)", () => {
     const legacyIds: string[] = [];
     for (let i = 0; i < 3; i++) {
       // Written as the single keyed chain wrote them (hash_alg hmac-sha256:<key id>, chain 0).
-      const event = { at: new Date(Date.now() - 60_000 + i), userId: null, actor: "test", action: "test.legacy", transferId: null, clientAddress: null, details: { i } };
+      const event = {
+        at: new Date(Date.now() - 60_000 + i),
+        userId: null,
+        actor: "test",
+        action: "test.legacy",
+        transferId: null,
+        clientAddress: null,
+        details: { i },
+      };
       const hash = keyedAuditHash(key, prev, event);
       const [row] = await sql<{ id: string }>(
         url,
@@ -242,7 +285,10 @@ describe("audit chains written at the same time (issue 19)", () => {
       prev = hash;
     }
     await recordAuditEvent({ userId: null, actor: "test", action: "test.after_migration" });
-    const [first] = await sql<{ chain: number; prev_hash: string }>(url, "SELECT chain, prev_hash FROM audit_events WHERE action = 'test.after_migration'");
+    const [first] = await sql<{ chain: number; prev_hash: string }>(
+      url,
+      "SELECT chain, prev_hash FROM audit_events WHERE action = 'test.after_migration'",
+    );
     expect(first).toEqual({ chain: 1, prev_hash: prev });
     expect(await verifyAuditChain()).toMatchObject({ ok: true, records: 4 });
     await asOwnerWithoutTriggers(url, async (c) => {
@@ -272,7 +318,10 @@ describe("audit chains written at the same time (issue 19)", () => {
     expect((await verifyAuditChain()).ok).toBe(true); // the chain itself cannot show a missing tail...
     const cli = await runCli(["audit", "verify", "--head", heads], cliEnv(url)); // ...the logged heads can
     expect(cli.code, cli.stderr).toBe(1);
-    expect(cli.json.brokenAt).toMatchObject({ id: tail.id, reason: expect.stringMatching(/recorded head of chain 2 .* is not in the chain/) });
+    expect(cli.json.brokenAt).toMatchObject({
+      id: tail.id,
+      reason: expect.stringMatching(/recorded head of chain 2 .* is not in the chain/),
+    });
     const later = await runCli(["audit", "verify", "--head", heads.replace(tail.hash, "f".repeat(64))], cliEnv(url));
     expect(later.code).toBe(1);
   });
@@ -288,7 +337,9 @@ describe("audit chains written at the same time (issue 19)", () => {
   });
 
   async function recordTwoMoreAtOnce(): Promise<void> {
-    await Promise.all([0, 1].map((i) => recordAuditEvent({ userId: null, actor: "test", action: "test.later", details: { i } })));
+    await Promise.all(
+      [0, 1].map((i) => recordAuditEvent({ userId: null, actor: "test", action: "test.later", details: { i } })),
+    );
   }
 });
 
@@ -296,16 +347,35 @@ describe("audit chains written at the same time (issue 19)", () => {
 async function rechainPlain(c: pg.Client, prevHash: string, ids: string[], chainZero = false): Promise<void> {
   let prev = prevHash;
   for (const id of ids) {
-    const { rows } = await c.query<{ at: Date; user_id: string | null; actor: string; action: string; transfer_id: string | null; client_address: string | null; details: unknown }>(
-      "SELECT at, user_id, actor, action, transfer_id, client_address, details FROM audit_events WHERE id = $1",
-      [id],
-    );
+    const { rows } = await c.query<{
+      at: Date;
+      user_id: string | null;
+      actor: string;
+      action: string;
+      transfer_id: string | null;
+      client_address: string | null;
+      details: unknown;
+    }>("SELECT at, user_id, actor, action, transfer_id, client_address, details FROM audit_events WHERE id = $1", [id]);
     const r = rows[0]!;
     const hash = createHash("sha256")
-      .update(canonicalJson([prev, r.at.toISOString(), r.user_id, r.actor, r.action, r.transfer_id, r.client_address, r.details ?? null]))
+      .update(
+        canonicalJson([
+          prev,
+          r.at.toISOString(),
+          r.user_id,
+          r.actor,
+          r.action,
+          r.transfer_id,
+          r.client_address,
+          r.details ?? null,
+        ]),
+      )
       .digest("hex");
     // A whole rewrite goes into chain 0, where unkeyed records are allowed (in chains 1..n they are refused).
-    await c.query(`UPDATE audit_events SET prev_hash = $2, hash = $3, hash_alg = 'sha256'${chainZero ? ", chain = 0" : ""} WHERE id = $1`, [id, prev, hash]);
+    await c.query(
+      `UPDATE audit_events SET prev_hash = $2, hash = $3, hash_alg = 'sha256'${chainZero ? ", chain = 0" : ""} WHERE id = $1`,
+      [id, prev, hash],
+    );
     prev = hash;
   }
 }

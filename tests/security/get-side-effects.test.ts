@@ -45,20 +45,29 @@ describe("API reads from another site", () => {
     { path: "/api/admin/audit/export", cookie: adminCookie },
   ];
 
-  it.each(CROSS_SITE)("are refused with 403 problem+json when Sec-Fetch-Site is %s, and record nothing", async (site) => {
-    const before = await db().auditEvent.count();
-    for (const { path, cookie } of reads()) {
-      const answer = await dashboardFetch<{ type?: string }>(baseUrl, path, { cookie, headers: { "sec-fetch-site": site, "sec-fetch-mode": "no-cors" } });
-      expect(answer.status, path).toBe(403);
-      expect(answer.headers.get("content-type"), path).toContain("application/problem+json");
-      expect(answer.body.type, path).toBe("urn:rx-transfer:problem:cross_site_request");
-    }
-    expect(await db().auditEvent.count()).toBe(before);
-  });
+  it.each(CROSS_SITE)(
+    "are refused with 403 problem+json when Sec-Fetch-Site is %s, and record nothing",
+    async (site) => {
+      const before = await db().auditEvent.count();
+      for (const { path, cookie } of reads()) {
+        const answer = await dashboardFetch<{ type?: string }>(baseUrl, path, {
+          cookie,
+          headers: { "sec-fetch-site": site, "sec-fetch-mode": "no-cors" },
+        });
+        expect(answer.status, path).toBe(403);
+        expect(answer.headers.get("content-type"), path).toContain("application/problem+json");
+        expect(answer.body.type, path).toBe("urn:rx-transfer:problem:cross_site_request");
+      }
+      expect(await db().auditEvent.count()).toBe(before);
+    },
+  );
 
   it.each(["same-origin", "none", null])("are served with Sec-Fetch-Site %s", async (site) => {
     const headers: Record<string, string> = site ? { "sec-fetch-site": site } : {};
-    const answer = await dashboardFetch(baseUrl, `/api/transfers/${referenceID}`, { cookie: pharmacistCookie, headers });
+    const answer = await dashboardFetch(baseUrl, `/api/transfers/${referenceID}`, {
+      cookie: pharmacistCookie,
+      headers,
+    });
     expect(answer.status).toBe(200);
   });
 });
@@ -68,7 +77,12 @@ describe("pages from another site", () => {
     const before = await auditCount({ transferId, action: "transfer.viewed" });
     for (const path of [`/transfers/${referenceID}`, `/transfers/${referenceID}/record`]) {
       const res = await fetch(`${baseUrl}${path}`, {
-        headers: { cookie: pharmacistCookie, accept: "text/html", "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate" },
+        headers: {
+          cookie: pharmacistCookie,
+          accept: "text/html",
+          "sec-fetch-site": "cross-site",
+          "sec-fetch-mode": "navigate",
+        },
         redirect: "manual",
       });
       await res.arrayBuffer();
@@ -89,7 +103,9 @@ describe("pages from another site", () => {
   });
 
   it("the continue page links only to this site", async () => {
-    const page = await fetch(`${baseUrl}/continue?${new URLSearchParams({ to: "//evil.example/x" })}`, { headers: { cookie: pharmacistCookie, accept: "text/html" } });
+    const page = await fetch(`${baseUrl}/continue?${new URLSearchParams({ to: "//evil.example/x" })}`, {
+      headers: { cookie: pharmacistCookie, accept: "text/html" },
+    });
     const html = await page.text();
     expect(html).toContain('href="/transfers"');
     expect(html).not.toMatch(/href="[^"]*evil\.example/);
@@ -97,7 +113,9 @@ describe("pages from another site", () => {
 
   it("opens when typed or followed from this site", async () => {
     const before = await auditCount({ transferId, action: "transfer.viewed" });
-    const res = await fetch(`${baseUrl}/transfers/${referenceID}`, { headers: { cookie: pharmacistCookie, accept: "text/html", "sec-fetch-site": "none" } });
+    const res = await fetch(`${baseUrl}/transfers/${referenceID}`, {
+      headers: { cookie: pharmacistCookie, accept: "text/html", "sec-fetch-site": "none" },
+    });
     await res.arrayBuffer();
     expect(res.status).toBe(200);
     expect(await auditCount({ transferId, action: "transfer.viewed" })).toBeGreaterThan(before);
@@ -107,16 +125,24 @@ describe("pages from another site", () => {
 describe("the queue's first page", () => {
   it("is audited as queue.viewed with the references it listed", async () => {
     const before = await auditCount({ userId: pharmacist.id, action: "queue.viewed" });
-    const answer = await dashboardFetch<{ items: { referenceID: string }[] }>(baseUrl, "/api/transfers?status=all", { cookie: pharmacistCookie });
+    const answer = await dashboardFetch<{ items: { referenceID: string }[] }>(baseUrl, "/api/transfers?status=all", {
+      cookie: pharmacistCookie,
+    });
     expect(answer.status).toBe(200);
     expect(await auditCount({ userId: pharmacist.id, action: "queue.viewed" })).toBe(before + 1);
-    const event = await db().auditEvent.findFirstOrThrow({ where: { userId: pharmacist.id, action: "queue.viewed" }, orderBy: { id: "desc" } });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { userId: pharmacist.id, action: "queue.viewed" },
+      orderBy: { id: "desc" },
+    });
     expect(event.details).toMatchObject({ page: "first", referenceIDs: answer.body.items.map((i) => i.referenceID) });
   });
 
   it("is not audited again by the screen's background refresh", async () => {
     const before = await auditCount({ userId: pharmacist.id, action: "queue.viewed" });
-    const answer = await dashboardFetch(baseUrl, "/api/transfers?status=all", { cookie: pharmacistCookie, headers: { "x-rx-background": "1" } });
+    const answer = await dashboardFetch(baseUrl, "/api/transfers?status=all", {
+      cookie: pharmacistCookie,
+      headers: { "x-rx-background": "1" },
+    });
     expect(answer.status).toBe(200);
     expect(await auditCount({ userId: pharmacist.id, action: "queue.viewed" })).toBe(before);
   });

@@ -37,10 +37,14 @@ beforeAll(async () => {
   ownerUrl = await createMigratedDatabase(inject("adminDatabaseUrl"), "rx_grants");
   setEnv({ DATABASE_URL: ownerUrl, ...TEST_SECRETS, LOG_LEVEL: "warn" });
   await installJobQueue(ownerUrl);
-  const { stdout } = await promisify(execFile)(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/db-deploy.ts", "--print-grants", "--role", role], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: ownerUrl, ...TEST_SECRETS, LOG_LEVEL: "silent" },
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["node_modules/tsx/dist/cli.mjs", "scripts/db-deploy.ts", "--print-grants", "--role", role],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: ownerUrl, ...TEST_SECRETS, LOG_LEVEL: "silent" },
+    },
+  );
   grants = stdout;
   await asOwner(async (c) => {
     await c.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
@@ -92,7 +96,10 @@ describe("db:deploy --print-grants", () => {
 
   it("as the app role, the CLI works: it creates a partner (sealed secret, key, client, audit record) and verifies the log", async () => {
     const env = { DATABASE_URL: appUrl, ...TEST_SECRETS };
-    const created = await runCli(["partner", "create", "--name", "Least Privilege", "--callback-url", "https://least-privilege.example/cb"], env);
+    const created = await runCli(
+      ["partner", "create", "--name", "Least Privilege", "--callback-url", "https://least-privilege.example/cb"],
+      env,
+    );
     expect(created.code, `${created.stderr}${JSON.stringify(created.json)}`).toBe(0);
     expect(created.json.partnerId).toMatch(/^prt_/);
     const verified = await runCli(["audit", "verify"], env);

@@ -20,7 +20,9 @@ function codeOf(location: string): string | null {
 }
 
 async function burst(email: string): Promise<string[]> {
-  const answers = await Promise.all(Array.from({ length: ATTEMPTS }, () => signInOverHttp(baseUrl, email, `wrong-${Math.random()}`)));
+  const answers = await Promise.all(
+    Array.from({ length: ATTEMPTS }, () => signInOverHttp(baseUrl, email, `wrong-${Math.random()}`)),
+  );
   for (const a of answers) {
     expect(a.status).toBeLessThan(500);
     expect(a.sessionCookie).toBeNull();
@@ -28,7 +30,9 @@ async function burst(email: string): Promise<string[]> {
   return answers.map((a) => codeOf(a.location) ?? "none");
 }
 
-const firstAuditId = db().auditEvent.findFirst({ orderBy: { id: "desc" }, select: { id: true } }).then((e) => e?.id ?? 0n);
+const firstAuditId = db()
+  .auditEvent.findFirst({ orderBy: { id: "desc" }, select: { id: true } })
+  .then((e) => e?.id ?? 0n);
 
 afterAll(async () => {
   // 100 failures from one address in a few seconds: leave the address's counter as the rest of the run found it.
@@ -40,9 +44,14 @@ describe(`${ATTEMPTS} concurrent wrong passwords`, () => {
     const user = await createTestUser("pharmacist", "Lockout Target");
     const since = await firstAuditId;
     const codes = await burst(user.email);
-    const checked = await db().auditEvent.findMany({ where: { userId: user.id, action: "auth.sign_in_failed", id: { gt: since } }, select: { details: true } });
+    const checked = await db().auditEvent.findMany({
+      where: { userId: user.id, action: "auth.sign_in_failed", id: { gt: since } },
+      select: { details: true },
+    });
     const badPassword = checked.filter((e) => (e.details as { reason?: string }).reason === "bad_password");
-    const refused = await db().auditEvent.count({ where: { userId: user.id, action: "auth.sign_in_refused", id: { gt: since } } });
+    const refused = await db().auditEvent.count({
+      where: { userId: user.id, action: "auth.sign_in_refused", id: { gt: since } },
+    });
     expect(badPassword.length).toBeLessThanOrEqual(threshold);
     expect(badPassword.length + refused).toBe(ATTEMPTS);
     expect(codes.filter((c) => /^locked-\d+$/.test(c)).length).toBeGreaterThanOrEqual(ATTEMPTS - threshold);
@@ -60,7 +69,10 @@ describe(`${ATTEMPTS} concurrent wrong passwords`, () => {
     const since = await firstAuditId;
     const codes = await burst(email);
     const digest = emailDigest(email);
-    const events = await db().auditEvent.findMany({ where: { actor: "unknown", id: { gt: since } }, select: { action: true, details: true } });
+    const events = await db().auditEvent.findMany({
+      where: { actor: "unknown", id: { gt: since } },
+      select: { action: true, details: true },
+    });
     const mine = events.filter((e) => (e.details as { emailHmac?: string }).emailHmac === digest);
     const checked = mine.filter((e) => e.action === "auth.sign_in_failed");
     expect(checked.length).toBeLessThanOrEqual(threshold);

@@ -61,7 +61,10 @@ beforeAll(async () => {
 
 describe("GET /login?callbackUrl=… for a signed-in user", () => {
   it.each(HOSTILE)("%j goes to a page of this site", async (value) => {
-    const res = await fetch(`${baseUrl}/login?${new URLSearchParams({ callbackUrl: value })}`, { headers: { cookie }, redirect: "manual" });
+    const res = await fetch(`${baseUrl}/login?${new URLSearchParams({ callbackUrl: value })}`, {
+      headers: { cookie },
+      redirect: "manual",
+    });
     expect(res.status, value).toBeLessThan(500);
     expect([303, 307, 308]).toContain(res.status);
     expectSafeLocation(res.headers.get("location"), value);
@@ -69,7 +72,10 @@ describe("GET /login?callbackUrl=… for a signed-in user", () => {
   });
 
   it("still comes back to a page of this site, with its query", async () => {
-    const res = await fetch(`${baseUrl}/login?${new URLSearchParams({ callbackUrl: "/transfers?status=CONFIRMED" })}`, { headers: { cookie }, redirect: "manual" });
+    const res = await fetch(`${baseUrl}/login?${new URLSearchParams({ callbackUrl: "/transfers?status=CONFIRMED" })}`, {
+      headers: { cookie },
+      redirect: "manual",
+    });
     const target = new URL(res.headers.get("location")!, baseUrl);
     expect(target.origin).toBe(origin);
     expect(`${target.pathname}${target.search}`).toBe("/transfers?status=CONFIRMED");

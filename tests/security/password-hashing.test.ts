@@ -21,13 +21,17 @@ describe("password hashes", () => {
 
     const wrong = await signInOverHttp(baseUrl, user.email, `${user.password}x`);
     expect(wrong.sessionCookie).toBeNull();
-    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).passwordHash.startsWith("scrypt$")).toBe(true);
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).passwordHash.startsWith("scrypt$")).toBe(
+      true,
+    );
 
     const right = await signInOverHttp(baseUrl, user.email, user.password);
     expect(right.sessionCookie).not.toBeNull();
     const row = await db().user.findUniqueOrThrow({ where: { id: user.id } });
     expect(row.passwordHash.startsWith("$argon2id$v=19$m=19456,t=2,p=1$")).toBe(true);
-    const event = await db().auditEvent.findFirstOrThrow({ where: { userId: user.id, action: "auth.password_rehashed" } });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { userId: user.id, action: "auth.password_rehashed" },
+    });
     expect(event.details).toEqual({ from: "scrypt", to: "argon2id" });
 
     // And the new hash works.

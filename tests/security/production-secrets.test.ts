@@ -26,7 +26,11 @@ async function startWithout(remove: string[]): Promise<{ code: number | null; ou
     ...TEST_SECRETS,
   };
   for (const name of remove) delete env[name];
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr.on("data", (d: Buffer) => (output += d.toString()));

@@ -28,7 +28,14 @@ let url: string;
 const plain = new Map<string, { webhook: string; previous?: string; header?: string }>();
 
 function useKeys(current: string, previous?: string): void {
-  setEnv({ DATABASE_URL: url, ...TEST_SECRETS, DATA_ENCRYPTION_KEY: current, DATA_ENCRYPTION_KEY_PREVIOUS: previous ?? "", CALLBACK_ALLOW_PRIVATE_NETWORKS: "true", LOG_LEVEL: "warn" });
+  setEnv({
+    DATABASE_URL: url,
+    ...TEST_SECRETS,
+    DATA_ENCRYPTION_KEY: current,
+    DATA_ENCRYPTION_KEY_PREVIOUS: previous ?? "",
+    CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+    LOG_LEVEL: "warn",
+  });
 }
 
 /** A value as the code before issue 13 sealed it: format v1, SHA-256 of DATA_ENCRYPTION_KEY, no owner binding. */
@@ -40,20 +47,29 @@ function sealV1(text: string, secret: string): string {
 }
 
 async function storedSecrets() {
-  return db().partner.findMany({ select: { id: true, webhookSecret: true, previousWebhookSecret: true, outboundHeaderValue: true }, orderBy: { id: "asc" } });
+  return db().partner.findMany({
+    select: { id: true, webhookSecret: true, previousWebhookSecret: true, outboundHeaderValue: true },
+    orderBy: { id: "asc" },
+  });
 }
 
 async function expectEverySecretOpens(): Promise<void> {
   for (const p of await storedSecrets()) {
     const want = plain.get(p.id)!;
     expect(openSecret(p.webhookSecret, secretOwner.webhookSecret(p.id))).toBe(want.webhook);
-    if (want.previous) expect(openSecret(p.previousWebhookSecret!, secretOwner.webhookSecret(p.id))).toBe(want.previous);
+    if (want.previous)
+      expect(openSecret(p.previousWebhookSecret!, secretOwner.webhookSecret(p.id))).toBe(want.previous);
     if (want.header) expect(openSecret(p.outboundHeaderValue!, secretOwner.outboundHeader(p.id))).toBe(want.header);
   }
 }
 
 const cli = (args: string[], current: string, previous?: string) =>
-  runCli(args, { DATABASE_URL: url, ...TEST_SECRETS, DATA_ENCRYPTION_KEY: current, DATA_ENCRYPTION_KEY_PREVIOUS: previous });
+  runCli(args, {
+    DATABASE_URL: url,
+    ...TEST_SECRETS,
+    DATA_ENCRYPTION_KEY: current,
+    DATA_ENCRYPTION_KEY_PREVIOUS: previous,
+  });
 
 beforeAll(async () => {
   url = await createMigratedDatabase(inject("adminDatabaseUrl"), "rx_rotate");
@@ -65,16 +81,19 @@ beforeAll(async () => {
   const [first, second, third] = [...plain.keys()] as [string, string, string];
   const rotated = await rotateWebhookSecret({ partnerId: first, overlapHours: 24, actor: SYSTEM_ACTOR });
   plain.set(first, { webhook: rotated.webhookSecret, previous: plain.get(first)!.webhook });
-  await setPartnerOutboundCredential({ partnerId: second, header: { name: "Authorization", value: "Bearer partner-token" }, actor: SYSTEM_ACTOR });
+  await setPartnerOutboundCredential({
+    partnerId: second,
+    header: { name: "Authorization", value: "Bearer partner-token" },
+    actor: SYSTEM_ACTOR,
+  });
   plain.set(second, { ...plain.get(second)!, header: "Bearer partner-token" });
   // A partner whose secrets are still in the old format (written before issue 13).
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  await client.query("UPDATE partners SET webhook_secret = $2, outbound_header_name = 'X-Token', outbound_header_value = $3 WHERE id = $1", [
-    third,
-    sealV1(plain.get(third)!.webhook, OLD_KEY),
-    sealV1("legacy-token", OLD_KEY),
-  ]);
+  await client.query(
+    "UPDATE partners SET webhook_secret = $2, outbound_header_name = 'X-Token', outbound_header_value = $3 WHERE id = $1",
+    [third, sealV1(plain.get(third)!.webhook, OLD_KEY), sealV1("legacy-token", OLD_KEY)],
+  );
   await client.end();
   plain.set(third, { ...plain.get(third)!, header: "legacy-token" });
 });
@@ -88,13 +107,27 @@ describe("secrets rotate-key", () => {
     const wrong = await cli(["partner", "list"], NEW_KEY);
     expect(wrong.code).toBe(1);
     expect((wrong.json.error as { code: string; message: string }).code).toBe("key_mismatch");
-    expect((wrong.json.error as { message: string }).message).toMatch(/sealed under another DATA_ENCRYPTION_KEY.*must share DATA_ENCRYPTION_KEY/);
+    expect((wrong.json.error as { message: string }).message).toMatch(
+      /sealed under another DATA_ENCRYPTION_KEY.*must share DATA_ENCRYPTION_KEY/,
+    );
   });
 
   it("npm start with the wrong DATA_ENCRYPTION_KEY exits at start, naming the likely cause", async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(await freePort()), DATABASE_URL: url, ...TEST_SECRETS, DATA_ENCRYPTION_KEY: NEW_KEY, LOG_LEVEL: "warn" };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(await freePort()),
+      DATABASE_URL: url,
+      ...TEST_SECRETS,
+      DATA_ENCRYPTION_KEY: NEW_KEY,
+      LOG_LEVEL: "warn",
+    };
     delete env.DATA_ENCRYPTION_KEY_PREVIOUS;
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (d: Buffer) => (output += d.toString()));
     child.stderr.on("data", (d: Buffer) => (output += d.toString()));
@@ -114,14 +147,20 @@ describe("secrets rotate-key", () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     // Another partner's sealed value copied into this row: bound to its owner, it does not open here.
-    await client.query("UPDATE partners SET outbound_header_value = $2 WHERE id = $1", [victim.id, donor.webhookSecret]);
+    await client.query("UPDATE partners SET outbound_header_value = $2 WHERE id = $1", [
+      victim.id,
+      donor.webhookSecret,
+    ]);
     try {
       await expect(rotateStoredSecrets(SYSTEM_ACTOR)).rejects.toThrow(/belongs to another owner/);
       const after = await storedSecrets();
       expect(after.filter((p) => p.id !== victim.id)).toEqual(before.filter((p) => p.id !== victim.id));
       expect(await db().auditEvent.count({ where: { action: "secrets.rotated" } })).toBe(0);
     } finally {
-      await client.query("UPDATE partners SET outbound_header_value = $2 WHERE id = $1", [victim.id, victim.outboundHeaderValue]);
+      await client.query("UPDATE partners SET outbound_header_value = $2 WHERE id = $1", [
+        victim.id,
+        victim.outboundHeaderValue,
+      ]);
       await client.end();
     }
   });

@@ -16,7 +16,9 @@ describe("the audit of a failed sign-in", () => {
     const answer = await signInOverHttp(baseUrl, typed, "whatever-password");
     expect(answer.sessionCookie).toBeNull();
     const events = await db().auditEvent.findMany({ where: { id: { gt: before?.id ?? 0n } } });
-    const mine = events.filter((e) => (e.details as { emailHmac?: string } | null)?.emailHmac === emailDigest(typed.toLowerCase()));
+    const mine = events.filter(
+      (e) => (e.details as { emailHmac?: string } | null)?.emailHmac === emailDigest(typed.toLowerCase()),
+    );
     expect(mine.map((e) => e.action)).toContain("auth.sign_in_failed");
     for (const e of mine) {
       expect(e.actor).toBe("unknown");

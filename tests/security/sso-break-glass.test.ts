@@ -53,7 +53,10 @@ describe("SSO_ONLY=true", () => {
   it("lets a listed admin sign in with a password", async () => {
     const answer = await signInOverHttp(server.baseUrl, glassAdmin.email, glassAdmin.password);
     expect(answer.sessionCookie).not.toBeNull();
-    const event = await db().auditEvent.findFirstOrThrow({ where: { userId: glassAdmin.id, action: "auth.signed_in" }, orderBy: { id: "desc" } });
+    const event = await db().auditEvent.findFirstOrThrow({
+      where: { userId: glassAdmin.id, action: "auth.signed_in" },
+      orderBy: { id: "desc" },
+    });
     expect(event.details).toMatchObject({ method: "password" });
   });
 
@@ -61,7 +64,9 @@ describe("SSO_ONLY=true", () => {
     const answer = await signInOverHttp(server.baseUrl, otherAdmin.email, otherAdmin.password);
     expect(answer.sessionCookie).toBeNull();
     expect(answer.location).toContain("code=sso-only");
-    const refused = await db().auditEvent.findFirstOrThrow({ where: { userId: otherAdmin.id, action: "auth.sign_in_refused" } });
+    const refused = await db().auditEvent.findFirstOrThrow({
+      where: { userId: otherAdmin.id, action: "auth.sign_in_refused" },
+    });
     expect(refused.details).toMatchObject({ method: "password", reason: "sso_only" });
     expect(await db().userSession.count({ where: { userId: otherAdmin.id } })).toBe(0);
     expect((await db().user.findUniqueOrThrow({ where: { id: otherAdmin.id } })).failedLogins).toBe(0);
@@ -79,7 +84,11 @@ describe("SSO_ONLY=true", () => {
     const answer = await signInOverHttp(server.baseUrl, typed, "whatever-password");
     expect(answer.sessionCookie).toBeNull();
     expect(answer.location).toContain("code=sso-only");
-    const events = await db().auditEvent.findMany({ where: { action: "auth.sign_in_refused", actor: "unknown" }, orderBy: { id: "desc" }, take: 5 });
+    const events = await db().auditEvent.findMany({
+      where: { action: "auth.sign_in_refused", actor: "unknown" },
+      orderBy: { id: "desc" },
+      take: 5,
+    });
     expect(events.some((e) => (e.details as { reason?: string }).reason === "sso_only")).toBe(true);
     for (const e of events) expect(JSON.stringify(e.details)).not.toContain(typed);
   });

@@ -12,7 +12,13 @@ import { timeStepAt, totpCodeAt } from "@/lib/auth/two-factor/totp";
 import { verifySecondFactor } from "@/lib/auth/two-factor/verify-second-factor";
 import { db } from "@/lib/db/prisma";
 import { runCli } from "@/tests/support/cli";
-import { createTestUser, dashboardFetch, signedInCookie, signInOverHttp, type TestUser } from "@/tests/support/dashboard-session";
+import {
+  createTestUser,
+  dashboardFetch,
+  signedInCookie,
+  signInOverHttp,
+  type TestUser,
+} from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";
 import { startTestServer, TEST_SECRETS, type TestServer } from "@/tests/support/server";
 
@@ -23,15 +29,27 @@ async function latestSessionId(userId: string): Promise<string> {
   return row.id;
 }
 
-async function signInPassword(base: string, user: TestUser, callbackUrl = "/transfers"): Promise<{ cookie: string; sessionId: string }> {
+async function signInPassword(
+  base: string,
+  user: TestUser,
+  callbackUrl = "/transfers",
+): Promise<{ cookie: string; sessionId: string }> {
   const answer = await signInOverHttp(base, user.email, user.password, {}, callbackUrl);
   if (!answer.sessionCookie) throw new Error(`sign-in failed: ${answer.status} ${answer.location}`);
   return { cookie: answer.sessionCookie, sessionId: await latestSessionId(user.id) };
 }
 
-const apiStatus = async (base: string, cookie: string) => (await dashboardFetch<{ type?: string }>(base, "/api/transfers?limit=1", { cookie, headers: { "x-rx-background": "1" } }));
+const apiStatus = async (base: string, cookie: string) =>
+  await dashboardFetch<{ type?: string }>(base, "/api/transfers?limit=1", {
+    cookie,
+    headers: { "x-rx-background": "1" },
+  });
 
-async function pageLocation(base: string, cookie: string, path = "/transfers"): Promise<{ status: number; location: URL | null }> {
+async function pageLocation(
+  base: string,
+  cookie: string,
+  path = "/transfers",
+): Promise<{ status: number; location: URL | null }> {
   const res = await fetch(`${base}${path}`, { headers: { cookie, accept: "text/html" }, redirect: "manual" });
   await res.arrayBuffer();
   const location = res.headers.get("location");
@@ -42,13 +60,22 @@ async function pageLocation(base: string, cookie: string, path = "/transfers"): 
 async function enrol(user: TestUser, sessionId: string): Promise<{ secret: string; recoveryCodes: string[] }> {
   const { secret } = await startTwoFactorEnrolment(user.id);
   // A code from a step before "now", so that the sign-in tests below can use the current one.
-  const outcome = await confirmTwoFactorEnrolment({ userId: user.id, sessionId, code: totpCodeAt(secret, Date.now() - 30_000), clientAddress: null });
+  const outcome = await confirmTwoFactorEnrolment({
+    userId: user.id,
+    sessionId,
+    code: totpCodeAt(secret, Date.now() - 30_000),
+    clientAddress: null,
+  });
   if (!outcome.ok) throw new Error(`enrolment refused: ${JSON.stringify(outcome.refusal)}`);
   return { secret, recoveryCodes: outcome.recoveryCodes };
 }
 
 /** Clears the step memory so a test can use "now"'s code afresh (each test stands alone). */
-const forgetLastStep = (userId: string) => db().user.update({ where: { id: userId }, data: { twoFactorLastStep: timeStepAt(Date.now()) - 2, failedLogins: 0, lockedUntil: null } });
+const forgetLastStep = (userId: string) =>
+  db().user.update({
+    where: { id: userId },
+    data: { twoFactorLastStep: timeStepAt(Date.now()) - 2, failedLogins: 0, lockedUntil: null },
+  });
 
 describe("enrolment", () => {
   it("switches two-factor on only after one code is confirmed; stores the secret sealed and the recovery codes hashed; audits it", async () => {
@@ -60,10 +87,20 @@ describe("enrolment", () => {
 
     const wrong = await confirmTwoFactorEnrolment({ userId: user.id, sessionId, code: "000000", clientAddress: null });
     expect(wrong.ok).toBe(false);
-    const expired = await confirmTwoFactorEnrolment({ userId: user.id, sessionId, code: totpCodeAt(secret, Date.now() - 60_000), clientAddress: null });
+    const expired = await confirmTwoFactorEnrolment({
+      userId: user.id,
+      sessionId,
+      code: totpCodeAt(secret, Date.now() - 60_000),
+      clientAddress: null,
+    });
     expect(expired).toMatchObject({ ok: false, refusal: { reason: "expired" } });
 
-    const done = await confirmTwoFactorEnrolment({ userId: user.id, sessionId, code: totpCodeAt(secret, Date.now()), clientAddress: null });
+    const done = await confirmTwoFactorEnrolment({
+      userId: user.id,
+      sessionId,
+      code: totpCodeAt(secret, Date.now()),
+      clientAddress: null,
+    });
     expect(done.ok).toBe(true);
     const codes = done.ok ? done.recoveryCodes : [];
     expect(codes).toHaveLength(10);
@@ -106,20 +143,28 @@ describe("sign-in with a second factor", () => {
     expect(page.location?.pathname).toBe("/login/two-factor");
     expect(page.location?.searchParams.get("callbackUrl")).toBe("/transfers/log");
     expect((await pageLocation(baseUrl, cookie, "/login/two-factor")).status).toBe(200);
-    expect(await db().auditEvent.count({ where: { userId: user.id, action: "auth.password_verified" } })).toBeGreaterThan(0);
+    expect(
+      await db().auditEvent.count({ where: { userId: user.id, action: "auth.password_verified" } }),
+    ).toBeGreaterThan(0);
   });
 
   it("accepts the current code once; the same code is refused as replayed on the next sign-in", async () => {
     await forgetLastStep(user.id);
     const code = totpCodeAt(secret, Date.now());
     const first = await signInPassword(baseUrl, user);
-    expect(await verifySecondFactor({ userId: user.id, sessionId: first.sessionId, code, clientAddress: null })).toEqual({ ok: true, method: "totp" });
+    expect(
+      await verifySecondFactor({ userId: user.id, sessionId: first.sessionId, code, clientAddress: null }),
+    ).toEqual({ ok: true, method: "totp" });
     expect((await apiStatus(baseUrl, first.cookie)).status).toBe(200);
 
     const second = await signInPassword(baseUrl, user);
-    expect(await verifySecondFactor({ userId: user.id, sessionId: second.sessionId, code, clientAddress: null })).toMatchObject({ ok: false, reason: "replayed" });
+    expect(
+      await verifySecondFactor({ userId: user.id, sessionId: second.sessionId, code, clientAddress: null }),
+    ).toMatchObject({ ok: false, reason: "replayed" });
     expect((await apiStatus(baseUrl, second.cookie)).status).toBe(403);
-    expect(await db().auditEvent.count({ where: { userId: user.id, action: "auth.second_factor_failed" } })).toBeGreaterThan(0);
+    expect(
+      await db().auditEvent.count({ where: { userId: user.id, action: "auth.second_factor_failed" } }),
+    ).toBeGreaterThan(0);
   });
 
   it("lets exactly one of two concurrent requests with the same code through", async () => {
@@ -127,7 +172,9 @@ describe("sign-in with a second factor", () => {
     const code = totpCodeAt(secret, Date.now());
     const a = await signInPassword(baseUrl, user);
     const b = await signInPassword(baseUrl, user);
-    const results = await Promise.all([a, b].map((s) => verifySecondFactor({ userId: user.id, sessionId: s.sessionId, code, clientAddress: null })));
+    const results = await Promise.all(
+      [a, b].map((s) => verifySecondFactor({ userId: user.id, sessionId: s.sessionId, code, clientAddress: null })),
+    );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.filter((r) => !r.ok && r.reason === "replayed")).toHaveLength(1);
   });
@@ -135,7 +182,14 @@ describe("sign-in with a second factor", () => {
   it("explains a clock off by more than one step, and refuses wrong input without an error", async () => {
     await forgetLastStep(user.id);
     const s = await signInPassword(baseUrl, user);
-    expect(await verifySecondFactor({ userId: user.id, sessionId: s.sessionId, code: totpCodeAt(secret, Date.now() + 120_000), clientAddress: null })).toMatchObject({ ok: false, reason: "clock_skew" });
+    expect(
+      await verifySecondFactor({
+        userId: user.id,
+        sessionId: s.sessionId,
+        code: totpCodeAt(secret, Date.now() + 120_000),
+        clientAddress: null,
+      }),
+    ).toMatchObject({ ok: false, reason: "clock_skew" });
     for (const code of ["", "abc", "\u0000\u0000", "9".repeat(5000), 42]) {
       const outcome = await verifySecondFactor({ userId: user.id, sessionId: s.sessionId, code, clientAddress: null });
       expect(outcome.ok).toBe(false);
@@ -147,10 +201,19 @@ describe("sign-in with a second factor", () => {
     await forgetLastStep(user.id);
     const code = recoveryCodes[0]!;
     const s = await signInPassword(baseUrl, user);
-    expect(await verifySecondFactor({ userId: user.id, sessionId: s.sessionId, code: code.toLowerCase().replace(/-/g, ""), clientAddress: null })).toEqual({ ok: true, method: "recovery_code", recoveryCodesLeft: 9 });
+    expect(
+      await verifySecondFactor({
+        userId: user.id,
+        sessionId: s.sessionId,
+        code: code.toLowerCase().replace(/-/g, ""),
+        clientAddress: null,
+      }),
+    ).toEqual({ ok: true, method: "recovery_code", recoveryCodesLeft: 9 });
     expect((await apiStatus(baseUrl, s.cookie)).status).toBe(200);
     const again = await signInPassword(baseUrl, user);
-    expect(await verifySecondFactor({ userId: user.id, sessionId: again.sessionId, code, clientAddress: null })).toMatchObject({ ok: false, reason: "recovery_used" });
+    expect(
+      await verifySecondFactor({ userId: user.id, sessionId: again.sessionId, code, clientAddress: null }),
+    ).toMatchObject({ ok: false, reason: "recovery_used" });
     expect(await db().auditEvent.count({ where: { userId: user.id, action: "auth.recovery_code_used" } })).toBe(1);
     await db().user.update({ where: { id: user.id }, data: { failedLogins: 0, lockedUntil: null } });
   });
@@ -158,13 +221,30 @@ describe("sign-in with a second factor", () => {
   it("counts wrong codes toward the password lockout; signing in again with the password buys no more guesses", async () => {
     await forgetLastStep(user.id);
     let s = await signInPassword(baseUrl, user);
-    for (let i = 0; i < 3; i++) expect((await verifySecondFactor({ userId: user.id, sessionId: s.sessionId, code: "000000", clientAddress: null })).ok).toBe(false);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await verifySecondFactor({ userId: user.id, sessionId: s.sessionId, code: "000000", clientAddress: null })).ok,
+      ).toBe(false);
     s = await signInPassword(baseUrl, user); // the password is right: the count is not reset
-    expect((await verifySecondFactor({ userId: user.id, sessionId: s.sessionId, code: "000001", clientAddress: null })).ok).toBe(false);
-    const fifth = await verifySecondFactor({ userId: user.id, sessionId: s.sessionId, code: "000002", clientAddress: null });
+    expect(
+      (await verifySecondFactor({ userId: user.id, sessionId: s.sessionId, code: "000001", clientAddress: null })).ok,
+    ).toBe(false);
+    const fifth = await verifySecondFactor({
+      userId: user.id,
+      sessionId: s.sessionId,
+      code: "000002",
+      clientAddress: null,
+    });
     expect(fifth).toMatchObject({ ok: false, reason: "locked" });
     // Even the right code is refused now, and so is the password.
-    expect(await verifySecondFactor({ userId: user.id, sessionId: s.sessionId, code: totpCodeAt(secret, Date.now()), clientAddress: null })).toMatchObject({ ok: false, reason: "locked" });
+    expect(
+      await verifySecondFactor({
+        userId: user.id,
+        sessionId: s.sessionId,
+        code: totpCodeAt(secret, Date.now()),
+        clientAddress: null,
+      }),
+    ).toMatchObject({ ok: false, reason: "locked" });
     const password = await signInOverHttp(baseUrl, user.email, user.password);
     expect(password.sessionCookie).toBeNull();
     expect(password.location).toMatch(/code=locked-\d+/);
@@ -179,11 +259,15 @@ describe("reset", () => {
     const user = await createTestUser("pharmacist", "Phone-less Pharmacist");
     const userCookie = await signedInCookie(baseUrl, user);
     await enrol(user, await latestSessionId(user.id));
-    const res = await dashboardFetch<{ sessionsEnded: number; wasEnabled: boolean }>(baseUrl, `/api/admin/users/${user.id}/two-factor`, {
-      cookie: adminCookie,
-      method: "DELETE",
-      headers: { origin: baseUrl },
-    });
+    const res = await dashboardFetch<{ sessionsEnded: number; wasEnabled: boolean }>(
+      baseUrl,
+      `/api/admin/users/${user.id}/two-factor`,
+      {
+        cookie: adminCookie,
+        method: "DELETE",
+        headers: { origin: baseUrl },
+      },
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ wasEnabled: true, sessionsEnded: 1 });
     expect((await apiStatus(baseUrl, userCookie)).status).toBe(401);
@@ -192,7 +276,15 @@ describe("reset", () => {
     expect(await db().auditEvent.count({ where: { userId: admin.id, action: "user.two_factor_reset" } })).toBe(1);
     // A pharmacist may not.
     const pharmacistCookie = await signedInCookie(baseUrl, await createTestUser("pharmacist"));
-    expect((await dashboardFetch(baseUrl, `/api/admin/users/${user.id}/two-factor`, { cookie: pharmacistCookie, method: "DELETE", headers: { origin: baseUrl } })).status).toBe(403);
+    expect(
+      (
+        await dashboardFetch(baseUrl, `/api/admin/users/${user.id}/two-factor`, {
+          cookie: pharmacistCookie,
+          method: "DELETE",
+          headers: { origin: baseUrl },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it("`npm run cli -- user mfa-reset <email>` does the same, audited as cli", async () => {
@@ -202,7 +294,9 @@ describe("reset", () => {
     const cli = await runCli(["user", "mfa-reset", user.email], { DATABASE_URL: databaseUrl, ...TEST_SECRETS });
     expect(cli.code, cli.stderr).toBe(0);
     expect(cli.json).toMatchObject({ userId: user.id, wasEnabled: true, sessionsEnded: 1 });
-    expect(await db().auditEvent.count({ where: { actor: "cli", action: "user.two_factor_reset" } })).toBeGreaterThan(0);
+    expect(await db().auditEvent.count({ where: { actor: "cli", action: "user.two_factor_reset" } })).toBeGreaterThan(
+      0,
+    );
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).twoFactorEnabledAt).toBeNull();
   });
 });
@@ -228,7 +322,16 @@ describe("MFA_REQUIRED=admins", () => {
     expect((await pageLocation(server.baseUrl, cookie, "/security")).status).toBe(200);
 
     const { secret } = await startTwoFactorEnrolment(admin.id);
-    expect((await confirmTwoFactorEnrolment({ userId: admin.id, sessionId, code: totpCodeAt(secret, Date.now()), clientAddress: null })).ok).toBe(true);
+    expect(
+      (
+        await confirmTwoFactorEnrolment({
+          userId: admin.id,
+          sessionId,
+          code: totpCodeAt(secret, Date.now()),
+          clientAddress: null,
+        })
+      ).ok,
+    ).toBe(true);
     expect((await apiStatus(server.baseUrl, cookie)).status).toBe(200);
     expect((await pageLocation(server.baseUrl, cookie, "/admin/users")).status).toBe(200);
   });

@@ -7,7 +7,11 @@ import type { TransferRequest, TransferResponse } from "@/lib/transfers/wire";
 export type ApiAnswer = { status: number; headers: Headers; body: TransferResponse; text: string };
 
 export async function createTestPartner(name = "Test Sender"): Promise<CreatedPartner> {
-  return createPartner({ name: `${name} ${randomUUID().slice(0, 8)}`, callbackUrl: "https://sender.example/callbacks", npis: [] });
+  return createPartner({
+    name: `${name} ${randomUUID().slice(0, 8)}`,
+    callbackUrl: "https://sender.example/callbacks",
+    npis: [],
+  });
 }
 
 /** A valid request with its own requestID and rxNumber, so tests never collide with each other. */
@@ -22,7 +26,14 @@ export function freshRequest(change?: (r: TransferRequest) => void): TransferReq
 
 export async function send(
   baseUrl: string,
-  opts: { body?: unknown; raw?: string; authorization?: string | null; method?: string; path?: string; headers?: Record<string, string> },
+  opts: {
+    body?: unknown;
+    raw?: string;
+    authorization?: string | null;
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+  },
 ): Promise<ApiAnswer> {
   const headers: Record<string, string> = { "content-type": "application/json", ...opts.headers };
   if (opts.authorization) headers.authorization = opts.authorization;
@@ -50,7 +61,8 @@ export function expectEnvelope(answer: ApiAnswer): void {
   if (!m || !["RECEIVED", "CONFIRMED", "ERROR"].includes(m.responseType ?? "")) problems.push("metadata.responseType");
   if (!m?.referenceID) problems.push("metadata.referenceID");
   if (!m?.responseID) problems.push("metadata.responseID");
-  if (!m?.responseTimestamp || Number.isNaN(Date.parse(m.responseTimestamp))) problems.push("metadata.responseTimestamp");
+  if (!m?.responseTimestamp || Number.isNaN(Date.parse(m.responseTimestamp)))
+    problems.push("metadata.responseTimestamp");
   if (m?.responseType === "ERROR" && (!body.error?.type || !body.error.description)) problems.push("error");
   if (!answer.headers.get("content-type")?.startsWith("application/json")) problems.push("content-type");
   if (problems.length) throw new Error(`not a complete TransferResponse (${problems.join(", ")}): ${answer.text}`);

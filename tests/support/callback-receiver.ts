@@ -50,7 +50,13 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const path = (req.url ?? "/").split("?")[0] ?? "/";
-      received.push({ path, method: req.method ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() });
+      received.push({
+        path,
+        method: req.method ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+      });
       const script = scripts.get(path);
       const counter = script?.perWebhookId ? `${path} ${String(req.headers["webhook-id"])}` : path;
       const n = served.get(counter) ?? 0;
@@ -95,7 +101,9 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`receiver: ${requests(path).length} of ${count} requests to ${path} within ${timeoutMs} ms`));
+          reject(
+            new Error(`receiver: ${requests(path).length} of ${count} requests to ${path} within ${timeoutMs} ms`),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

@@ -15,11 +15,15 @@ export async function runCli(args: string[], env: Record<string, string | undefi
     else childEnv[k] = v;
   }
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/cli.ts", ...args, "--json"], {
-      cwd: ROOT,
-      env: childEnv,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ["node_modules/tsx/dist/cli.mjs", "scripts/cli.ts", ...args, "--json"],
+      {
+        cwd: ROOT,
+        env: childEnv,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     return { code: 0, json: JSON.parse(stdout) as Record<string, unknown>, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

@@ -47,12 +47,18 @@ export async function signInOverHttp(
     headers: {
       ...headers,
       "content-type": "application/x-www-form-urlencoded",
-      cookie: Object.entries(csrfCookies).map(([k, v]) => `${k}=${v}`).join("; "),
+      cookie: Object.entries(csrfCookies)
+        .map(([k, v]) => `${k}=${v}`)
+        .join("; "),
     },
     body: new URLSearchParams({ email, password, csrfToken, callbackUrl }),
   });
   const session = cookiesOf(res)["authjs.session-token"];
-  return { status: res.status, location: res.headers.get("location") ?? "", sessionCookie: session ? `authjs.session-token=${session}` : null };
+  return {
+    status: res.status,
+    location: res.headers.get("location") ?? "",
+    sessionCookie: session ? `authjs.session-token=${session}` : null,
+  };
 }
 
 export async function signedInCookie(baseUrl: string, user: TestUser): Promise<string> {

@@ -45,7 +45,12 @@ export type RawRequest = {
 export function sendRaw(baseUrl: string, req: RawRequest): Promise<RawAnswer> {
   requestCount++;
   const url = new URL(baseUrl);
-  const body = req.body === undefined ? undefined : typeof req.body === "string" ? Buffer.from(req.body, "utf8") : Buffer.from(req.body);
+  const body =
+    req.body === undefined
+      ? undefined
+      : typeof req.body === "string"
+        ? Buffer.from(req.body, "utf8")
+        : Buffer.from(req.body);
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
       {
@@ -60,7 +65,9 @@ export function sendRaw(baseUrl: string, req: RawRequest): Promise<RawAnswer> {
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }),
+        );
         res.on("error", (err) => reject(new Error(`connection dropped mid-answer: ${err.message}`)));
       },
     );
@@ -74,7 +81,9 @@ export function sendRaw(baseUrl: string, req: RawRequest): Promise<RawAnswer> {
 export function expectJsonAnswer(answer: RawAnswer, contentType: string): unknown {
   expect(answer.status, `status ${answer.status}: ${answer.text.slice(0, 500)}`).toBeGreaterThanOrEqual(200);
   expect(answer.status, `status ${answer.status}: ${answer.text.slice(0, 500)}`).toBeLessThan(500);
-  expect(answer.headers["content-type"] ?? "", `status ${answer.status}: ${answer.text.slice(0, 300)}`).toMatch(new RegExp(`^${contentType.replace("+", "\\+")}`));
+  expect(answer.headers["content-type"] ?? "", `status ${answer.status}: ${answer.text.slice(0, 300)}`).toMatch(
+    new RegExp(`^${contentType.replace("+", "\\+")}`),
+  );
   try {
     return JSON.parse(answer.text) as unknown;
   } catch {
@@ -86,7 +95,12 @@ export function expectJsonAnswer(answer: RawAnswer, contentType: string): unknow
 export function expectProblem(answer: RawAnswer): void {
   const body = expectJsonAnswer(answer, "application/problem+json") as Record<string, unknown>;
   expect(answer.status).toBeGreaterThanOrEqual(400);
-  expect(body).toMatchObject({ type: expect.any(String), title: expect.any(String), detail: expect.any(String), status: answer.status });
+  expect(body).toMatchObject({
+    type: expect.any(String),
+    title: expect.any(String),
+    detail: expect.any(String),
+    status: answer.status,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -94,13 +108,37 @@ export function expectProblem(answer: RawAnswer): void {
 
 /** Strings PostgreSQL cannot store: a NUL or a lone surrogate somewhere in otherwise ordinary text. */
 export const unstorableTextArb: fc.Arbitrary<string> = fc
-  .tuple(fc.string({ maxLength: 8 }), fc.constantFrom("\u0000", "\ud800", "\udbff", "\udc00", "\udfff", "\udc00\ud800"), fc.string({ maxLength: 8 }))
+  .tuple(
+    fc.string({ maxLength: 8 }),
+    fc.constantFrom("\u0000", "\ud800", "\udbff", "\udc00", "\udfff", "\udc00\ud800"),
+    fc.string({ maxLength: 8 }),
+  )
   .map(([before, bad, after]) => before + bad + after);
 
 /** Text a sender might send by mistake or on purpose. */
 export const hostileTextArb: fc.Arbitrary<string> = fc.oneof(
   unstorableTextArb,
-  fc.constantFrom("", " ", "\uFEFF", "\uFEFFMaria", "\uFFFD", "🙂", "𠮷野家", "e\u0301", "\u202Eevil", "'; DROP TABLE transfers; --", "%00", "\\u0000", "null", "0", "-1", "NaN", "1e999", "__proto__", "constructor"),
+  fc.constantFrom(
+    "",
+    " ",
+    "\uFEFF",
+    "\uFEFFMaria",
+    "\uFFFD",
+    "🙂",
+    "𠮷野家",
+    "e\u0301",
+    "\u202Eevil",
+    "'; DROP TABLE transfers; --",
+    "%00",
+    "\\u0000",
+    "null",
+    "0",
+    "-1",
+    "NaN",
+    "1e999",
+    "__proto__",
+    "constructor",
+  ),
   fc.constantFrom(5000, 40, 36, 11, 2).map((length) => "x".repeat(length)),
   fc.string({ unit: "binary", maxLength: 40 }),
   fc.string({ maxLength: 40 }),
@@ -108,7 +146,24 @@ export const hostileTextArb: fc.Arbitrary<string> = fc.oneof(
 
 /** Numbers at the edges of what JSON and JavaScript hold. */
 export const extremeNumberArb: fc.Arbitrary<number> = fc.oneof(
-  fc.constantFrom(0, -0, -1, 1, 0.5, 9, 10, 2 ** 31, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, 1e308, 1e-320),
+  fc.constantFrom(
+    0,
+    -0,
+    -1,
+    1,
+    0.5,
+    9,
+    10,
+    2 ** 31,
+    2 ** 53,
+    2 ** 53 + 2,
+    -(2 ** 53),
+    Number.MAX_VALUE,
+    -Number.MAX_VALUE,
+    Number.MIN_VALUE,
+    1e308,
+    1e-320,
+  ),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.integer(),
 );
@@ -132,7 +187,10 @@ export const hostileValueArb: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: hostileTextArb },
   { weight: 2, arbitrary: extremeNumberArb },
   { weight: 1, arbitrary: fc.constantFrom(null, true, false, [], {}) },
-  { weight: 1, arbitrary: fc.constantFrom(10, 33, 100).chain((depth) => fc.boolean().map((inObjects) => nested(depth, inObjects))) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(10, 33, 100).chain((depth) => fc.boolean().map((inObjects) => nested(depth, inObjects))),
+  },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   { weight: 1, arbitrary: fc.array(hostileTextArb, { maxLength: 3 }) },
 );
@@ -188,7 +246,8 @@ export function mutate(base: unknown, mutations: readonly Mutation[]): unknown {
     const paths = mutation.kind === "spliceText" ? stringPathsOf(root) : pathsOf(root);
     if (paths.length === 0) continue;
     const path = paths[mutation.at % paths.length]!;
-    const parent = path.length === 0 ? undefined : (valueAt(root, path.slice(0, -1)) as Record<string | number, unknown>);
+    const parent =
+      path.length === 0 ? undefined : (valueAt(root, path.slice(0, -1)) as Record<string | number, unknown>);
     const key = path[path.length - 1];
     switch (mutation.kind) {
       case "delete":
@@ -202,7 +261,8 @@ export function mutate(base: unknown, mutations: readonly Mutation[]): unknown {
         break;
       case "addKey": {
         const target = valueAt(root, path);
-        if (target !== null && typeof target === "object" && !Array.isArray(target)) setOwn(target as Record<string, unknown>, mutation.key, mutation.value);
+        if (target !== null && typeof target === "object" && !Array.isArray(target))
+          setOwn(target as Record<string, unknown>, mutation.key, mutation.value);
         break;
       }
       case "spliceText": {
@@ -219,19 +279,21 @@ export function mutate(base: unknown, mutations: readonly Mutation[]): unknown {
 }
 
 /** Bytes that are not UTF-8: stray continuation bytes, overlongs, CESU-8 surrogates, truncated sequences. */
-export const invalidUtf8Arb: fc.Arbitrary<Uint8Array> = fc.constantFrom(
-  [0x80],
-  [0xbf],
-  [0xc0, 0x80],
-  [0xc3],
-  [0xe0, 0xa4],
-  [0xed, 0xa0, 0x80],
-  [0xed, 0xbf, 0xbf],
-  [0xf4, 0x90, 0x80, 0x80],
-  [0xff],
-  [0xfe, 0xff],
-  [0xf0, 0x9f, 0x99],
-).map((bytes) => Uint8Array.from(bytes));
+export const invalidUtf8Arb: fc.Arbitrary<Uint8Array> = fc
+  .constantFrom(
+    [0x80],
+    [0xbf],
+    [0xc0, 0x80],
+    [0xc3],
+    [0xe0, 0xa4],
+    [0xed, 0xa0, 0x80],
+    [0xed, 0xbf, 0xbf],
+    [0xf4, 0x90, 0x80, 0x80],
+    [0xff],
+    [0xfe, 0xff],
+    [0xf0, 0x9f, 0x99],
+  )
+  .map((bytes) => Uint8Array.from(bytes));
 
 /** A JSON text with raw bytes spliced in somewhere. */
 export function spliceBytes(text: string, bytes: Uint8Array, position: number): Uint8Array {
@@ -252,7 +314,9 @@ export function percentEncode(text: string): string {
       code >= 0xd800 && code <= 0xdfff
         ? [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
         : [...Buffer.from(char, "utf8")];
-    out += /^[A-Za-z0-9\-._~]$/.test(char) ? char : bytes.map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+    out += /^[A-Za-z0-9\-._~]$/.test(char)
+      ? char
+      : bytes.map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join("");
   }
   return out;
 }
@@ -261,7 +325,10 @@ export function percentEncode(text: string): string {
  * Raw path characters, sent as they are: any visible ASCII, so `%`, `..`, `?`, `#` and stray escapes. Bytes
  * outside ASCII are not HTTP (RFC 9112 §3.2): Node's parser refuses them with a bare 400 before any route.
  */
-export const rawPathTextArb = fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 60 });
+export const rawPathTextArb = fc.string({
+  unit: fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)),
+  maxLength: 60,
+});
 
 /**
  * Next answers a path it normalises (a trailing slash, repeated slashes, backslashes, a `#` sent raw) by a
@@ -308,9 +375,22 @@ export function hostilePathArb(family: string, resource: string): fc.Arbitrary<s
       `${family}//${resource.slice(family.length + 1)}`,
       `${family}/%FF`,
       `${family}/${"%25".repeat(1500)}`,
-      ...["%ZZ", "%", "%00", "x%00", "%ED%A0%80", "%ED%B0%80/status", "%E0%A4%A", "%C0%80", "..%2F..%2Fadmin", "%2e%2e/", "%2e%2e/%2e%2e/v1/transfer", "", "a/b/c", `x${"a".repeat(4000)}`].map(
-        (tail) => `${resource}/${tail}`,
-      ),
+      ...[
+        "%ZZ",
+        "%",
+        "%00",
+        "x%00",
+        "%ED%A0%80",
+        "%ED%B0%80/status",
+        "%E0%A4%A",
+        "%C0%80",
+        "..%2F..%2Fadmin",
+        "%2e%2e/",
+        "%2e%2e/%2e%2e/v1/transfer",
+        "",
+        "a/b/c",
+        `x${"a".repeat(4000)}`,
+      ].map((tail) => `${resource}/${tail}`),
       `${resource}?x=%00`,
     ),
     rawPathTextArb.map((tail) => `${resource}/${tail}`),
@@ -323,6 +403,8 @@ export function hostilePathArb(family: string, resource: string): fc.Arbitrary<s
 export function reportFuzzRun(name: string): void {
   const started = performance.now();
   afterAll(() => {
-    console.log(`${name}: seed ${FUZZ_SEED}, ${requestCount} requests in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `${name}: seed ${FUZZ_SEED}, ${requestCount} requests in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
   });
 }

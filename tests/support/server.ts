@@ -23,11 +23,22 @@ export async function freePort(): Promise<number> {
 /** Builds once when there is no production build yet (`npm test` builds before it gets here). */
 export function ensureBuild(): void {
   if (existsSync(path.join(ROOT, ".next", "BUILD_ID"))) return;
-  const result = spawnSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const result = spawnSync("npm", ["run", "build"], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
   if (result.status !== 0) throw new Error("next build failed");
 }
 
-export type TestServer = { baseUrl: string; port: number; stop(): Promise<void>; output(): string; signal(sig: NodeJS.Signals): void; exited(): Promise<number | null> };
+export type TestServer = {
+  baseUrl: string;
+  port: number;
+  stop(): Promise<void>;
+  output(): string;
+  signal(sig: NodeJS.Signals): void;
+  exited(): Promise<number | null>;
+};
 
 export type TestSecrets = { AUTH_SECRET: string; DATA_ENCRYPTION_KEY: string; AUDIT_HMAC_KEY: string };
 
@@ -53,31 +64,38 @@ export const TEST_SECRETS: TestSecrets = testSecrets();
 /** The AUTH_SECRET the test server runs with. */
 export const TEST_AUTH_SECRET = TEST_SECRETS.AUTH_SECRET;
 
-export async function startTestServer(opts: { databaseUrl: string; env?: Record<string, string> }): Promise<TestServer> {
+export async function startTestServer(opts: {
+  databaseUrl: string;
+  env?: Record<string, string>;
+}): Promise<TestServer> {
   ensureBuild();
   const port = await freePort();
   let output = "";
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/serve.ts", "start"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      PORT: String(port),
-      DATABASE_URL: opts.databaseUrl,
-      ...TEST_SECRETS,
-      LOG_LEVEL: "warn",
-      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
-      // The suites that sign in as admins predate two-factor; the two-factor suites set their own policy.
-      MFA_REQUIRED: "none",
-      CALLBACK_ALLOW_INSECURE_HTTP: "true",
-      // Fuzzing and many files share one address and client: tests/security/oauth-limits.test.ts sets its own.
-      OAUTH_TOKEN_RATE_LIMIT_PER_ADDRESS: "100000",
-      OAUTH_TOKEN_RATE_LIMIT_PER_CLIENT: "100000",
-      ...opts.env,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/serve.ts", "start"],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        PORT: String(port),
+        DATABASE_URL: opts.databaseUrl,
+        ...TEST_SECRETS,
+        LOG_LEVEL: "warn",
+        CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+        // The suites that sign in as admins predate two-factor; the two-factor suites set their own policy.
+        MFA_REQUIRED: "none",
+        CALLBACK_ALLOW_INSECURE_HTTP: "true",
+        // Fuzzing and many files share one address and client: tests/security/oauth-limits.test.ts sets its own.
+        OAUTH_TOKEN_RATE_LIMIT_PER_ADDRESS: "100000",
+        OAUTH_TOKEN_RATE_LIMIT_PER_CLIENT: "100000",
+        ...opts.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  );
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -103,7 +121,10 @@ export async function startTestServer(opts: { databaseUrl: string; env?: Record<
     port,
     output: () => output,
     signal: (sig) => void child.kill(sig),
-    exited: () => (child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((r) => child.once("exit", (code) => r(code)))),
+    exited: () =>
+      child.exitCode !== null
+        ? Promise.resolve(child.exitCode)
+        : new Promise((r) => child.once("exit", (code) => r(code))),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));

@@ -21,7 +21,15 @@ function RetryMessage({ retryAt }: { retryAt: string }) {
   );
 }
 
-export function LoginForm({ callbackUrl, notice, urlRetryAt }: { callbackUrl: string; notice: string | null; urlRetryAt: string | null }) {
+export function LoginForm({
+  callbackUrl,
+  notice,
+  urlRetryAt,
+}: {
+  callbackUrl: string;
+  notice: string | null;
+  urlRetryAt: string | null;
+}) {
   const [state, action, pending] = useActionState<SignInState, FormData>(signInAction, {});
   const retryAt = state.retryAt ?? (state.error ? undefined : (urlRetryAt ?? undefined));
   const error = state.error ?? (urlRetryAt ? "Too many failed sign-ins." : null);

@@ -60,7 +60,14 @@ export default async function AdminOverviewPage() {
           </p>
           {o.alertEmails.lastError && (
             <p>
-              Last error{o.alertEmails.lastAttemptAt && <> at <LocalTime iso={o.alertEmails.lastAttemptAt} /></>}: {o.alertEmails.lastError}
+              Last error
+              {o.alertEmails.lastAttemptAt && (
+                <>
+                  {" "}
+                  at <LocalTime iso={o.alertEmails.lastAttemptAt} />
+                </>
+              )}
+              : {o.alertEmails.lastError}
             </p>
           )}
         </div>
@@ -96,7 +103,10 @@ export default async function AdminOverviewPage() {
         <Card title="Stores" href="/admin/stores">
           <p>{plural(o.stores, "store")} that transfers may name as the receiving pharmacy</p>
           <p>
-            Alert emails: {o.alertEmails.configured ? `${o.alertEmails.sentLast24h.toLocaleString()} sent in the last 24 h` : "not configured (SMTP_URL, ALERT_EMAILS)"}
+            Alert emails:{" "}
+            {o.alertEmails.configured
+              ? `${o.alertEmails.sentLast24h.toLocaleString()} sent in the last 24 h`
+              : "not configured (SMTP_URL, ALERT_EMAILS)"}
           </p>
         </Card>
         <Card title="Audit log" href="/admin/audit">

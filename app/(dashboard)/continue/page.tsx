@@ -9,15 +9,26 @@ import { redirect } from "next/navigation";
 
 export const metadata: Metadata = { title: "Continue to the dashboard" };
 
-export default async function ContinuePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ContinuePage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const params = await searchParams;
   const to = safeCallbackPath(typeof params.to === "string" ? params.to : undefined);
   if (!(await currentUser())) redirect(loginUrl(to));
   return (
-    <DeadEnd title="Opened from another site" ways={[{ href: to, label: `Continue to ${to}` }, { href: "/transfers", label: "Go to the transfer queue" }]} standalone={false}>
+    <DeadEnd
+      title="Opened from another site"
+      ways={[
+        { href: to, label: `Continue to ${to}` },
+        { href: "/transfers", label: "Go to the transfer queue" },
+      ]}
+      standalone={false}
+    >
       <p>
-        A link on another site led here. Pages with patient data are opened, and recorded in the audit log, only from this
-        dashboard itself: follow the link below if you meant to open it.
+        A link on another site led here. Pages with patient data are opened, and recorded in the audit log, only from
+        this dashboard itself: follow the link below if you meant to open it.
       </p>
     </DeadEnd>
   );

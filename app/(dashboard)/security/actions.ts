@@ -8,7 +8,11 @@ import { enrolmentRefusalMessage, secondFactorMessage } from "@/lib/auth/two-fac
 import { disableOwnTwoFactor } from "@/lib/auth/two-factor/disable-own-two-factor";
 import { regenerateRecoveryCodes } from "@/lib/auth/two-factor/regenerate-recovery-codes";
 import type { SecondFactorRefusal } from "@/lib/auth/two-factor/verify-second-factor";
-import { confirmTwoFactorEnrolment, startTwoFactorEnrolment, type EnrolmentStart } from "@/lib/auth/two-factor/enrol-two-factor";
+import {
+  confirmTwoFactorEnrolment,
+  startTwoFactorEnrolment,
+  type EnrolmentStart,
+} from "@/lib/auth/two-factor/enrol-two-factor";
 import { DomainError } from "@/lib/errors";
 
 async function sessionForEnrolment() {
@@ -18,7 +22,9 @@ async function sessionForEnrolment() {
   return session;
 }
 
-export async function startEnrolmentAction(): Promise<{ ok: true; start: EnrolmentStart } | { ok: false; error: string }> {
+export async function startEnrolmentAction(): Promise<
+  { ok: true; start: EnrolmentStart } | { ok: false; error: string }
+> {
   const session = await sessionForEnrolment();
   try {
     return { ok: true, start: await startTwoFactorEnrolment(session.user.id) };
@@ -28,10 +34,18 @@ export async function startEnrolmentAction(): Promise<{ ok: true; start: Enrolme
   }
 }
 
-export async function confirmEnrolmentAction(code: unknown): Promise<{ ok: true; recoveryCodes: string[] } | { ok: false; error: string }> {
+export async function confirmEnrolmentAction(
+  code: unknown,
+): Promise<{ ok: true; recoveryCodes: string[] } | { ok: false; error: string }> {
   const session = await sessionForEnrolment();
-  if (typeof code !== "string" || !code.trim()) return { ok: false, error: "Enter the 6-digit code your authenticator app shows." };
-  const outcome = await confirmTwoFactorEnrolment({ userId: session.user.id, sessionId: session.sessionId, code, clientAddress: await actionClientAddress() });
+  if (typeof code !== "string" || !code.trim())
+    return { ok: false, error: "Enter the 6-digit code your authenticator app shows." };
+  const outcome = await confirmTwoFactorEnrolment({
+    userId: session.user.id,
+    sessionId: session.sessionId,
+    code,
+    clientAddress: await actionClientAddress(),
+  });
   return outcome.ok ? outcome : { ok: false, error: enrolmentRefusalMessage(outcome.refusal) };
 }
 

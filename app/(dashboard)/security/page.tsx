@@ -10,7 +10,11 @@ import { TwoFactorEnrolment } from "./two-factor-enrolment";
 
 export const metadata: Metadata = { title: "Security" };
 
-export default async function SecurityPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SecurityPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const params = await searchParams;
   const callbackUrl = safeCallbackPath(typeof params.callbackUrl === "string" ? params.callbackUrl : undefined);
   const session = await requireSessionAllowingSecondFactor();
@@ -24,8 +28,8 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
       <h2 className="mt-3 font-semibold">Two-factor sign-in</h2>
       {mustEnrol && (
         <p role="status" className="my-2 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-amber-900">
-          Your pharmacy requires two-factor sign-in for {session.user.role === "admin" ? "admins" : "everyone"}. Set it up to continue: nothing else opens until
-          it is done.
+          Your pharmacy requires two-factor sign-in for {session.user.role === "admin" ? "admins" : "everyone"}. Set it
+          up to continue: nothing else opens until it is done.
         </p>
       )}
       {/* One client component in one place whatever the status: the action that turns two-factor on refreshes this
@@ -34,22 +38,25 @@ export default async function SecurityPage({ searchParams }: { searchParams: Pro
         {status.enabled ? (
           <>
             <p>
-              Two-factor sign-in is <strong>on</strong> since {status.enabledAt?.toISOString().slice(0, 10)}. Recovery codes left: {status.recoveryCodesLeft}.
-              Lost your phone? An admin can reset it.
+              Two-factor sign-in is <strong>on</strong> since {status.enabledAt?.toISOString().slice(0, 10)}. Recovery
+              codes left: {status.recoveryCodesLeft}. Lost your phone? An admin can reset it.
             </p>
             <OwnTwoFactor mayDisable={!isTwoFactorRequired(session.user.role)} />
           </>
         ) : (
           <p className="my-2 text-slate-700">
-            After your password you will also enter a 6-digit code from an authenticator app on your phone (Google Authenticator, Microsoft Authenticator, 1Password,
-            …).{!mustEnrol && isTwoFactorRequired(session.user.role) ? " Your role requires it." : ""}
+            After your password you will also enter a 6-digit code from an authenticator app on your phone (Google
+            Authenticator, Microsoft Authenticator, 1Password, …).
+            {!mustEnrol && isTwoFactorRequired(session.user.role) ? " Your role requires it." : ""}
           </p>
         )}
       </TwoFactorEnrolment>
       {!mustEnrol && (
         <>
           <h2 className="mt-3 font-semibold">Alerts</h2>
-          <p className="text-slate-700">A notification from this browser when transfers start waiting past an alert threshold (off by default).</p>
+          <p className="text-slate-700">
+            A notification from this browser when transfers start waiting past an alert threshold (off by default).
+          </p>
           <AlertNotificationSetting userId={session.user.id} />
         </>
       )}

@@ -5,7 +5,8 @@ import { useEffect, useRef, useState, useTransition, type ReactNode } from "reac
 import type { EnrolmentStart } from "@/lib/auth/two-factor/enrol-two-factor";
 import { confirmEnrolmentAction, startEnrolmentAction } from "./actions";
 
-const BUTTON = "rounded border border-slate-800 bg-slate-800 px-3 py-1.5 font-medium text-white hover:bg-slate-700 disabled:opacity-60";
+const BUTTON =
+  "rounded border border-slate-800 bg-slate-800 px-3 py-1.5 font-medium text-white hover:bg-slate-700 disabled:opacity-60";
 
 function useFocusOnChange<T extends HTMLElement>(key: unknown) {
   const ref = useRef<T>(null);
@@ -16,7 +17,15 @@ function useFocusOnChange<T extends HTMLElement>(key: unknown) {
 }
 
 /** `children`: the page's words on the current status, shown above each step but the last. */
-export function TwoFactorEnrolment({ continueTo, enabled, children }: { continueTo: string | null; enabled: boolean; children: ReactNode }) {
+export function TwoFactorEnrolment({
+  continueTo,
+  enabled,
+  children,
+}: {
+  continueTo: string | null;
+  enabled: boolean;
+  children: ReactNode;
+}) {
   const [start, setStart] = useState<EnrolmentStart | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -31,10 +40,13 @@ export function TwoFactorEnrolment({ continueTo, enabled, children }: { continue
           Two-factor sign-in is on. Your recovery codes
         </h3>
         <p>
-          Each code works once, in place of a code from your phone, if you lose it. <strong>They are shown only now:</strong> print them or keep them in your
-          password manager.
+          Each code works once, in place of a code from your phone, if you lose it.{" "}
+          <strong>They are shown only now:</strong> print them or keep them in your password manager.
         </p>
-        <ul aria-label="Recovery codes" className="grid grid-cols-2 gap-1 rounded border border-slate-300 bg-slate-50 p-3 font-mono">
+        <ul
+          aria-label="Recovery codes"
+          className="grid grid-cols-2 gap-1 rounded border border-slate-300 bg-slate-50 p-3 font-mono"
+        >
           {codes.map((c) => (
             <li key={c}>{c}</li>
           ))}
@@ -55,9 +67,17 @@ export function TwoFactorEnrolment({ continueTo, enabled, children }: { continue
         <h3 id="scan-heading" ref={heading} tabIndex={-1} className="font-semibold">
           Scan this code with your authenticator app
         </h3>
-        <div role="img" aria-label="QR code for your authenticator app (the same key is written below)" className="h-48 w-48" dangerouslySetInnerHTML={{ __html: start.qrSvg }} />
+        <div
+          role="img"
+          aria-label="QR code for your authenticator app (the same key is written below)"
+          className="h-48 w-48"
+          dangerouslySetInnerHTML={{ __html: start.qrSvg }}
+        />
         <p>
-          Or type this key into the app: <code data-testid="totp-secret" className="break-all rounded bg-slate-100 px-1 font-mono">{start.secret.match(/.{1,4}/g)?.join(" ")}</code>
+          Or type this key into the app:{" "}
+          <code data-testid="totp-secret" className="break-all rounded bg-slate-100 px-1 font-mono">
+            {start.secret.match(/.{1,4}/g)?.join(" ")}
+          </code>
         </p>
         <form
           className="space-y-2"

@@ -8,5 +8,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = dashboardRoute(async ({ request, user, clientAddress }) => {
   const query = parseQueueQuery(new URL(request.url).searchParams);
-  return json(await listQueue(query, { actor: user, clientAddress, isBackground: request.headers.has(BACKGROUND_HEADER) }));
+  return json(
+    await listQueue(query, { actor: user, clientAddress, isBackground: request.headers.has(BACKGROUND_HEADER) }),
+  );
 });

@@ -7,15 +7,23 @@ import { readBodyLimited } from "@/lib/http/read-body";
 
 export const dynamic = "force-dynamic";
 
-const notFound = () => jsonResponse({ type: "about:blank", title: "Not Found", status: 404 }, 404, { "content-type": "application/problem+json" });
+const notFound = () =>
+  jsonResponse({ type: "about:blank", title: "Not Found", status: 404 }, 404, {
+    "content-type": "application/problem+json",
+  });
 
 export async function POST(request: Request): Promise<Response> {
   if (env().NODE_ENV === "production") return notFound();
   const body = await readBodyLimited(request);
-  if (!body.ok) return jsonResponse({ type: "about:blank", title: "Payload Too Large", status: 413 }, 413, { "content-type": "application/problem+json" });
+  if (!body.ok)
+    return jsonResponse({ type: "about:blank", title: "Payload Too Large", status: 413 }, 413, {
+      "content-type": "application/problem+json",
+    });
   const receipt = await receiveDemoCallback({ headers: request.headers, body: body.text });
   if (!receipt.accepted) {
-    return jsonResponse({ type: "about:blank", title: "Unauthorized", status: 401, detail: receipt.reason }, 401, { "content-type": "application/problem+json" });
+    return jsonResponse({ type: "about:blank", title: "Unauthorized", status: 401, detail: receipt.reason }, 401, {
+      "content-type": "application/problem+json",
+    });
   }
   return new Response(null, { status: 204 });
 }

@@ -73,7 +73,13 @@ export function AuditFilters({
       <Field label="User" className="w-56">
         {(f) => (
           <>
-            <input {...f} list="audit-user-options" value={draft.user} onChange={set("user")} placeholder="email, user id, cli or system" />
+            <input
+              {...f}
+              list="audit-user-options"
+              value={draft.user}
+              onChange={set("user")}
+              placeholder="email, user id, cli or system"
+            />
             <datalist id="audit-user-options">
               {users.map((u) => (
                 <option key={u} value={u} />
@@ -91,7 +97,13 @@ export function AuditFilters({
       </Field>
       <Field label="Transfer" className="w-56">
         {(f) => (
-          <input {...f} value={draft.transfer} onChange={set("transfer")} placeholder="reference ID, trf_…" className={`${f.className} font-mono`} />
+          <input
+            {...f}
+            value={draft.transfer}
+            onChange={set("transfer")}
+            placeholder="reference ID, trf_…"
+            className={`${f.className} font-mono`}
+          />
         )}
       </Field>
       <Field label="From">{(f) => <input {...f} type="date" value={draft.from} onChange={set("from")} />}</Field>

@@ -19,7 +19,15 @@ import { MAX_KEY_OVERLAP_HOURS } from "@/lib/partners/credential-rules";
 
 type CreatedKey = { keyId: string; apiKey: string; expiresAt: string | null };
 
-function CreateKeyForm({ p, onShow, onStart }: { p: PartnerDetails; onShow: (shown: Shown) => void; onStart: () => void }) {
+function CreateKeyForm({
+  p,
+  onShow,
+  onStart,
+}: {
+  p: PartnerDetails;
+  onShow: (shown: Shown) => void;
+  onStart: () => void;
+}) {
   const refresh = usePartnerRefresh(p.partnerId);
   const form = useSchemaForm(CreateApiKeyFormSchema, { defaultValues: { expiresInDays: "" } });
   const create = submitShowingErrors(form, ["expiresInDays"], async (input) => {
@@ -49,7 +57,15 @@ function CreateKeyForm({ p, onShow, onStart }: { p: PartnerDetails; onShow: (sho
           className="w-48"
         >
           {(f) => (
-            <input {...f} type="number" min={1} max={3650} step={1} inputMode="numeric" {...form.register("expiresInDays")} />
+            <input
+              {...f}
+              type="number"
+              min={1}
+              max={3650}
+              step={1}
+              inputMode="numeric"
+              {...form.register("expiresInDays")}
+            />
           )}
         </Field>
         <Button type="submit" variant="primary" disabled={form.formState.isSubmitting} className="mb-5">

@@ -72,7 +72,8 @@ export function OAuthClientsSection({ p, onShow }: { p: PartnerDetails; onShow: 
     },
   });
   const revoke = useConfirmedAction({
-    run: (client: OAuthClientInfo) => apiFetch(`/api/admin/oauth-clients/${client.clientId}/revoke`, { method: "POST" }),
+    run: (client: OAuthClientInfo) =>
+      apiFetch(`/api/admin/oauth-clients/${client.clientId}/revoke`, { method: "POST" }),
     onDone: async (_data, client) => {
       setStatus(`OAuth client ${client.clientId} revoked; its tokens no longer work.`);
       await refresh();

@@ -22,7 +22,9 @@ export function TestCallback({ partnerId }: { partnerId: string }) {
     setFailure("");
     setResult(null);
     try {
-      setResult(await apiFetch<TestCallbackResult>(`/api/admin/partners/${partnerId}/test-callback`, { method: "POST" }));
+      setResult(
+        await apiFetch<TestCallbackResult>(`/api/admin/partners/${partnerId}/test-callback`, { method: "POST" }),
+      );
     } catch (err) {
       setFailure(err instanceof Error ? err.message : "The test callback could not be sent.");
     } finally {
@@ -32,8 +34,9 @@ export function TestCallback({ partnerId }: { partnerId: string }) {
   return (
     <div className="mt-3 border-t border-slate-200 pt-2">
       <p className="text-xs text-slate-600">
-        A signed sample CONFIRMED TransferResponse marked <code>metadata.test: true</code> (referenceID <code>trf_test</code>), sent once to the saved URL
-        with the partner&apos;s signature and credential header, so the partner can check their receiver before the first real transfer. Recorded in the audit log.
+        A signed sample CONFIRMED TransferResponse marked <code>metadata.test: true</code> (referenceID{" "}
+        <code>trf_test</code>), sent once to the saved URL with the partner&apos;s signature and credential header, so
+        the partner can check their receiver before the first real transfer. Recorded in the audit log.
       </p>
       <div className="mt-1 flex flex-wrap items-center gap-2">
         <Button onClick={() => void send()} disabled={sending}>

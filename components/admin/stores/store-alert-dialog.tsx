@@ -23,7 +23,12 @@ const DAY_TEXT = /^\s*(\d{2}:\d{2})\s*-\s*(\d{2}:\d{2})\s*$/;
 const AlertFormSchema = z
   .object({
     thresholds: z.string().transform((text, ctx) => {
-      const parsed = AlertThresholdsSchema.safeParse(text.split(/[,\s]+/).filter(Boolean).map(Number));
+      const parsed = AlertThresholdsSchema.safeParse(
+        text
+          .split(/[,\s]+/)
+          .filter(Boolean)
+          .map(Number),
+      );
       if (parsed.success) return parsed.data;
       ctx.addIssue({ code: "custom", message: parsed.error.issues[0]?.message ?? "Enter minutes, e.g. 120, 180" });
       return z.NEVER;
@@ -33,12 +38,17 @@ const AlertFormSchema = z
     days: z.array(z.string().max(20)).length(7),
   })
   .transform((form, ctx): StoreAlertSettings => {
-    if (form.alwaysOpen) return { alertThresholdsMinutes: form.thresholds, openingHours: null, timeZone: form.timeZone };
+    if (form.alwaysOpen)
+      return { alertThresholdsMinutes: form.thresholds, openingHours: null, timeZone: form.timeZone };
     const hours: OpeningHours = form.days.map((text, i) => {
       if (!text.trim()) return null;
       const m = DAY_TEXT.exec(text);
       if (!m) {
-        ctx.addIssue({ code: "custom", path: ["days", i], message: "HH:MM-HH:MM, e.g. 08:00-20:00, or empty for closed" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["days", i],
+          message: "HH:MM-HH:MM, e.g. 08:00-20:00, or empty for closed",
+        });
         return null;
       }
       return { open: m[1]!, close: m[2]! };
@@ -66,7 +76,8 @@ export function useStoreAlerts(onDone: (message: string) => void) {
   const form = useSchemaForm(AlertFormSchema, { defaultValues: alertFormValues(null) });
   const action = useConfirmedAction({
     form: { form, fields: ["thresholds", "timeZone"], valuesOf: (store: StoreAlertRow) => alertFormValues(store) },
-    run: (store: StoreAlertRow, input) => apiFetch(`/api/admin/stores/${store.storeId}/alerts`, { method: "PUT", body: input }),
+    run: (store: StoreAlertRow, input) =>
+      apiFetch(`/api/admin/stores/${store.storeId}/alerts`, { method: "PUT", body: input }),
     onDone: async (_data, store) => {
       onDone(`Alert settings of ${store.name} saved.`);
       await refresh();
@@ -98,7 +109,11 @@ export function StoreAlertDialog({ change }: { change: ReturnType<typeof useStor
       pendingLabel="Saving…"
       variant="primary"
     >
-      <Field label="Alert at these ages (minutes)" error={errors.thresholds?.message} hint="Ascending, under 240, separated by commas. Default: 120, 180.">
+      <Field
+        label="Alert at these ages (minutes)"
+        error={errors.thresholds?.message}
+        hint="Ascending, under 240, separated by commas. Default: 120, 180."
+      >
         {(f) => <input {...f} autoComplete="off" data-autofocus {...form.register("thresholds")} />}
       </Field>
       <Field label="Time zone" error={errors.timeZone?.message} hint="IANA name, e.g. America/Chicago.">

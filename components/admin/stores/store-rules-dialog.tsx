@@ -43,7 +43,9 @@ export function useStoreRules(onDone: (message: string) => void) {
     onDone: async (saved, store) => {
       onDone(
         `Drug rules of ${store.name} saved` +
-          (saved.reclassified ? `; ${saved.reclassified} pending transfer${saved.reclassified === 1 ? "" : "s"} classified again.` : "."),
+          (saved.reclassified
+            ? `; ${saved.reclassified} pending transfer${saved.reclassified === 1 ? "" : "s"} classified again.`
+            : "."),
       );
       await refresh();
     },
@@ -75,7 +77,17 @@ export function StoreRulesDialog({ change }: { change: ReturnType<typeof useStor
         error={errors.rxExpiryMonths?.message}
         hint="After the written date; 1 to 60. Commonly 12."
       >
-        {(f) => <input {...f} type="number" inputMode="numeric" min={1} max={60} step={1} {...form.register("rxExpiryMonths")} />}
+        {(f) => (
+          <input
+            {...f}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={60}
+            step={1}
+            {...form.register("rxExpiryMonths")}
+          />
+        )}
       </Field>
     </ConfirmDialog>
   );

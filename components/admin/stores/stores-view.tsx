@@ -43,7 +43,10 @@ export function StoresView({ initial }: { initial: StoreRow[] }) {
       <StatusMessage className="rounded border border-emerald-200 bg-emerald-50 px-2 py-1">{status}</StatusMessage>
       {query.error && <ErrorMessage>The stores could not be refreshed: {messageOf(query.error)}</ErrorMessage>}
       <div className="overflow-x-auto rounded border border-slate-200 bg-white">
-        <StoresTable stores={query.data} act={{ rules: rules.action.ask, alerts: alerts.action.ask, remove: remove.ask }} />
+        <StoresTable
+          stores={query.data}
+          act={{ rules: rules.action.ask, alerts: alerts.action.ask, remove: remove.ask }}
+        />
       </div>
       <StoreRulesDialog change={rules} />
       <StoreAlertDialog change={alerts} />

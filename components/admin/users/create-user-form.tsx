@@ -18,9 +18,7 @@ export function CreateUserForm({ onCreated }: { onCreated: (message: string) => 
   const submit = submitShowingErrors(form, ["email", "name", "role", "password", "licenseNumber"], async (input) => {
     await apiFetch("/api/admin/users", { method: "POST", body: input });
     form.reset();
-    onCreated(
-      `User ${input.email} created as ${input.role}. Give them the password in person; they can sign in now.`,
-    );
+    onCreated(`User ${input.email} created as ${input.role}. Give them the password in person; they can sign in now.`);
     await refresh();
   });
   return (

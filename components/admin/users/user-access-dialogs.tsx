@@ -18,7 +18,9 @@ export function useUserAccessActions(currentUserId: string, onDone: (message: st
     run: ({ user, disabled }: { user: UserRow; disabled: boolean }) =>
       apiFetch(`/api/admin/users/${user.userId}`, { method: "PATCH", body: { disabled } }),
     onDone: async (_data, { user, disabled }) => {
-      onDone(disabled ? `${user.email} is disabled and signed out.` : `${user.email} is enabled and can sign in again.`);
+      onDone(
+        disabled ? `${user.email} is disabled and signed out.` : `${user.email} is enabled and can sign in again.`,
+      );
       await refresh();
     },
   });
@@ -36,7 +38,9 @@ export function useUserAccessActions(currentUserId: string, onDone: (message: st
     run: (user: UserRow) => apiFetch<Ended>(`/api/admin/users/${user.userId}/two-factor`, { method: "DELETE" }),
     onDone: async (_result, user) => {
       if (user.userId === currentUserId) return signedOutHere();
-      onDone(`${user.email}: two-factor sign-in reset and every session ended. They set it up again at their next sign-in.`);
+      onDone(
+        `${user.email}: two-factor sign-in reset and every session ended. They set it up again at their next sign-in.`,
+      );
       await refresh();
     },
   });

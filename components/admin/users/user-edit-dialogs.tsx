@@ -9,7 +9,12 @@ import { ROLE_LABELS, useUsersRefresh, type UserRow } from "@/components/admin/u
 import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Field } from "@/components/ui/field";
 import { USER_ROLES } from "@/lib/users/roles";
-import { LICENSE_RULE, LicenseInputSchema, MIN_PASSWORD_LENGTH, ResetPasswordInputSchema } from "@/lib/users/user-inputs";
+import {
+  LICENSE_RULE,
+  LicenseInputSchema,
+  MIN_PASSWORD_LENGTH,
+  ResetPasswordInputSchema,
+} from "@/lib/users/user-inputs";
 
 const RoleFormSchema = z.object({ role: z.enum(USER_ROLES, { error: "Choose pharmacist or admin" }) });
 
@@ -36,7 +41,13 @@ export function useRoleChange(onDone: Done) {
   return { action, form };
 }
 
-export function RoleDialog({ change, currentUserId }: { change: ReturnType<typeof useRoleChange>; currentUserId: string }) {
+export function RoleDialog({
+  change,
+  currentUserId,
+}: {
+  change: ReturnType<typeof useRoleChange>;
+  currentUserId: string;
+}) {
   const { action, form } = change;
   return (
     <ConfirmDialog
@@ -70,7 +81,11 @@ export function useLicenseChange(onDone: Done) {
   const refresh = useUsersRefresh();
   const form = useSchemaForm(LicenseInputSchema, { defaultValues: { licenseNumber: "" } });
   const action = useConfirmedAction({
-    form: { form, fields: ["licenseNumber"], valuesOf: (user: UserRow) => ({ licenseNumber: user.licenseNumber ?? "" }) },
+    form: {
+      form,
+      fields: ["licenseNumber"],
+      valuesOf: (user: UserRow) => ({ licenseNumber: user.licenseNumber ?? "" }),
+    },
     run: async (user: UserRow, { licenseNumber }) => {
       await apiFetch(`/api/admin/users/${user.userId}/license`, { method: "PUT", body: { licenseNumber } });
       return licenseNumber;
@@ -98,7 +113,11 @@ export function LicenseDialog({ change }: { change: ReturnType<typeof useLicense
       pendingLabel="Saving…"
       variant="primary"
     >
-      <Field label="Licence number" error={form.formState.errors.licenseNumber?.message} hint={`Optional: ${LICENSE_RULE}.`}>
+      <Field
+        label="Licence number"
+        error={form.formState.errors.licenseNumber?.message}
+        hint={`Optional: ${LICENSE_RULE}.`}
+      >
         {(f) => <input {...f} autoComplete="off" data-autofocus {...form.register("licenseNumber")} />}
       </Field>
     </ConfirmDialog>
@@ -134,7 +153,9 @@ export function PasswordDialog({ change }: { change: ReturnType<typeof usePasswo
         error={form.formState.errors.password?.message}
         hint={`At least ${MIN_PASSWORD_LENGTH} characters.`}
       >
-        {(f) => <input {...f} type="password" autoComplete="new-password" data-autofocus {...form.register("password")} />}
+        {(f) => (
+          <input {...f} type="password" autoComplete="new-password" data-autofocus {...form.register("password")} />
+        )}
       </Field>
     </ConfirmDialog>
   );

@@ -60,7 +60,19 @@ function Actions({ u, act }: { u: UserRow; act: UserRowActions }) {
   );
 }
 
-function UserTableRow({ u, isSelf, isLastAdmin, now, act }: { u: UserRow; isSelf: boolean; isLastAdmin: boolean; now: number; act: UserRowActions }) {
+function UserTableRow({
+  u,
+  isSelf,
+  isLastAdmin,
+  now,
+  act,
+}: {
+  u: UserRow;
+  isSelf: boolean;
+  isLastAdmin: boolean;
+  now: number;
+  act: UserRowActions;
+}) {
   const locked = u.lockedUntil && new Date(u.lockedUntil).getTime() > now;
   const never = <span className="text-slate-500">never</span>;
   return (
@@ -74,12 +86,22 @@ function UserTableRow({ u, isSelf, isLastAdmin, now, act }: { u: UserRow; isSelf
         {u.role === "admin" ? <Badge tone="violet">Admin</Badge> : <Badge tone="blue">Pharmacist</Badge>}
         {isLastAdmin && <div className="text-xs text-slate-500">the only active admin</div>}
       </td>
-      <td className={`${TD_CLASS} font-mono`}>{u.licenseNumber ?? <span className="font-sans text-slate-500">none</span>}</td>
+      <td className={`${TD_CLASS} font-mono`}>
+        {u.licenseNumber ?? <span className="font-sans text-slate-500">none</span>}
+      </td>
       <td className={TD_CLASS}>
-        {u.disabled ? <Badge tone="red">Disabled</Badge> : locked ? <Badge tone="amber">Locked out</Badge> : <Badge tone="green">Active</Badge>}
+        {u.disabled ? (
+          <Badge tone="red">Disabled</Badge>
+        ) : locked ? (
+          <Badge tone="amber">Locked out</Badge>
+        ) : (
+          <Badge tone="green">Active</Badge>
+        )}
       </td>
       <td className={TD_CLASS}>{u.lastLoginAt ? <LocalTime iso={u.lastLoginAt} /> : never}</td>
-      <td className={TD_CLASS}>{u.twoFactor ? <Badge tone="green">On</Badge> : <span className="text-slate-500">off</span>}</td>
+      <td className={TD_CLASS}>
+        {u.twoFactor ? <Badge tone="green">On</Badge> : <span className="text-slate-500">off</span>}
+      </td>
       <td className={`${TD_CLASS} tabular-nums`}>{u.openSessions}</td>
       <td className={`${TD_CLASS} whitespace-nowrap text-right`}>
         <Actions u={u} act={act} />
@@ -88,7 +110,17 @@ function UserTableRow({ u, isSelf, isLastAdmin, now, act }: { u: UserRow; isSelf
   );
 }
 
-export function UsersTable({ users, currentUserId, now, act }: { users: UserRow[]; currentUserId: string; now: number; act: UserRowActions }) {
+export function UsersTable({
+  users,
+  currentUserId,
+  now,
+  act,
+}: {
+  users: UserRow[];
+  currentUserId: string;
+  now: number;
+  act: UserRowActions;
+}) {
   const { sorted, sort, toggle } = useSort(users, SORT_COLUMNS, { key: "name", dir: "ascending" });
   const activeAdmins = users.filter((u) => u.role === "admin" && !u.disabled).length;
   return (

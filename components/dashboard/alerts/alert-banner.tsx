@@ -17,7 +17,9 @@ export function AlertBanner({ userId, pollMs }: { userId: string; pollMs: number
   const oldest = data?.oldest ?? null;
   const [notify, setNotify] = useNotificationSetting(userId);
   const countText = `${count}${capped ? "+" : ""} pending transfer${count === 1 && !capped ? "" : "s"}`;
-  const summary = oldest ? `${countText} waiting past ${formatMinutes(oldest.thresholdMinutes)}; the oldest has waited ${formatMinutes(oldest.ageMinutes)}.` : "";
+  const summary = oldest
+    ? `${countText} waiting past ${formatMinutes(oldest.thresholdMinutes)}; the oldest has waited ${formatMinutes(oldest.ageMinutes)}.`
+    : "";
   useTabTitleCount(count, capped);
   useAlertNotifications(notify, data?.count, summary);
   return (

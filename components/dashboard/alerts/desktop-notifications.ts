@@ -19,14 +19,18 @@ function subscribe(listener: () => void): () => void {
 export function useNotificationSetting(userId: string): [boolean, (on: boolean) => Promise<string | null>] {
   const enabled = useSyncExternalStore(
     subscribe,
-    () => window.localStorage.getItem(storageKey(userId)) === "on" && "Notification" in window && Notification.permission === "granted",
+    () =>
+      window.localStorage.getItem(storageKey(userId)) === "on" &&
+      "Notification" in window &&
+      Notification.permission === "granted",
     () => false,
   );
   const change = async (on: boolean): Promise<string | null> => {
     if (on) {
       if (!("Notification" in window)) return "This browser does not show notifications.";
       const permission = Notification.permission === "granted" ? "granted" : await Notification.requestPermission();
-      if (permission !== "granted") return "The browser did not allow notifications for this site (see its site settings).";
+      if (permission !== "granted")
+        return "The browser did not allow notifications for this site (see its site settings).";
     }
     window.localStorage.setItem(storageKey(userId), on ? "on" : "off");
     listeners.forEach((l) => l());

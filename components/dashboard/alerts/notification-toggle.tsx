@@ -2,7 +2,13 @@
 // The per-user switch for browser notifications of alerts (off by default).
 import { useState } from "react";
 
-export function NotificationToggle({ enabled, onChange }: { enabled: boolean; onChange: (on: boolean) => Promise<string | null> }) {
+export function NotificationToggle({
+  enabled,
+  onChange,
+}: {
+  enabled: boolean;
+  onChange: (on: boolean) => Promise<string | null>;
+}) {
   const [problem, setProblem] = useState<string | null>(null);
   return (
     <span className="inline-flex items-center gap-2">

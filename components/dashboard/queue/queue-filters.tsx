@@ -57,7 +57,8 @@ function SearchField({ state, searchRef }: Part & { searchRef: React.Ref<HTMLInp
         )}
       </Field>
       <p id="queue-search-help" className="sr-only">
-        Press Enter to search: a patient name in either order, a drug name, a date of birth as YYYY-MM-DD or MM/DD/YYYY, an Rx number or a reference ID. Escape clears.
+        Press Enter to search: a patient name in either order, a drug name, a date of birth as YYYY-MM-DD or MM/DD/YYYY,
+        an Rx number or a reference ID. Escape clears.
       </p>
     </>
   );
@@ -73,7 +74,11 @@ function FlagsFieldset({ state: { filters, change } }: Part) {
             type="checkbox"
             checked={filters.flags.includes(flag.value)}
             onChange={(e) =>
-              change({ flags: e.target.checked ? [...filters.flags, flag.value] : filters.flags.filter((f) => f !== flag.value) })
+              change({
+                flags: e.target.checked
+                  ? [...filters.flags, flag.value]
+                  : filters.flags.filter((f) => f !== flag.value),
+              })
             }
           />
           {flag.label}
@@ -107,7 +112,12 @@ export function QueueFilters({
       <SearchField state={state} searchRef={searchRef} />
       <Field label="Sender">
         {(f) => (
-          <select {...f} value={filters.sender} onChange={(e) => change({ sender: e.target.value })} className={SELECT_CLASS}>
+          <select
+            {...f}
+            value={filters.sender}
+            onChange={(e) => change({ sender: e.target.value })}
+            className={SELECT_CLASS}
+          >
             <option value="">All senders</option>
             {senders.map((s) => (
               <option key={s.partnerId} value={s.partnerId}>
@@ -118,14 +128,35 @@ export function QueueFilters({
         )}
       </Field>
       <Field label="Received from">
-        {(f) => <input {...f} type="date" value={filters.from} onChange={(e) => change({ from: e.target.value })} className={DATE_CLASS} />}
+        {(f) => (
+          <input
+            {...f}
+            type="date"
+            value={filters.from}
+            onChange={(e) => change({ from: e.target.value })}
+            className={DATE_CLASS}
+          />
+        )}
       </Field>
       <Field label="Received to">
-        {(f) => <input {...f} type="date" value={filters.to} onChange={(e) => change({ to: e.target.value })} className={DATE_CLASS} />}
+        {(f) => (
+          <input
+            {...f}
+            type="date"
+            value={filters.to}
+            onChange={(e) => change({ to: e.target.value })}
+            className={DATE_CLASS}
+          />
+        )}
       </Field>
       <Field label="Schedule">
         {(f) => (
-          <select {...f} value={filters.schedule} onChange={(e) => change({ schedule: e.target.value })} className={SELECT_CLASS}>
+          <select
+            {...f}
+            value={filters.schedule}
+            onChange={(e) => change({ schedule: e.target.value })}
+            className={SELECT_CLASS}
+          >
             {SCHEDULE_OPTIONS.map((o) => (
               <option key={o.value} value={o.value}>
                 {o.label}
@@ -137,7 +168,12 @@ export function QueueFilters({
       <FlagsFieldset state={state} />
       <Field label="Sort">
         {(f) => (
-          <select {...f} value={filters.sort} onChange={(e) => change({ sort: e.target.value })} className={SELECT_CLASS}>
+          <select
+            {...f}
+            value={filters.sort}
+            onChange={(e) => change({ sort: e.target.value })}
+            className={SELECT_CLASS}
+          >
             <option value="oldest">Oldest first</option>
             <option value="newest">Newest first</option>
           </select>

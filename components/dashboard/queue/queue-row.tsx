@@ -18,14 +18,25 @@ const AGE_STYLES: Record<AgeLevel, string> = {
 
 function AgeOrStatus({ item, now, windowMs }: { item: QueueItem; now: number; windowMs: number }) {
   if (item.status !== "RECEIVED")
-    return <Badge tone={item.status === "CONFIRMED" ? "green" : "red"}>{item.status === "CONFIRMED" ? "Approved" : "Rejected"}</Badge>;
+    return (
+      <Badge tone={item.status === "CONFIRMED" ? "green" : "red"}>
+        {item.status === "CONFIRMED" ? "Approved" : "Rejected"}
+      </Badge>
+    );
   const age = Math.max(0, now - new Date(item.receivedAt).getTime());
   const level = ageLevel(age, windowMs);
   const left = windowMs - age;
   return (
-    <span className={`inline-block rounded border px-1.5 py-px tabular-nums ${AGE_STYLES[level]}`} title={`${formatDuration(age)} since it was received; the sender gives up after ${formatDuration(windowMs)}`}>
+    <span
+      className={`inline-block rounded border px-1.5 py-px tabular-nums ${AGE_STYLES[level]}`}
+      title={`${formatDuration(age)} since it was received; the sender gives up after ${formatDuration(windowMs)}`}
+    >
       {formatDuration(age)}
-      <span className="sr-only">{left > 0 ? ` waiting, ${formatDuration(left)} left of the sender's window` : " waiting, past the sender's 4-hour window"}</span>
+      <span className="sr-only">
+        {left > 0
+          ? ` waiting, ${formatDuration(left)} left of the sender's window`
+          : " waiting, past the sender's 4-hour window"}
+      </span>
       {level === "overdue" && <span aria-hidden="true"> · overdue</span>}
     </span>
   );
@@ -42,12 +53,22 @@ function Flags({ item }: { item: QueueItem }) {
       )}
       {flags.allergiesDescriptor === "NOT_AVAILABLE" && <Badge tone="amber">Allergies unknown</Badge>}
       {flags.allergyAlert && (
-        <Badge tone={flags.allergyAlert.severity === "danger" ? "solidRed" : "amber"} title={flags.allergyAlert.message}>
+        <Badge
+          tone={flags.allergyAlert.severity === "danger" ? "solidRed" : "amber"}
+          title={flags.allergyAlert.message}
+        >
           {flags.allergyAlert.severity === "danger" ? "Allergy conflict" : "Allergy caution"}
         </Badge>
       )}
       {flags.schedule && (
-        <Badge tone="violet" title={flags.schedule.substance ? `${flags.schedule.substance}: Schedule ${flags.schedule.label.slice(2)} controlled substance` : undefined}>
+        <Badge
+          tone="violet"
+          title={
+            flags.schedule.substance
+              ? `${flags.schedule.substance}: Schedule ${flags.schedule.label.slice(2)} controlled substance`
+              : undefined
+          }
+        >
           {flags.schedule.label}
           {flags.schedule.substance && <span className="font-normal"> · {flags.schedule.substance}</span>}
         </Badge>
@@ -58,15 +79,25 @@ function Flags({ item }: { item: QueueItem }) {
         </Badge>
       )}
       {flags.failures > 0 && <Badge tone="red">{flags.failures} failed</Badge>}
-      {flags.warnings > 0 && <Badge tone="amber">{flags.warnings} {flags.warnings === 1 ? "warning" : "warnings"}</Badge>}
-      {item.callbackStatus === "FAILED" || item.callbackStatus === "GONE" ? <Badge tone="red">Callback {item.callbackStatus.toLowerCase()}</Badge> : null}
+      {flags.warnings > 0 && (
+        <Badge tone="amber">
+          {flags.warnings} {flags.warnings === 1 ? "warning" : "warnings"}
+        </Badge>
+      )}
+      {item.callbackStatus === "FAILED" || item.callbackStatus === "GONE" ? (
+        <Badge tone="red">Callback {item.callbackStatus.toLowerCase()}</Badge>
+      ) : null}
     </div>
   );
 }
 
 function Reviewer({ item, userId }: { item: QueueItem; userId: string }) {
   if (item.claim)
-    return <span title={`Claimed until ${item.claim.claimExpiresAt}`}>{item.claim.heldById === userId ? "You" : item.claim.heldBy}</span>;
+    return (
+      <span title={`Claimed until ${item.claim.claimExpiresAt}`}>
+        {item.claim.heldById === userId ? "You" : item.claim.heldBy}
+      </span>
+    );
   if (item.status === "RECEIVED") return <span className="text-slate-400">—</span>;
   if (!item.decidedAt) return null;
   return (
@@ -136,7 +167,8 @@ export function QueueRow({
         <div className="font-mono text-[11px] text-slate-600">{item.referenceID}</div>
       </td>
       <td className={`${TD_CLASS} whitespace-nowrap tabular-nums`}>
-        {item.patient.dateOfBirth} <span className="text-slate-500">({ageInYears(item.patient.dateOfBirth, new Date(now))} y)</span>
+        {item.patient.dateOfBirth}{" "}
+        <span className="text-slate-500">({ageInYears(item.patient.dateOfBirth, new Date(now))} y)</span>
       </td>
       <td className={TD_CLASS}>
         {item.drug.name} <span className="text-slate-600">{item.drug.strength}</span>

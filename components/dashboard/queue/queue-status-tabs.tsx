@@ -36,7 +36,11 @@ export function QueueStatusTabs({
             className={`rounded border px-2.5 py-1 ${active ? "border-slate-800 bg-slate-800 text-white" : "border-slate-300 bg-white hover:bg-slate-100"}`}
           >
             {tab.label}
-            {count && <span className={`ml-1.5 tabular-nums ${active ? "text-slate-200" : "text-slate-500"}`}>{countText(count)}</span>}
+            {count && (
+              <span className={`ml-1.5 tabular-nums ${active ? "text-slate-200" : "text-slate-500"}`}>
+                {countText(count)}
+              </span>
+            )}
           </button>
         );
       })}

@@ -28,7 +28,12 @@ type Props = {
   bodyRef: React.Ref<HTMLTableSectionElement>;
 };
 
-function EmptyQueue({ status, hasFilters, onClearFilters, refreshSeconds }: Pick<Props, "status" | "hasFilters" | "onClearFilters" | "refreshSeconds">) {
+function EmptyQueue({
+  status,
+  hasFilters,
+  onClearFilters,
+  refreshSeconds,
+}: Pick<Props, "status" | "hasFilters" | "onClearFilters" | "refreshSeconds">) {
   return (
     <div className="px-3 py-6 text-center text-slate-600" role="status">
       {hasFilters ? (
@@ -40,7 +45,9 @@ function EmptyQueue({ status, hasFilters, onClearFilters, refreshSeconds }: Pick
           to see the whole queue.
         </>
       ) : status === "RECEIVED" ? (
-        <>No transfers are waiting for review. New transfers appear here on their own within {refreshSeconds} seconds.</>
+        <>
+          No transfers are waiting for review. New transfers appear here on their own within {refreshSeconds} seconds.
+        </>
       ) : (
         <>No transfers with this status yet.</>
       )}
@@ -48,12 +55,30 @@ function EmptyQueue({ status, hasFilters, onClearFilters, refreshSeconds }: Pick
   );
 }
 
-export function QueueTable({ items, loaded, failed, status, sort, hasFilters, onClearFilters, refreshSeconds, selected, isNew, now, windowMs, userId, onSelect, onOpen, bodyRef }: Props) {
+export function QueueTable({
+  items,
+  loaded,
+  failed,
+  status,
+  sort,
+  hasFilters,
+  onClearFilters,
+  refreshSeconds,
+  selected,
+  isNew,
+  now,
+  windowMs,
+  userId,
+  onSelect,
+  onOpen,
+  bodyRef,
+}: Props) {
   return (
     <div className="mt-2 overflow-x-auto rounded border border-slate-200 bg-white">
       <table className={TABLE_CLASS}>
         <caption className="sr-only">
-          Transfers, {TABS.find((t) => t.status === status)?.label.toLowerCase()}, {sort === "oldest" ? "oldest first" : "newest first"}
+          Transfers, {TABS.find((t) => t.status === status)?.label.toLowerCase()},{" "}
+          {sort === "oldest" ? "oldest first" : "newest first"}
         </caption>
         <TableHead columns={COLUMNS} />
         <tbody ref={bodyRef}>
@@ -73,7 +98,12 @@ export function QueueTable({ items, loaded, failed, status, sort, hasFilters, on
         </tbody>
       </table>
       {loaded && items.length === 0 && (
-        <EmptyQueue status={status} hasFilters={hasFilters} onClearFilters={onClearFilters} refreshSeconds={refreshSeconds} />
+        <EmptyQueue
+          status={status}
+          hasFilters={hasFilters}
+          onClearFilters={onClearFilters}
+          refreshSeconds={refreshSeconds}
+        />
       )}
       {!loaded && !failed && <div className="px-3 py-6 text-center text-slate-500">Loading the queue…</div>}
     </div>

@@ -7,7 +7,12 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { useEffect, useMemo, useState } from "react";
 import { apiFetch, ApiError } from "@/components/dashboard/api-client";
 import { QueueFilters } from "@/components/dashboard/queue/queue-filters";
-import { queueApiParams, useQueueFilters, type QueueFiltersState, type QueueInitialState } from "@/components/dashboard/queue/queue-filters-state";
+import {
+  queueApiParams,
+  useQueueFilters,
+  type QueueFiltersState,
+  type QueueInitialState,
+} from "@/components/dashboard/queue/queue-filters-state";
 import { QueueStatusTabs } from "@/components/dashboard/queue/queue-status-tabs";
 import { QueueTable } from "@/components/dashboard/queue/queue-table";
 import { useQueueArrivals } from "@/components/dashboard/queue/use-queue-arrivals";
@@ -58,19 +63,41 @@ function useQueuePage(filters: QueueInitialState, cursor: string | undefined) {
   });
 }
 
-function QueueHeader({ fetching, updatedAt, searching }: { fetching: boolean; updatedAt: number | null; searching: boolean }) {
+function QueueHeader({
+  fetching,
+  updatedAt,
+  searching,
+}: {
+  fetching: boolean;
+  updatedAt: number | null;
+  searching: boolean;
+}) {
   return (
     <div className="flex flex-wrap items-center justify-between gap-2">
       <h1 className="text-lg font-semibold">Transfer queue</h1>
       <p className="text-xs text-slate-500" aria-live="off">
-        {fetching ? "Updating…" : updatedAt !== null ? <>Updated <LocalTime iso={new Date(updatedAt).toISOString()} style="time" seconds /></> : null}
+        {fetching ? (
+          "Updating…"
+        ) : updatedAt !== null ? (
+          <>
+            Updated <LocalTime iso={new Date(updatedAt).toISOString()} style="time" seconds />
+          </>
+        ) : null}
         {!searching && ` · refreshes every ${REFRESH_MS / 1000} s`}
       </p>
     </div>
   );
 }
 
-function QueuePager({ state, nextCursor, searching }: { state: QueueFiltersState; nextCursor: string | null | undefined; searching: boolean }) {
+function QueuePager({
+  state,
+  nextCursor,
+  searching,
+}: {
+  state: QueueFiltersState;
+  nextCursor: string | null | undefined;
+  searching: boolean;
+}) {
   return (
     <nav aria-label="Pages" className="mt-2 flex items-center gap-2">
       <Button disabled={state.pageNumber === 1} onClick={state.previousPage}>
@@ -80,7 +107,11 @@ function QueuePager({ state, nextCursor, searching }: { state: QueueFiltersState
       <Button disabled={!nextCursor} onClick={() => state.nextPage(nextCursor)}>
         Next page
       </Button>
-      {searching && <span className="text-xs text-slate-500">Search results do not refresh on their own: search again to update them.</span>}
+      {searching && (
+        <span className="text-xs text-slate-500">
+          Search results do not refresh on their own: search again to update them.
+        </span>
+      )}
     </nav>
   );
 }
@@ -107,14 +138,20 @@ export function QueueView({
   const items = useMemo(() => page?.items ?? [], [page]);
   const now = useNow();
   const skew = page ? new Date(page.serverTime).getTime() - query.dataUpdatedAt : 0;
-  const arrivals = useQueueArrivals({ page, updatedAt: query.dataUpdatedAt, isPlaceholder: query.isPlaceholderData, filterKey });
+  const arrivals = useQueueArrivals({
+    page,
+    updatedAt: query.dataUpdatedAt,
+    isPlaceholder: query.isPlaceholderData,
+    filterKey,
+  });
   const nav = useQueueNavigation({
     items,
     filterKey,
     onNextPage: () => state.nextPage(page?.nextCursor),
     onPreviousPage: state.previousPage,
   });
-  const loadError = query.error instanceof ApiError ? query.error.message : query.error ? "The server could not be reached." : null;
+  const loadError =
+    query.error instanceof ApiError ? query.error.message : query.error ? "The server could not be reached." : null;
 
   return (
     <div>

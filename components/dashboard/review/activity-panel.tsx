@@ -32,7 +32,9 @@ export function ActivityPanel({ referenceID, initial }: { referenceID: string; i
       {callback && (
         <div className="flex flex-wrap items-center gap-2 rounded border border-slate-200 bg-slate-50 px-2 py-1">
           <span className="font-medium">Callback to the sender</span>
-          <Badge tone={CALLBACK_TONE[callback.status as keyof typeof CALLBACK_TONE] ?? "neutral"}>{callback.status}</Badge>
+          <Badge tone={CALLBACK_TONE[callback.status as keyof typeof CALLBACK_TONE] ?? "neutral"}>
+            {callback.status}
+          </Badge>
           <span className="text-slate-600">
             {callback.attemptCount} {callback.attemptCount === 1 ? "attempt" : "attempts"}
             {callback.status === "PENDING" && callback.nextAttemptAt && (
@@ -49,7 +51,10 @@ export function ActivityPanel({ referenceID, initial }: { referenceID: string; i
       <ol aria-label="Timeline" className="relative space-y-1 border-l border-slate-200 pl-4">
         {activity.timeline.map((event, i) => (
           <li key={`${event.at}-${i}`} className="relative">
-            <span aria-hidden="true" className={`absolute -left-[1.3rem] top-1.5 h-2 w-2 rounded-full ${DOT[event.kind]}`} />
+            <span
+              aria-hidden="true"
+              className={`absolute -left-[1.3rem] top-1.5 h-2 w-2 rounded-full ${DOT[event.kind]}`}
+            />
             <span className="tabular-nums text-slate-500">
               <LocalTime iso={event.at} seconds />
             </span>{" "}

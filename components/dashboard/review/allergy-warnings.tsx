@@ -2,7 +2,13 @@
 // in the allergy banner and repeated in the approve dialog.
 import type { AllergyWarning } from "@/lib/drugs";
 
-export function AllergyWarnings({ warnings, label = "Allergy warnings" }: { warnings: readonly AllergyWarning[]; label?: string }) {
+export function AllergyWarnings({
+  warnings,
+  label = "Allergy warnings",
+}: {
+  warnings: readonly AllergyWarning[];
+  label?: string;
+}) {
   if (warnings.length === 0) return null;
   return (
     <ul aria-label={label} className="mt-1 space-y-1">

@@ -63,22 +63,36 @@ export function ApproveDialog({
   error,
   summary,
   context,
-}: DecisionDialogProps<ApproveInput> & { context: ApprovalContext; onRejectInstead: (prefill: RejectPrefill) => void }) {
+}: DecisionDialogProps<ApproveInput> & {
+  context: ApprovalContext;
+  onRejectInstead: (prefill: RejectPrefill) => void;
+}) {
   const detected = reviewDrug(context.request, context.rules, new Date());
   const { match } = detected;
   const form = useSchemaForm(ApproveInputSchema, {
-    defaultValues: { drugSchedule: match.schedule ? drugScheduleOf(match.schedule) : match.status === "unknown" ? undefined : null, oneTimeTransferConfirmed: false, localRxNumber: "", note: "" },
+    defaultValues: {
+      drugSchedule: match.schedule ? drugScheduleOf(match.schedule) : match.status === "unknown" ? undefined : null,
+      oneTimeTransferConfirmed: false,
+      localRxNumber: "",
+      note: "",
+    },
   });
   const chosen = useWatch({ control: form.control, name: "drugSchedule" });
-  const drug = chosen === undefined ? detected : reviewDrug(context.request, context.rules, new Date(), chosen === null ? null : scheduleNumeral(chosen));
+  const drug =
+    chosen === undefined
+      ? detected
+      : reviewDrug(context.request, context.rules, new Date(), chosen === null ? null : scheduleNumeral(chosen));
   const errors = form.formState.errors;
   const mustChoose = match.status === "unknown" && chosen === undefined;
   // Only the detected schedule or a stricter one: a pharmacist never records a laxer schedule than the drug's.
-  const options = DRUG_SCHEDULES.filter((s) => !match.schedule || stricterSchedule(match.schedule, scheduleNumeral(s)) === scheduleNumeral(s));
+  const options = DRUG_SCHEDULES.filter(
+    (s) => !match.schedule || stricterSchedule(match.schedule, scheduleNumeral(s)) === scheduleNumeral(s),
+  );
   const [missing, setMissing] = useState<string | null>(null);
   const submit = form.handleSubmit((input) => {
     if (mustChoose) return setMissing("Choose the schedule: this drug is not in the controlled-substance table.");
-    if (drug.needsOneTimeConfirmation && !input.oneTimeTransferConfirmed) return setMissing("Confirm that this prescription has not been transferred before.");
+    if (drug.needsOneTimeConfirmation && !input.oneTimeTransferConfirmed)
+      return setMissing("Confirm that this prescription has not been transferred before.");
     setMissing(null);
     onConfirm(input);
   });
@@ -96,8 +110,9 @@ export function ApproveDialog({
           </>
         ) : (
           <>
-            Approve {summary.drug} for <strong>{summary.patient}</strong> from {summary.sender}? This is final: the sender receives CONFIRMED with the
-            prescription, and the approval becomes this pharmacy&apos;s legal transfer record under your name. Ctrl+Enter (⌘+Enter) confirms.
+            Approve {summary.drug} for <strong>{summary.patient}</strong> from {summary.sender}? This is final: the
+            sender receives CONFIRMED with the prescription, and the approval becomes this pharmacy&apos;s legal
+            transfer record under your name. Ctrl+Enter (⌘+Enter) confirms.
           </>
         )
       }
@@ -119,7 +134,13 @@ export function ApproveDialog({
           </div>
         </div>
       ) : (
-        <form noValidate onSubmit={submit} onKeyDown={confirmOnCtrlEnter} aria-keyshortcuts="Control+Enter Meta+Enter" className="space-y-2">
+        <form
+          noValidate
+          onSubmit={submit}
+          onKeyDown={confirmOnCtrlEnter}
+          aria-keyshortcuts="Control+Enter Meta+Enter"
+          className="space-y-2"
+        >
           <div>
             <label htmlFor="approve-schedule" className="font-medium">
               Drug schedule
@@ -131,15 +152,24 @@ export function ApproveDialog({
               className={inputClass}
               aria-describedby="approve-schedule-basis"
               aria-invalid={mustChoose && missing !== null}
-              {...form.register("drugSchedule", { setValueAs: (v: string | null | undefined) => (v === "" || v === null ? null : v === "choose" || v === undefined ? undefined : v) })}
-              defaultValue={match.schedule ? drugScheduleOf(match.schedule) : match.status === "unknown" ? "choose" : ""}
+              {...form.register("drugSchedule", {
+                setValueAs: (v: string | null | undefined) =>
+                  v === "" || v === null ? null : v === "choose" || v === undefined ? undefined : v,
+              })}
+              defaultValue={
+                match.schedule ? drugScheduleOf(match.schedule) : match.status === "unknown" ? "choose" : ""
+              }
             >
               {match.status === "unknown" && (
                 <option value="choose" disabled>
                   Choose the schedule…
                 </option>
               )}
-              {!match.schedule && <option value="">Not a controlled substance{match.status === "not-controlled" ? " (detected)" : ""}</option>}
+              {!match.schedule && (
+                <option value="">
+                  Not a controlled substance{match.status === "not-controlled" ? " (detected)" : ""}
+                </option>
+              )}
               {options.map((s) => (
                 <option key={s} value={s}>
                   {DRUG_SCHEDULE_LABELS[s]}
@@ -155,19 +185,27 @@ export function ApproveDialog({
             <label className="flex items-start gap-2 rounded border border-violet-300 bg-violet-50 px-2 py-1 text-violet-950">
               <input type="checkbox" className="mt-1" {...form.register("oneTimeTransferConfirmed")} />
               <span>
-                I confirm this prescription has <strong>not been transferred before</strong>: a Schedule III–V prescription may be transferred only once
-                between pharmacies (21 CFR 1306.25(a)).
+                I confirm this prescription has <strong>not been transferred before</strong>: a Schedule III–V
+                prescription may be transferred only once between pharmacies (21 CFR 1306.25(a)).
               </span>
             </label>
           )}
           {drug.refills?.capped && (
-            <p className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-amber-950">{refillsSentence(drug.refills)}</p>
+            <p className="rounded border border-amber-300 bg-amber-50 px-2 py-1 text-amber-950">
+              {refillsSentence(drug.refills)}
+            </p>
           )}
           <div>
             <label htmlFor="approve-local-rx" className="font-medium">
               Local Rx number <span className="font-normal text-slate-500">(optional, sent to the sender)</span>
             </label>
-            <input id="approve-local-rx" className={inputClass} aria-invalid={Boolean(errors.localRxNumber)} aria-describedby="approve-local-rx-error" {...form.register("localRxNumber")} />
+            <input
+              id="approve-local-rx"
+              className={inputClass}
+              aria-invalid={Boolean(errors.localRxNumber)}
+              aria-describedby="approve-local-rx-error"
+              {...form.register("localRxNumber")}
+            />
             {errors.localRxNumber && (
               <p id="approve-local-rx-error" className="text-red-700">
                 {errors.localRxNumber.message}
@@ -178,7 +216,13 @@ export function ApproveDialog({
             <label htmlFor="approve-note" className="font-medium">
               Note <span className="font-normal text-slate-500">(optional, kept with the record)</span>
             </label>
-            <textarea id="approve-note" rows={2} className={inputClass} aria-invalid={Boolean(errors.note)} {...form.register("note")} />
+            <textarea
+              id="approve-note"
+              rows={2}
+              className={inputClass}
+              aria-invalid={Boolean(errors.note)}
+              {...form.register("note")}
+            />
             {errors.note && <p className="text-red-700">{errors.note.message}</p>}
           </div>
           {(missing || error) && (
@@ -188,7 +232,12 @@ export function ApproveDialog({
           )}
           <div className="flex justify-end gap-2 pt-1">
             <Button onClick={onClose}>Cancel</Button>
-            <Button type="submit" variant="approve" disabled={pending} data-autofocus={match.status === "unknown" ? undefined : true}>
+            <Button
+              type="submit"
+              variant="approve"
+              disabled={pending}
+              data-autofocus={match.status === "unknown" ? undefined : true}
+            >
               {pending ? "Approving…" : "Confirm approval"}
             </Button>
           </div>
@@ -211,7 +260,9 @@ export function RejectDialog({
   prefill,
 }: DecisionDialogProps<RejectInput> & { prefill?: RejectPrefill | null }) {
   const form = useSchemaForm(RejectInputSchema, {
-    defaultValues: prefill ? { errorType: prefill.errorType as RejectInput["errorType"], description: prefill.description } : { description: "" },
+    defaultValues: prefill
+      ? { errorType: prefill.errorType as RejectInput["errorType"], description: prefill.description }
+      : { description: "" },
   });
   const errors = form.formState.errors;
   const type = useWatch({ control: form.control, name: "errorType" });
@@ -224,12 +275,18 @@ export function RejectDialog({
       wide
       description={
         <>
-          Reject {summary.drug} for <strong>{summary.patient}</strong> from {summary.sender}? This is final: the sender receives ERROR with the type
-          and description below, and may send a corrected request.
+          Reject {summary.drug} for <strong>{summary.patient}</strong> from {summary.sender}? This is final: the sender
+          receives ERROR with the type and description below, and may send a corrected request.
         </>
       }
     >
-      <form noValidate onSubmit={form.handleSubmit(onConfirm)} onKeyDown={confirmOnCtrlEnter} aria-keyshortcuts="Control+Enter Meta+Enter" className="space-y-2">
+      <form
+        noValidate
+        onSubmit={form.handleSubmit(onConfirm)}
+        onKeyDown={confirmOnCtrlEnter}
+        aria-keyshortcuts="Control+Enter Meta+Enter"
+        className="space-y-2"
+      >
         <div>
           <label htmlFor="reject-type" className="font-medium">
             Error type
@@ -257,8 +314,8 @@ export function RejectDialog({
               errors.errorType.message
             ) : type && ERROR_TYPES.includes(type) ? (
               <>
-                <strong className="font-medium text-slate-800">{ERROR_TYPE_LABELS[type]}</strong>: {ERROR_TYPE_MEANINGS[type]}.{" "}
-                <span className="font-mono text-[0.7rem]">Sent as error type {type}.</span>
+                <strong className="font-medium text-slate-800">{ERROR_TYPE_LABELS[type]}</strong>:{" "}
+                {ERROR_TYPE_MEANINGS[type]}. <span className="font-mono text-[0.7rem]">Sent as error type {type}.</span>
               </>
             ) : (
               "Why the transfer is refused; the sender receives it as one of the interface's error types."

@@ -5,7 +5,11 @@ import { buttonClass } from "@/components/ui/button";
 
 export function FhirDownload({ referenceID }: { referenceID: string }) {
   return (
-    <a href={`/api/transfers/${encodeURIComponent(referenceID)}/fhir`} download={`${referenceID}.fhir.json`} className={buttonClass("secondary", "ml-2 print:hidden")}>
+    <a
+      href={`/api/transfers/${encodeURIComponent(referenceID)}/fhir`}
+      download={`${referenceID}.fhir.json`}
+      className={buttonClass("secondary", "ml-2 print:hidden")}
+    >
       Download FHIR bundle
     </a>
   );

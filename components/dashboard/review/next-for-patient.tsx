@@ -24,12 +24,18 @@ export function NextForPatient({ referenceID }: { referenceID: string }) {
     <div className="flex flex-wrap items-center gap-2">
       {next && (
         <>
-          <Link href={`/transfers/${encodeURIComponent(next.referenceID)}`} prefetch={false} className={buttonClass("secondary", "inline-flex items-center gap-1")}>
+          <Link
+            href={`/transfers/${encodeURIComponent(next.referenceID)}`}
+            prefetch={false}
+            className={buttonClass("secondary", "inline-flex items-center gap-1")}
+          >
             Next for this patient <Kbd>n</Kbd>
           </Link>
           <span className="text-sm text-slate-700">
             {next.drug.name} {next.drug.strength}
-            {next.pendingCount > 1 ? ` · ${next.pendingCount} other pending for this patient` : " · 1 other pending for this patient"}
+            {next.pendingCount > 1
+              ? ` · ${next.pendingCount} other pending for this patient`
+              : " · 1 other pending for this patient"}
           </span>
         </>
       )}

@@ -47,7 +47,10 @@ export function PatientHistory({ referenceID }: { referenceID: string }) {
       aria-labelledby="patient-history-heading"
       className="rounded border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-700"
     >
-      <h2 id="patient-history-heading" className="border-b border-slate-200 bg-slate-50 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-slate-700">
+      <h2
+        id="patient-history-heading"
+        className="border-b border-slate-200 bg-slate-50 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-slate-700"
+      >
         Patient history
       </h2>
       <div className="px-3 py-2" aria-live="polite" aria-busy={history.isPending}>
@@ -59,39 +62,70 @@ export function PatientHistory({ referenceID }: { referenceID: string }) {
             <Button onClick={() => void history.refetch()}>Try again</Button>
           </div>
         ) : history.data.entries.length === 0 ? (
-          <p>No other transfers for this patient here (matched on name and date of birth, and the sender&apos;s patient ID).</p>
+          <p>
+            No other transfers for this patient here (matched on name and date of birth, and the sender&apos;s patient
+            ID).
+          </p>
         ) : (
           <>
-            <Button className="float-right text-xs" aria-pressed={oldestFirst} onClick={() => setOldestFirst((v) => !v)}>
+            <Button
+              className="float-right text-xs"
+              aria-pressed={oldestFirst}
+              onClick={() => setOldestFirst((v) => !v)}
+            >
               Oldest first
             </Button>
             <table className="w-full text-left text-sm">
               <caption className="pb-1 text-left text-slate-700">
-                {history.data.entries.length} other transfer{history.data.entries.length === 1 ? "" : "s"} for this patient, {oldestFirst ? "oldest" : "newest"} first
+                {history.data.entries.length} other transfer{history.data.entries.length === 1 ? "" : "s"} for this
+                patient, {oldestFirst ? "oldest" : "newest"} first
                 {history.data.hasMore ? ` (only the latest ${history.data.entries.length} are listed)` : ""}
               </caption>
               <thead>
                 <tr className="text-xs text-slate-600">
-                  <th scope="col" className="py-1 pr-2 font-medium" aria-sort={oldestFirst ? "ascending" : "descending"}>Received</th>
-                  <th scope="col" className="py-1 pr-2 font-medium">Drug</th>
-                  <th scope="col" className="py-1 pr-2 font-medium">Outcome</th>
-                  <th scope="col" className="py-1 pr-2 font-medium">Decided by</th>
-                  <th scope="col" className="py-1 font-medium">Matched by</th>
+                  <th
+                    scope="col"
+                    className="py-1 pr-2 font-medium"
+                    aria-sort={oldestFirst ? "ascending" : "descending"}
+                  >
+                    Received
+                  </th>
+                  <th scope="col" className="py-1 pr-2 font-medium">
+                    Drug
+                  </th>
+                  <th scope="col" className="py-1 pr-2 font-medium">
+                    Outcome
+                  </th>
+                  <th scope="col" className="py-1 pr-2 font-medium">
+                    Decided by
+                  </th>
+                  <th scope="col" className="py-1 font-medium">
+                    Matched by
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {(oldestFirst ? [...history.data.entries].reverse() : history.data.entries).map((e) => (
                   <tr key={e.referenceID} className="border-t border-slate-100 align-top">
                     <td className="py-1 pr-2">
-                      <Link href={`/transfers/${encodeURIComponent(e.referenceID)}`} prefetch={false} className="text-sky-800 underline underline-offset-2">
+                      <Link
+                        href={`/transfers/${encodeURIComponent(e.referenceID)}`}
+                        prefetch={false}
+                        className="text-sky-800 underline underline-offset-2"
+                      >
                         <LocalTime iso={e.receivedAt} style="date" />
-                        <span className="sr-only"> {e.drug.name} {e.drug.strength}</span>
+                        <span className="sr-only">
+                          {" "}
+                          {e.drug.name} {e.drug.strength}
+                        </span>
                       </Link>
                       <div className="text-xs text-slate-600">from {e.sender}</div>
                     </td>
                     <td className="py-1 pr-2">
                       {e.drug.name} {e.drug.strength}
-                      {e.duplicateTherapy && <div className="text-xs font-medium text-red-800">Same substance (duplicate therapy)</div>}
+                      {e.duplicateTherapy && (
+                        <div className="text-xs font-medium text-red-800">Same substance (duplicate therapy)</div>
+                      )}
                     </td>
                     <td className="py-1 pr-2">
                       <Outcome entry={e} />

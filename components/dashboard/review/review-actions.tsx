@@ -10,7 +10,13 @@ import { useEffect, useRef, useState } from "react";
 import { apiFetch, ApiError } from "@/components/dashboard/api-client";
 import { ageLevel, formatDuration } from "@/components/dashboard/format";
 import { FhirDownload } from "@/components/dashboard/review/fhir-download";
-import { ApproveDialog, RejectDialog, type ApprovalContext, type RejectPrefill, type TransferSummary } from "@/components/dashboard/review/decision-dialogs";
+import {
+  ApproveDialog,
+  RejectDialog,
+  type ApprovalContext,
+  type RejectPrefill,
+  type TransferSummary,
+} from "@/components/dashboard/review/decision-dialogs";
 import { ShortcutsBar } from "@/components/dashboard/shortcuts-help";
 import { useShortcuts } from "@/components/dashboard/use-shortcuts";
 import { Badge } from "@/components/ui/badge";
@@ -30,7 +36,8 @@ export function transferQueryKey(referenceID: string) {
 export function useTransferActivity(referenceID: string, initial: TransferActivity) {
   return useQuery({
     queryKey: transferQueryKey(referenceID),
-    queryFn: () => apiFetch<TransferActivity>(`/api/transfers/${encodeURIComponent(referenceID)}/status`, { background: true }),
+    queryFn: () =>
+      apiFetch<TransferActivity>(`/api/transfers/${encodeURIComponent(referenceID)}/status`, { background: true }),
     initialData: initial,
     refetchInterval: ACTIVITY_REFRESH_MS,
   });
@@ -39,7 +46,15 @@ export function useTransferActivity(referenceID: string, initial: TransferActivi
 /** A 409 from the API names who decided or who holds the claim: say it in words, in local time. */
 function conflictMessage(error: unknown): string {
   if (error instanceof ApiError && error.problem) {
-    const p = error.problem as { reason?: string; decision?: string; decidedBy?: string; decidedAt?: string; heldBy?: string; claimExpiresAt?: string; detail: string };
+    const p = error.problem as {
+      reason?: string;
+      decision?: string;
+      decidedBy?: string;
+      decidedAt?: string;
+      heldBy?: string;
+      claimExpiresAt?: string;
+      detail: string;
+    };
     if (p.reason === "already_decided" && p.decidedBy && p.decidedAt) {
       return `This transfer was already ${p.decision === "APPROVED" ? "approved" : "rejected"} by ${p.decidedBy} at ${formatLocal(p.decidedAt)}. Your decision was not recorded.`;
     }
@@ -120,7 +135,11 @@ export function ReviewActions({
     const release = () => {
       if (!holdsClaim.current) return;
       holdsClaim.current = false;
-      void apiFetch(`/api/transfers/${encodeURIComponent(referenceID)}/claim`, { method: "DELETE", background: true, keepalive: true }).catch(() => {});
+      void apiFetch(`/api/transfers/${encodeURIComponent(referenceID)}/claim`, {
+        method: "DELETE",
+        background: true,
+        keepalive: true,
+      }).catch(() => {});
     };
     window.addEventListener("pagehide", release);
     return () => {
@@ -131,7 +150,10 @@ export function ReviewActions({
 
   const decide = useMutation({
     mutationFn: (input: { kind: "approve"; body: ApproveInput } | { kind: "reject"; body: RejectInput }) =>
-      apiFetch<DecisionResult>(`/api/transfers/${encodeURIComponent(referenceID)}/${input.kind}`, { method: "POST", body: input.body }),
+      apiFetch<DecisionResult>(`/api/transfers/${encodeURIComponent(referenceID)}/${input.kind}`, {
+        method: "POST",
+        body: input.body,
+      }),
     onSuccess: (result) => {
       holdsClaim.current = false;
       setDialog(null);
@@ -172,25 +194,53 @@ export function ReviewActions({
 
   const age = Math.max(0, now - new Date(activity.receivedAt).getTime());
   const level = ageLevel(age, windowMs);
-  const dialogError = decide.error && !(decide.error instanceof ApiError && decide.error.status === 409) ? conflictMessage(decide.error) : null;
+  const dialogError =
+    decide.error && !(decide.error instanceof ApiError && decide.error.status === 409)
+      ? conflictMessage(decide.error)
+      : null;
 
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-2">
         <span aria-label="Status">
-          {pending ? <Badge tone="blue">Pending review</Badge> : activity.decision?.decision === "APPROVED" ? <Badge tone="green">Approved</Badge> : <Badge tone="red">Rejected</Badge>}
+          {pending ? (
+            <Badge tone="blue">Pending review</Badge>
+          ) : activity.decision?.decision === "APPROVED" ? (
+            <Badge tone="green">Approved</Badge>
+          ) : (
+            <Badge tone="red">Rejected</Badge>
+          )}
         </span>
         {pending && (
           <span
             className={`rounded border px-1.5 py-px text-xs tabular-nums ${
-              level === "overdue" ? "border-red-700 bg-red-700 text-white" : level === "urgent" ? "border-orange-400 bg-orange-100" : level === "late" ? "border-amber-300 bg-amber-50" : "border-slate-300 bg-white"
+              level === "overdue"
+                ? "border-red-700 bg-red-700 text-white"
+                : level === "urgent"
+                  ? "border-orange-400 bg-orange-100"
+                  : level === "late"
+                    ? "border-amber-300 bg-amber-50"
+                    : "border-slate-300 bg-white"
             }`}
           >
-            Waiting {formatDuration(age)} · {age < windowMs ? `${formatDuration(windowMs - age)} left of the sender's 4-hour window` : "past the sender's 4-hour window"}
+            Waiting {formatDuration(age)} ·{" "}
+            {age < windowMs
+              ? `${formatDuration(windowMs - age)} left of the sender's 4-hour window`
+              : "past the sender's 4-hour window"}
           </span>
         )}
         <span role="status" aria-live="polite" className="text-slate-700">
-          {pending && claim && (mine ? <>You are reviewing this transfer.</> : <>Being reviewed by <strong>{claim.heldBy}</strong> (claim until <LocalTime iso={claim.claimExpiresAt} style="time" />).</>)}
+          {pending &&
+            claim &&
+            (mine ? (
+              <>You are reviewing this transfer.</>
+            ) : (
+              <>
+                Being reviewed by <strong>{claim.heldBy}</strong> (claim until{" "}
+                <LocalTime iso={claim.claimExpiresAt} style="time" />
+                ).
+              </>
+            ))}
           {pending && !claim && isPharmacist && "Not claimed."}
         </span>
       </div>
@@ -214,7 +264,11 @@ export function ReviewActions({
           {activity.decision.decision === "APPROVED" && (
             <>
               {" "}
-              <Link href={`/transfers/${referenceID}/record`} prefetch={false} className="font-medium text-blue-700 underline">
+              <Link
+                href={`/transfers/${referenceID}/record`}
+                prefetch={false}
+                className="font-medium text-blue-700 underline"
+              >
                 Printable transfer record
               </Link>
               <FhirDownload referenceID={referenceID} />
@@ -224,7 +278,10 @@ export function ReviewActions({
       )}
 
       {notice && (
-        <p role={notice.tone === "error" ? "alert" : "status"} className={`rounded border px-3 py-1.5 ${notice.tone === "error" ? "border-red-300 bg-red-50 text-red-900" : "border-emerald-300 bg-emerald-50 text-emerald-900"}`}>
+        <p
+          role={notice.tone === "error" ? "alert" : "status"}
+          className={`rounded border px-3 py-1.5 ${notice.tone === "error" ? "border-red-300 bg-red-50 text-red-900" : "border-emerald-300 bg-emerald-50 text-emerald-900"}`}
+        >
           {notice.text}
         </p>
       )}
@@ -238,7 +295,12 @@ export function ReviewActions({
         <div className="flex flex-wrap items-center gap-2">
           {isPharmacist ? (
             <>
-              <Button variant="approve" disabled={!canDecide} onClick={() => openDialog("approve")} aria-keyshortcuts="a">
+              <Button
+                variant="approve"
+                disabled={!canDecide}
+                onClick={() => openDialog("approve")}
+                aria-keyshortcuts="a"
+              >
                 Approve
               </Button>
               <Button variant="danger" disabled={!canDecide} onClick={() => openDialog("reject")} aria-keyshortcuts="r">
@@ -249,18 +311,22 @@ export function ReviewActions({
                   variant="ghost"
                   onClick={async () => {
                     holdsClaim.current = false;
-                    await apiFetch(`/api/transfers/${encodeURIComponent(referenceID)}/claim`, { method: "DELETE" }).catch(() => {});
+                    await apiFetch(`/api/transfers/${encodeURIComponent(referenceID)}/claim`, {
+                      method: "DELETE",
+                    }).catch(() => {});
                     router.push("/transfers");
                   }}
                 >
                   Release and back to queue
                 </Button>
               )}
-              {heldByOther && <span className="text-slate-600">You can decide once {claim?.heldBy} releases it or the claim lapses.</span>}
-              {blocked.length > 0 && (
-                <span className="font-medium text-red-700">
-                  Cannot be approved: {blocked.join("; ")}.
+              {heldByOther && (
+                <span className="text-slate-600">
+                  You can decide once {claim?.heldBy} releases it or the claim lapses.
                 </span>
+              )}
+              {blocked.length > 0 && (
+                <span className="font-medium text-red-700">Cannot be approved: {blocked.join("; ")}.</span>
               )}
             </>
           ) : (
@@ -298,7 +364,12 @@ export function ReviewActions({
       />
       <ShortcutsBar
         shortcuts={[
-          ...(isPharmacist && pending ? [{ keys: ["a"], action: "Approve" }, { keys: ["r"], action: "Reject" }] : []),
+          ...(isPharmacist && pending
+            ? [
+                { keys: ["a"], action: "Approve" },
+                { keys: ["r"], action: "Reject" },
+              ]
+            : []),
           { keys: ["q"], action: "Back to the queue" },
           { keys: ["n"], action: "Next for this patient" },
           { keys: ["h"], action: "Patient history" },

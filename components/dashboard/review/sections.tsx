@@ -1,6 +1,13 @@
 // The review screen's read-only sections, grouped as a pharmacist reads a transfer. Server components:
 // the data arrives already rendered (and the view already recorded in the audit log).
-import { addressLines, ageInYears, formatFax, formatPhone, fullName, GENDER_LABELS } from "@/components/dashboard/format";
+import {
+  addressLines,
+  ageInYears,
+  formatFax,
+  formatPhone,
+  fullName,
+  GENDER_LABELS,
+} from "@/components/dashboard/format";
 import { Badge } from "@/components/ui/badge";
 import { AllergyWarnings } from "@/components/dashboard/review/allergy-warnings";
 import { normalizeNdc, type AllergyWarning } from "@/lib/drugs";
@@ -9,11 +16,24 @@ import { formatQuantity } from "@/lib/transfers/quantity-units";
 import { daysUntil, explainDaw, type CheckStatus, type ReviewCheck } from "@/lib/transfers/review-checks";
 import type { Address, Insurance, Pharmacy, Prescriber, TransferRequest } from "@/lib/transfers/wire";
 
-export function Section({ title, children, className = "", id }: { title: string; children: React.ReactNode; className?: string; id?: string }) {
+export function Section({
+  title,
+  children,
+  className = "",
+  id,
+}: {
+  title: string;
+  children: React.ReactNode;
+  className?: string;
+  id?: string;
+}) {
   const headingId = `${id ?? title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-heading`;
   return (
     <section aria-labelledby={headingId} className={`rounded border border-slate-200 bg-white ${className}`}>
-      <h2 id={headingId} className="border-b border-slate-200 bg-slate-50 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-slate-700">
+      <h2
+        id={headingId}
+        className="border-b border-slate-200 bg-slate-50 px-3 py-1 text-xs font-semibold uppercase tracking-wide text-slate-700"
+      >
         {title}
       </h2>
       <div className="px-3 py-2">{children}</div>
@@ -45,7 +65,13 @@ function AddressBlock({ address }: { address: Address }) {
   );
 }
 
-export function AllergyBanner({ request, warnings }: { request: TransferRequest; warnings: readonly AllergyWarning[] }) {
+export function AllergyBanner({
+  request,
+  warnings,
+}: {
+  request: TransferRequest;
+  warnings: readonly AllergyWarning[];
+}) {
   const { allergiesDescriptor, allergies } = request.patient.allergyDetails;
   if (allergiesDescriptor === "KNOWN_ALLERGIES_INCLUDED" || allergies.length > 0) {
     return (
@@ -65,14 +91,22 @@ export function AllergyBanner({ request, warnings }: { request: TransferRequest;
   }
   if (allergiesDescriptor === "NOT_AVAILABLE") {
     return (
-      <section aria-label="Allergies" className="rounded border-2 border-amber-600 bg-amber-50 px-3 py-2 text-amber-950">
+      <section
+        aria-label="Allergies"
+        className="rounded border-2 border-amber-600 bg-amber-50 px-3 py-2 text-amber-950"
+      >
         <h2 className="text-sm font-bold uppercase tracking-wide">Allergy information not available</h2>
-        <p className="mt-1 font-medium">The sender did not provide allergies (NOT_AVAILABLE). Confirm allergies with the patient before dispensing.</p>
+        <p className="mt-1 font-medium">
+          The sender did not provide allergies (NOT_AVAILABLE). Confirm allergies with the patient before dispensing.
+        </p>
       </section>
     );
   }
   return (
-    <section aria-label="Allergies" className="rounded border border-emerald-600 bg-emerald-50 px-3 py-2 text-emerald-950">
+    <section
+      aria-label="Allergies"
+      className="rounded border border-emerald-600 bg-emerald-50 px-3 py-2 text-emerald-950"
+    >
       <h2 className="text-sm font-bold uppercase tracking-wide">No known allergies</h2>
       <p className="mt-0.5 text-xs">Descriptor: NO_KNOWN_ALLERGIES</p>
     </section>
@@ -186,34 +220,49 @@ export function PrescriptionSection({ request, now, drug }: { request: TransferR
             <span className="text-slate-600">same as prescribed{neverFilled ? " (never dispensed)" : ""}</span>
           ) : (
             <span className="font-mono">
-              <Ndc value={rx.dispensedNDC} /> {rx.dispensedNDC !== rx.prescribedNDC && <Badge tone="amber">differs</Badge>}
+              <Ndc value={rx.dispensedNDC} />{" "}
+              {rx.dispensedNDC !== rx.prescribedNDC && <Badge tone="amber">differs</Badge>}
             </span>
           )}
         </Field>
         <Field label="Quantity written">{formatQuantity(rx.quantityWritten, rx.drugForm)}</Field>
         <Field label="Quantity per fill">
           {formatQuantity(rx.quantityDispensed, rx.drugForm)}{" "}
-          <span className="text-xs text-slate-500">(quantityDispensed: the quantity wanted per order, not a record of a dispensing)</span>
+          <span className="text-xs text-slate-500">
+            (quantityDispensed: the quantity wanted per order, not a record of a dispensing)
+          </span>
         </Field>
         <Field label="Days supply">{rx.daysSupply}</Field>
-        <Field label="Refills authorized">{rx.refillsAuthorized} <span className="text-slate-500">(including the first fill)</span></Field>
+        <Field label="Refills authorized">
+          {rx.refillsAuthorized} <span className="text-slate-500">(including the first fill)</span>
+        </Field>
         <Field label="Refills remaining">{rx.refillsRemaining}</Field>
         <Field label="DAW code">{explainDaw(rx.dawCode)}</Field>
         <Field label="Substitution">{rx.canSubstitute ? "Allowed" : "Not allowed"}</Field>
         <Field label="ICD-10 code">{rx.icdCode && <span className="font-mono">{rx.icdCode}</span>}</Field>
         <Field label="Written">{dateOf(rx.writtenDate)}</Field>
-        <Field label="First filled">{dateOf(rx.firstFilledDate) ?? <span className="text-slate-600">never filled</span>}</Field>
+        <Field label="First filled">
+          {dateOf(rx.firstFilledDate) ?? <span className="text-slate-600">never filled</span>}
+        </Field>
         <Field label="Last filled">{dateOf(rx.lastFilledDate)}</Field>
         <Field label="Expires (sender)">
           {dateOf(rx.expirationDate)}{" "}
-          <span className={days < 0 ? "font-semibold text-red-700" : days < 30 ? "font-semibold text-amber-800" : "text-slate-600"}>
+          <span
+            className={
+              days < 0 ? "font-semibold text-red-700" : days < 30 ? "font-semibold text-amber-800" : "text-slate-600"
+            }
+          >
             ({days < 0 ? `expired ${-days} days ago` : `in ${days} ${days === 1 ? "day" : "days"}`})
           </span>
         </Field>
         <Field label="Legal expiry">
           <span className={senderLater ? "font-semibold text-red-700" : undefined}>{drug.legalExpiry}</span>{" "}
           <span className="text-slate-600">({drug.legalExpiryBasis})</span>
-          {senderLater && <span className="block font-semibold text-red-700">The sender&apos;s date is later than the legal expiry.</span>}
+          {senderLater && (
+            <span className="block font-semibold text-red-700">
+              The sender&apos;s date is later than the legal expiry.
+            </span>
+          )}
         </Field>
         <Field label="Fax image" wide>
           {rx.faxImageURL && (
@@ -280,7 +329,10 @@ export function ChecksSection({ checks }: { checks: ReviewCheck[] }) {
   const problems = checks.filter((c) => c.status === "warn" || c.status === "fail").length;
   return (
     <Section title={`Automated checks${problems ? ` · ${problems} to look at` : ""}`} id="checks">
-      <p className="mb-1 text-xs text-slate-600">What to look at before deciding. Transfers with missing or invalid information were already turned away when they arrived.</p>
+      <p className="mb-1 text-xs text-slate-600">
+        What to look at before deciding. Transfers with missing or invalid information were already turned away when
+        they arrived.
+      </p>
       <ul className="divide-y divide-slate-100">
         {checks.map((check) => {
           const look = CHECK_LOOK[check.status];
@@ -306,8 +358,12 @@ export function RawRequestSection({ raw }: { raw: unknown }) {
   return (
     <Section title="Raw request">
       <details>
-        <summary className="cursor-pointer text-slate-700">Show the request exactly as the sender sent it (for troubleshooting)</summary>
-        <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-900 p-2 font-mono text-xs text-slate-100">{JSON.stringify(raw, null, 2)}</pre>
+        <summary className="cursor-pointer text-slate-700">
+          Show the request exactly as the sender sent it (for troubleshooting)
+        </summary>
+        <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-900 p-2 font-mono text-xs text-slate-100">
+          {JSON.stringify(raw, null, 2)}
+        </pre>
       </details>
     </Section>
   );

@@ -26,7 +26,10 @@ export function secondFactorMessage(refusal: SecondFactorRefusal): string {
 }
 
 /** The same refusals while confirming an enrolment (no recovery codes yet, no lockout). */
-export function enrolmentRefusalMessage(refusal: { reason: "wrong" | "expired" | "replayed" | "not_started" } | { reason: "clock_skew"; offsetSeconds: number }): string {
+export function enrolmentRefusalMessage(
+  refusal:
+    { reason: "wrong" | "expired" | "replayed" | "not_started" } | { reason: "clock_skew"; offsetSeconds: number },
+): string {
   switch (refusal.reason) {
     case "not_started":
       return "This set-up is no longer current (it was finished or restarted elsewhere). Reload the page and start again.";

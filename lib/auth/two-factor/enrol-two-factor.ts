@@ -18,32 +18,67 @@ export async function startTwoFactorEnrolment(userId: string): Promise<Enrolment
   if (!user) throw new DomainError("not_found", "no such user");
   if (user.twoFactorEnabledAt) throw new DomainError("conflict", "Two-factor sign-in is already on.");
   const secret = createTotpSecret();
-  await db().user.update({ where: { id: userId }, data: { twoFactorPendingSecret: sealSecret(secret, secretOwner.totpSecret(userId)) } });
+  await db().user.update({
+    where: { id: userId },
+    data: { twoFactorPendingSecret: sealSecret(secret, secretOwner.totpSecret(userId)) },
+  });
   const uri = totpUri(secret, user.email);
   const qrSvg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
   return { secret, uri, qrSvg };
 }
 
-export type EnrolmentOutcome = { ok: true; recoveryCodes: string[] } | { ok: false; refusal: Exclude<TotpCheck, { ok: true }> | { ok: false; reason: "not_started" } };
+export type EnrolmentOutcome =
+  | { ok: true; recoveryCodes: string[] }
+  | { ok: false; refusal: Exclude<TotpCheck, { ok: true }> | { ok: false; reason: "not_started" } };
 
-export async function confirmTwoFactorEnrolment(input: { userId: string; sessionId: string; code: unknown; clientAddress: string | null; now?: number }): Promise<EnrolmentOutcome> {
+export async function confirmTwoFactorEnrolment(input: {
+  userId: string;
+  sessionId: string;
+  code: unknown;
+  clientAddress: string | null;
+  now?: number;
+}): Promise<EnrolmentOutcome> {
   const now = input.now ?? Date.now();
   const user = await db().user.findUnique({ where: { id: input.userId } });
-  if (!user?.twoFactorPendingSecret || user.twoFactorEnabledAt) return { ok: false, refusal: { ok: false, reason: "not_started" } };
+  if (!user?.twoFactorPendingSecret || user.twoFactorEnabledAt)
+    return { ok: false, refusal: { ok: false, reason: "not_started" } };
   const owner = secretOwner.totpSecret(user.id);
-  const check = checkTotpCode(openSecret(user.twoFactorPendingSecret, owner), typeof input.code === "string" ? input.code.slice(0, 64) : "", now, null);
+  const check = checkTotpCode(
+    openSecret(user.twoFactorPendingSecret, owner),
+    typeof input.code === "string" ? input.code.slice(0, 64) : "",
+    now,
+    null,
+  );
   if (!check.ok) return { ok: false, refusal: check };
   const recoveryCodes = generateRecoveryCodes();
   const hashes = recoveryCodes.map((c) => hashRecoveryCode(normalizeRecoveryCode(c)!));
   const done = await db().$transaction(async (tx) => {
     const updated = await tx.user.updateMany({
       where: { id: user.id, twoFactorEnabledAt: null, twoFactorPendingSecret: user.twoFactorPendingSecret },
-      data: { twoFactorSecret: user.twoFactorPendingSecret, twoFactorPendingSecret: null, twoFactorEnabledAt: new Date(now), twoFactorLastStep: check.step, twoFactorRecoveryHashes: hashes },
+      data: {
+        twoFactorSecret: user.twoFactorPendingSecret,
+        twoFactorPendingSecret: null,
+        twoFactorEnabledAt: new Date(now),
+        twoFactorLastStep: check.step,
+        twoFactorRecoveryHashes: hashes,
+      },
     });
     if (updated.count !== 1) return false;
-    await recordAuditEvent({ userId: user.id, actor: user.email, action: "auth.two_factor_enrolled", clientAddress: input.clientAddress, details: { sessionId: input.sessionId, recoveryCodes: hashes.length } }, tx);
-    const session = await tx.userSession.findFirst({ where: { id: input.sessionId, userId: user.id, secondFactor: "enrol" } });
-    if (session) await completeSignIn(tx, user.id, session.id, session.createdAt, "enrolled", input.clientAddress, user.email);
+    await recordAuditEvent(
+      {
+        userId: user.id,
+        actor: user.email,
+        action: "auth.two_factor_enrolled",
+        clientAddress: input.clientAddress,
+        details: { sessionId: input.sessionId, recoveryCodes: hashes.length },
+      },
+      tx,
+    );
+    const session = await tx.userSession.findFirst({
+      where: { id: input.sessionId, userId: user.id, secondFactor: "enrol" },
+    });
+    if (session)
+      await completeSignIn(tx, user.id, session.id, session.createdAt, "enrolled", input.clientAddress, user.email);
     return true;
   });
   return done ? { ok: true, recoveryCodes } : { ok: false, refusal: { ok: false, reason: "not_started" } };
@@ -52,6 +87,13 @@ export async function confirmTwoFactorEnrolment(input: { userId: string; session
 export type TwoFactorStatus = { enabled: boolean; enabledAt: Date | null; recoveryCodesLeft: number };
 
 export async function twoFactorStatus(userId: string): Promise<TwoFactorStatus> {
-  const user = await db().user.findUnique({ where: { id: userId }, select: { twoFactorEnabledAt: true, twoFactorRecoveryHashes: true } });
-  return { enabled: Boolean(user?.twoFactorEnabledAt), enabledAt: user?.twoFactorEnabledAt ?? null, recoveryCodesLeft: user?.twoFactorRecoveryHashes.length ?? 0 };
+  const user = await db().user.findUnique({
+    where: { id: userId },
+    select: { twoFactorEnabledAt: true, twoFactorRecoveryHashes: true },
+  });
+  return {
+    enabled: Boolean(user?.twoFactorEnabledAt),
+    enabledAt: user?.twoFactorEnabledAt ?? null,
+    recoveryCodesLeft: user?.twoFactorRecoveryHashes.length ?? 0,
+  };
 }

@@ -11,7 +11,11 @@ export function isTwoFactorRequired(role: Role, policy = env().MFA_REQUIRED): bo
   return policy === "all" || (policy === "admins" && role === "admin");
 }
 
-export function secondFactorDue(user: { role: Role; twoFactorEnabledAt: Date | null; twoFactorExempt: boolean }): SecondFactorDue {
+export function secondFactorDue(user: {
+  role: Role;
+  twoFactorEnabledAt: Date | null;
+  twoFactorExempt: boolean;
+}): SecondFactorDue {
   if (user.twoFactorEnabledAt) return "verify";
   const exempt = user.twoFactorExempt && env().NODE_ENV === "development";
   return !exempt && isTwoFactorRequired(user.role) ? "enrol" : null;

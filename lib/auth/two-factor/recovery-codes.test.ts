@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { generateRecoveryCodes, hashRecoveryCode, looksLikeRecoveryCode, normalizeRecoveryCode, RECOVERY_CODE_COUNT } from "@/lib/auth/two-factor/recovery-codes";
+import {
+  generateRecoveryCodes,
+  hashRecoveryCode,
+  looksLikeRecoveryCode,
+  normalizeRecoveryCode,
+  RECOVERY_CODE_COUNT,
+} from "@/lib/auth/two-factor/recovery-codes";
 
 describe("recovery codes", () => {
   it("makes ten distinct codes of 16 Crockford base32 characters (80 bits) in groups of four", () => {

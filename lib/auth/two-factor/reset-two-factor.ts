@@ -6,17 +6,35 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 
-export async function resetTwoFactor(userId: string, actor: Actor): Promise<{ userId: string; wasEnabled: boolean; sessionsEnded: number }> {
+export async function resetTwoFactor(
+  userId: string,
+  actor: Actor,
+): Promise<{ userId: string; wasEnabled: boolean; sessionsEnded: number }> {
   return db().$transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true, twoFactorEnabledAt: true } });
     if (!user) throw new DomainError("not_found", `no user ${userId}`);
     await tx.user.update({
       where: { id: userId },
-      data: { twoFactorSecret: null, twoFactorPendingSecret: null, twoFactorEnabledAt: null, twoFactorLastStep: null, twoFactorRecoveryHashes: [] },
+      data: {
+        twoFactorSecret: null,
+        twoFactorPendingSecret: null,
+        twoFactorEnabledAt: null,
+        twoFactorLastStep: null,
+        twoFactorRecoveryHashes: [],
+      },
     });
     const ended = await tx.userSession.deleteMany({ where: { userId } });
     const result = { userId, wasEnabled: user.twoFactorEnabledAt !== null, sessionsEnded: ended.count };
-    await recordAuditEvent({ userId: actor.userId, actor: actor.label, action: "user.two_factor_reset", clientAddress: actor.clientAddress, details: result }, tx);
+    await recordAuditEvent(
+      {
+        userId: actor.userId,
+        actor: actor.label,
+        action: "user.two_factor_reset",
+        clientAddress: actor.clientAddress,
+        details: result,
+      },
+      tx,
+    );
     return result;
   });
 }

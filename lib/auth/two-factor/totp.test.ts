@@ -29,17 +29,37 @@ describe("TOTP codes", () => {
     const now = T0 + 10_000;
     const step = timeStepAt(now);
     expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now), now, null)).toEqual({ ok: true, step });
-    expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now - 30_000), now, null)).toEqual({ ok: true, step: step - 1 });
-    expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now + 30_000), now, null)).toEqual({ ok: true, step: step + 1 });
+    expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now - 30_000), now, null)).toEqual({
+      ok: true,
+      step: step - 1,
+    });
+    expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now + 30_000), now, null)).toEqual({
+      ok: true,
+      step: step + 1,
+    });
   });
 
   it("tells an expired code (two steps old) from a clock off by more, and from a wrong code", () => {
     const now = T0 + 10_000;
-    expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now - 60_000), now, null)).toMatchObject({ ok: false, reason: "expired" });
-    expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now + 60_000), now, null)).toEqual({ ok: false, reason: "clock_skew", offsetSeconds: 60 });
-    expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now - 180_000), now, null)).toEqual({ ok: false, reason: "clock_skew", offsetSeconds: -180 });
+    expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now - 60_000), now, null)).toMatchObject({
+      ok: false,
+      reason: "expired",
+    });
+    expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now + 60_000), now, null)).toEqual({
+      ok: false,
+      reason: "clock_skew",
+      offsetSeconds: 60,
+    });
+    expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now - 180_000), now, null)).toEqual({
+      ok: false,
+      reason: "clock_skew",
+      offsetSeconds: -180,
+    });
     // Beyond five minutes it is just wrong.
-    expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now + 600_000), now, null)).toEqual({ ok: false, reason: "wrong" });
+    expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now + 600_000), now, null)).toEqual({
+      ok: false,
+      reason: "wrong",
+    });
   });
 
   it("refuses a code of the step last used, or an earlier one (no replay inside the window)", () => {
@@ -49,9 +69,15 @@ describe("TOTP codes", () => {
     expect(first.ok).toBe(true);
     const step = first.ok ? first.step : 0;
     expect(checkTotpCode(RFC_SECRET, code, now + 25_000, step)).toMatchObject({ ok: false, reason: "replayed" });
-    expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now - 30_000), now, step)).toMatchObject({ ok: false, reason: "replayed" });
+    expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now - 30_000), now, step)).toMatchObject({
+      ok: false,
+      reason: "replayed",
+    });
     // The next step's code is fine.
-    expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now + 30_000), now + 30_000, step)).toEqual({ ok: true, step: step + 1 });
+    expect(checkTotpCode(RFC_SECRET, totpCodeAt(RFC_SECRET, now + 30_000), now + 30_000, step)).toEqual({
+      ok: true,
+      step: step + 1,
+    });
   });
 
   it("takes spaces and dashes people type; anything but six digits is wrong, never an error", () => {

@@ -17,30 +17,61 @@ export type SecondFactorRefusal =
   | { reason: "clock_skew"; offsetSeconds: number }
   | { reason: "locked"; retryAt: Date | null };
 
-export type SecondFactorOutcome = { ok: true; method: "totp" | "recovery_code"; recoveryCodesLeft?: number } | ({ ok: false } & SecondFactorRefusal);
+export type SecondFactorOutcome =
+  { ok: true; method: "totp" | "recovery_code"; recoveryCodesLeft?: number } | ({ ok: false } & SecondFactorRefusal);
 
 const MAX_CODE_INPUT = 64;
 
-export async function verifySecondFactor(input: { userId: string; sessionId: string; code: unknown; clientAddress: string | null; now?: number }): Promise<SecondFactorOutcome> {
+export async function verifySecondFactor(input: {
+  userId: string;
+  sessionId: string;
+  code: unknown;
+  clientAddress: string | null;
+  now?: number;
+}): Promise<SecondFactorOutcome> {
   const now = input.now ?? Date.now();
   const code = typeof input.code === "string" ? input.code.slice(0, MAX_CODE_INPUT) : "";
   const session = await db().userSession.findFirst({
     where: { id: input.sessionId, userId: input.userId, secondFactor: "verify", expiresAt: { gt: new Date(now) } },
     include: { user: true },
   });
-  if (!session || !session.user.twoFactorSecret || session.user.disabledAt) return { ok: false, reason: "expired_sign_in" };
+  if (!session || !session.user.twoFactorSecret || session.user.disabledAt)
+    return { ok: false, reason: "expired_sign_in" };
   const user = session.user;
   const sealedSecret = session.user.twoFactorSecret;
   const audit = (action: string, details: Record<string, string | number | null>) =>
-    recordAuditEvent({ userId: user.id, actor: user.email, action, clientAddress: input.clientAddress, details: { sessionId: session.id, ...details } });
+    recordAuditEvent({
+      userId: user.id,
+      actor: user.email,
+      action,
+      clientAddress: input.clientAddress,
+      details: { sessionId: session.id, ...details },
+    });
 
   const reserved = await reserveAccountAttempt(user.id);
   if (!reserved.ok) {
-    if (reserved.until) await audit("auth.sign_in_refused", { reason: "locked", step: "second_factor", until: reserved.until.toISOString() });
+    if (reserved.until)
+      await audit("auth.sign_in_refused", {
+        reason: "locked",
+        step: "second_factor",
+        until: reserved.until.toISOString(),
+      });
     return { ok: false, reason: "locked", retryAt: reserved.until };
   }
 
-  const outcome = looksLikeRecoveryCode(code) ? await tryRecoveryCode(user.id, session.id, session.createdAt, code, input.clientAddress, user.email) : await tryTotp(user.id, sealedSecret, user.twoFactorLastStep, session.id, session.createdAt, code, now, input.clientAddress, user.email);
+  const outcome = looksLikeRecoveryCode(code)
+    ? await tryRecoveryCode(user.id, session.id, session.createdAt, code, input.clientAddress, user.email)
+    : await tryTotp(
+        user.id,
+        sealedSecret,
+        user.twoFactorLastStep,
+        session.id,
+        session.createdAt,
+        code,
+        now,
+        input.clientAddress,
+        user.email,
+      );
   if (outcome.ok) return outcome;
 
   await audit("auth.second_factor_failed", { reason: outcome.reason, failures: reserved.failures });
@@ -53,9 +84,27 @@ export async function verifySecondFactor(input: { userId: string; sessionId: str
 
 type Attempt = SecondFactorOutcome;
 
-async function tryTotp(userId: string, sealed: string, lastStep: bigint | null, sessionId: string, sessionCreatedAt: Date, code: string, now: number, address: string | null, email: string): Promise<Attempt> {
-  const check = checkTotpCode(openSecret(sealed, secretOwner.totpSecret(userId)), code, now, lastStep === null ? null : Number(lastStep));
-  if (!check.ok) return check.reason === "clock_skew" ? { ok: false, reason: "clock_skew", offsetSeconds: check.offsetSeconds } : { ok: false, reason: check.reason };
+async function tryTotp(
+  userId: string,
+  sealed: string,
+  lastStep: bigint | null,
+  sessionId: string,
+  sessionCreatedAt: Date,
+  code: string,
+  now: number,
+  address: string | null,
+  email: string,
+): Promise<Attempt> {
+  const check = checkTotpCode(
+    openSecret(sealed, secretOwner.totpSecret(userId)),
+    code,
+    now,
+    lastStep === null ? null : Number(lastStep),
+  );
+  if (!check.ok)
+    return check.reason === "clock_skew"
+      ? { ok: false, reason: "clock_skew", offsetSeconds: check.offsetSeconds }
+      : { ok: false, reason: check.reason };
   const accepted = await db().$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ id: string }[]>`
       UPDATE users SET two_factor_last_step = ${check.step}
@@ -67,7 +116,14 @@ async function tryTotp(userId: string, sealed: string, lastStep: bigint | null, 
   return accepted ? { ok: true, method: "totp" } : { ok: false, reason: "replayed" };
 }
 
-async function tryRecoveryCode(userId: string, sessionId: string, sessionCreatedAt: Date, code: string, address: string | null, email: string): Promise<Attempt> {
+async function tryRecoveryCode(
+  userId: string,
+  sessionId: string,
+  sessionCreatedAt: Date,
+  code: string,
+  address: string | null,
+  email: string,
+): Promise<Attempt> {
   const normalized = normalizeRecoveryCode(code);
   if (!normalized) return { ok: false, reason: "recovery_used" };
   const hash = hashRecoveryCode(normalized);
@@ -78,18 +134,52 @@ async function tryRecoveryCode(userId: string, sessionId: string, sessionCreated
       RETURNING coalesce(cardinality(two_factor_recovery_hashes), 0)::int AS left`;
     const row = rows[0];
     if (!row) return null;
-    await recordAuditEvent({ userId, actor: email, action: "auth.recovery_code_used", clientAddress: address, details: { sessionId, recoveryCodesLeft: row.left } }, tx);
+    await recordAuditEvent(
+      {
+        userId,
+        actor: email,
+        action: "auth.recovery_code_used",
+        clientAddress: address,
+        details: { sessionId, recoveryCodesLeft: row.left },
+      },
+      tx,
+    );
     await completeSignIn(tx, userId, sessionId, sessionCreatedAt, "recovery_code", address, email);
     return row.left;
   });
-  return left === null ? { ok: false, reason: "recovery_used" } : { ok: true, method: "recovery_code", recoveryCodesLeft: left };
+  return left === null
+    ? { ok: false, reason: "recovery_used" }
+    : { ok: true, method: "recovery_code", recoveryCodesLeft: left };
 }
 
 type Tx = Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0];
 
 /** The session becomes a full one (its lifetime from sign-in restored); the failure count is reset. */
-export async function completeSignIn(tx: Tx, userId: string, sessionId: string, sessionCreatedAt: Date, method: string, address: string | null, email: string): Promise<void> {
-  await tx.user.update({ where: { id: userId }, data: { failedLogins: 0, lockedUntil: null, lastLoginAt: new Date() } });
-  await tx.userSession.update({ where: { id: sessionId }, data: { secondFactor: null, expiresAt: new Date(sessionCreatedAt.getTime() + sessionMaxMs()) } });
-  await recordAuditEvent({ userId, actor: email, action: "auth.signed_in", clientAddress: address, details: { sessionId, method: "password", secondFactor: method } }, tx);
+export async function completeSignIn(
+  tx: Tx,
+  userId: string,
+  sessionId: string,
+  sessionCreatedAt: Date,
+  method: string,
+  address: string | null,
+  email: string,
+): Promise<void> {
+  await tx.user.update({
+    where: { id: userId },
+    data: { failedLogins: 0, lockedUntil: null, lastLoginAt: new Date() },
+  });
+  await tx.userSession.update({
+    where: { id: sessionId },
+    data: { secondFactor: null, expiresAt: new Date(sessionCreatedAt.getTime() + sessionMaxMs()) },
+  });
+  await recordAuditEvent(
+    {
+      userId,
+      actor: email,
+      action: "auth.signed_in",
+      clientAddress: address,
+      details: { sessionId, method: "password", secondFactor: method },
+    },
+    tx,
+  );
 }

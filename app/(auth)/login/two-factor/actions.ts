@@ -16,9 +16,18 @@ export async function verifyCodeAction(_previous: CodeState, form: FormData): Pr
   if (!session) redirect(loginUrl(callbackUrl));
   if (session.secondFactor !== "verify") redirect(callbackUrl);
   const code = form.get("code");
-  if (typeof code !== "string" || !code.trim()) return { error: "Enter the 6-digit code from your authenticator app, or a recovery code." };
-  const outcome = await verifySecondFactor({ userId: session.user.id, sessionId: session.sessionId, code, clientAddress: await actionClientAddress() });
+  if (typeof code !== "string" || !code.trim())
+    return { error: "Enter the 6-digit code from your authenticator app, or a recovery code." };
+  const outcome = await verifySecondFactor({
+    userId: session.user.id,
+    sessionId: session.sessionId,
+    code,
+    clientAddress: await actionClientAddress(),
+  });
   if (outcome.ok) redirect(callbackUrl);
   if (outcome.reason === "expired_sign_in") redirect(loginUrl(callbackUrl, "expired"));
-  return { error: secondFactorMessage(outcome), retryAt: outcome.reason === "locked" ? outcome.retryAt?.toISOString() : undefined };
+  return {
+    error: secondFactorMessage(outcome),
+    retryAt: outcome.reason === "locked" ? outcome.retryAt?.toISOString() : undefined,
+  };
 }

@@ -4,7 +4,9 @@ import { verifyCodeAction, type CodeState } from "./actions";
 
 export function CodeForm({ callbackUrl }: { callbackUrl: string }) {
   const [state, action, pending] = useActionState<CodeState, FormData>(verifyCodeAction, {});
-  const retry = state.retryAt ? new Date(state.retryAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" }) : null;
+  const retry = state.retryAt
+    ? new Date(state.retryAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })
+    : null;
   return (
     <form action={action} className="space-y-3" noValidate>
       {state.error && (
@@ -47,7 +49,11 @@ export function CodeForm({ callbackUrl }: { callbackUrl: string }) {
         <button
           type="button"
           className="underline"
-          onClick={() => void fetch("/api/session/logout", { method: "POST", credentials: "same-origin", body: "{}" }).finally(() => window.location.assign(new URL("/login?reason=signed_out", window.location.origin).toString()))}
+          onClick={() =>
+            void fetch("/api/session/logout", { method: "POST", credentials: "same-origin", body: "{}" }).finally(() =>
+              window.location.assign(new URL("/login?reason=signed_out", window.location.origin).toString()),
+            )
+          }
         >
           Cancel and sign out
         </button>

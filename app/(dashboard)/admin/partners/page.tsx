@@ -9,5 +9,11 @@ export const metadata: Metadata = { title: "Partners" };
 export default async function PartnersPage() {
   await requirePageUser("/admin/partners");
   const policy = partnerPolicy();
-  return <PartnersView initial={await listPartnerSummaries()} callbackUrlHint={callbackUrlHint(policy)} npisHint={npisHint(policy)} />;
+  return (
+    <PartnersView
+      initial={await listPartnerSummaries()}
+      callbackUrlHint={callbackUrlHint(policy)}
+      npisHint={npisHint(policy)}
+    />
+  );
 }

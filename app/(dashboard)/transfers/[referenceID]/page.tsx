@@ -75,7 +75,9 @@ export default async function ReviewPage({ params }: Props) {
         approval={request && review.storeRules ? { request, rules: review.storeRules } : null}
         summary={{
           patient: request ? sortName(request.patient.name) : review.referenceID,
-          drug: request ? `${request.prescription.medicationName} ${request.prescription.drugStrength}` : "this prescription",
+          drug: request
+            ? `${request.prescription.medicationName} ${request.prescription.drugStrength}`
+            : "this prescription",
           sender: review.partner.name,
         }}
       />

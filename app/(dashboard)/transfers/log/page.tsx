@@ -16,7 +16,12 @@ export default async function TransferLogPage() {
   start.setUTCFullYear(start.getUTCFullYear() - DEFAULT_YEARS);
   return (
     <TransferLogForm
-      initial={{ firstDay: start.toISOString().slice(0, 10), lastDay: today.toISOString().slice(0, 10), schedule: "all", outcome: "approved" }}
+      initial={{
+        firstDay: start.toISOString().slice(0, 10),
+        lastDay: today.toISOString().slice(0, 10),
+        schedule: "all",
+        outcome: "approved",
+      }}
     />
   );
 }

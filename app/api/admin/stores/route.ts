@@ -12,6 +12,12 @@ export const GET = dashboardRoute(async () => json({ stores: await listStores() 
 
 export const POST = dashboardRoute(async (ctx) => {
   const input = await readJsonBody(ctx.request, StoreInputSchema);
-  const store = await addStore({ name: input.name, npi: input.npi, dea: input.dea || null, address: storeAddressOf(input), actor: adminActor(ctx) });
+  const store = await addStore({
+    name: input.name,
+    npi: input.npi,
+    dea: input.dea || null,
+    address: storeAddressOf(input),
+    actor: adminActor(ctx),
+  });
   return json(store, 201);
 });

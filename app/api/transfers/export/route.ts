@@ -8,7 +8,19 @@ export const dynamic = "force-dynamic";
 
 export const GET = dashboardRoute(async (ctx) => {
   const params = new URL(ctx.request.url).searchParams;
-  const query = parseTransferExportQuery(Object.fromEntries(["from", "to", "schedule", "outcome"].map((k) => [k, params.get(k) ?? undefined])));
-  const exported = await exportTransfers(query, { userId: ctx.user.id, label: ctx.user.email, clientAddress: ctx.clientAddress });
-  return csvDownload({ lines: exported.lines, filename: exported.filename, count: exported.rows, what: "transfer export", requestId: ctx.requestId });
+  const query = parseTransferExportQuery(
+    Object.fromEntries(["from", "to", "schedule", "outcome"].map((k) => [k, params.get(k) ?? undefined])),
+  );
+  const exported = await exportTransfers(query, {
+    userId: ctx.user.id,
+    label: ctx.user.email,
+    clientAddress: ctx.clientAddress,
+  });
+  return csvDownload({
+    lines: exported.lines,
+    filename: exported.filename,
+    count: exported.rows,
+    what: "transfer export",
+    requestId: ctx.requestId,
+  });
 });

@@ -11,5 +11,11 @@ export const dynamic = "force-dynamic";
 export const GET = dashboardRoute(async (ctx) => {
   const query = parseAuditQuery(new URL(ctx.request.url).searchParams);
   const exported = await exportAuditLog({ query, actor: adminActor(ctx) });
-  return csvDownload({ lines: exported.lines, filename: exported.filename, count: exported.records, what: "audit export", requestId: ctx.requestId });
+  return csvDownload({
+    lines: exported.lines,
+    filename: exported.filename,
+    count: exported.records,
+    what: "audit export",
+    requestId: ctx.requestId,
+  });
 });

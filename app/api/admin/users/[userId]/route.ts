@@ -12,6 +12,7 @@ export const PATCH = dashboardRoute<{ userId: string }>(async (ctx) => {
   const input = await readJsonBody(ctx.request, UpdateUserInputSchema);
   const actor = adminActor(ctx);
   if (input.role !== undefined) await changeUserRole({ userId: ctx.params.userId, role: input.role, actor });
-  else if (input.disabled !== undefined) await setUserDisabled({ userId: ctx.params.userId, disabled: input.disabled, actor });
+  else if (input.disabled !== undefined)
+    await setUserDisabled({ userId: ctx.params.userId, disabled: input.disabled, actor });
   return json({ userId: ctx.params.userId, ...input });
 });

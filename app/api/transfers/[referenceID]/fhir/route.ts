@@ -8,7 +8,13 @@ export const dynamic = "force-dynamic";
 
 export const GET = dashboardRoute<{ referenceID: string }>(async (ctx) => {
   const bundle = await getTransferBundle({ referenceID: ctx.params.referenceID });
-  await recordAuditEvent({ userId: ctx.user.id, actor: ctx.user.email, action: "transfer.fhir_downloaded", transferId: ctx.params.referenceID, clientAddress: ctx.clientAddress });
+  await recordAuditEvent({
+    userId: ctx.user.id,
+    actor: ctx.user.email,
+    action: "transfer.fhir_downloaded",
+    transferId: ctx.params.referenceID,
+    clientAddress: ctx.clientAddress,
+  });
   return new Response(JSON.stringify(bundle, null, 2), {
     status: 200,
     headers: {

@@ -4,4 +4,6 @@ import { getTransferActivity } from "@/lib/transfers/get-transfer-activity";
 
 export const dynamic = "force-dynamic";
 
-export const GET = dashboardRoute<{ referenceID: string }>(async ({ params }) => json(await getTransferActivity(params.referenceID)));
+export const GET = dashboardRoute<{ referenceID: string }>(async ({ params }) =>
+  json(await getTransferActivity(params.referenceID)),
+);

@@ -9,5 +9,11 @@ export const dynamic = "force-dynamic";
 
 export const PUT = dashboardRoute<{ partnerId: string }>(async (ctx) => {
   const { callbackUrl } = await readJsonBody(ctx.request, CallbackUrlInputSchema);
-  return json({ callbackUrl: await updatePartnerCallbackUrl({ partnerId: ctx.params.partnerId, url: callbackUrl, actor: adminActor(ctx) }) });
+  return json({
+    callbackUrl: await updatePartnerCallbackUrl({
+      partnerId: ctx.params.partnerId,
+      url: callbackUrl,
+      actor: adminActor(ctx),
+    }),
+  });
 });

@@ -12,7 +12,11 @@ type Params = { partnerId: string };
 
 export const PUT = dashboardRoute<Params>(async (ctx) => {
   const input = await readJsonBody(ctx.request, OutboundCredentialInputSchema);
-  await setPartnerOutboundCredential({ partnerId: ctx.params.partnerId, header: { name: input.headerName, value: input.headerValue }, actor: adminActor(ctx) });
+  await setPartnerOutboundCredential({
+    partnerId: ctx.params.partnerId,
+    header: { name: input.headerName, value: input.headerValue },
+    actor: adminActor(ctx),
+  });
   return json({ headerName: input.headerName });
 });
 

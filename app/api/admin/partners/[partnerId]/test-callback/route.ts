@@ -6,4 +6,6 @@ import { dashboardRoute, json } from "@/lib/http/dashboard-api";
 
 export const dynamic = "force-dynamic";
 
-export const POST = dashboardRoute<{ partnerId: string }>(async (ctx) => json(await sendTestCallback(ctx.params.partnerId, adminActor(ctx))));
+export const POST = dashboardRoute<{ partnerId: string }>(async (ctx) =>
+  json(await sendTestCallback(ctx.params.partnerId, adminActor(ctx))),
+);

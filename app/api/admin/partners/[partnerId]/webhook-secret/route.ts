@@ -9,5 +9,8 @@ export const dynamic = "force-dynamic";
 
 export const POST = dashboardRoute<{ partnerId: string }>(async (ctx) => {
   const { overlapHours } = await readJsonBody(ctx.request, RotateWebhookSecretInputSchema);
-  return json(await rotateWebhookSecret({ partnerId: ctx.params.partnerId, overlapHours, actor: adminActor(ctx) }), 201);
+  return json(
+    await rotateWebhookSecret({ partnerId: ctx.params.partnerId, overlapHours, actor: adminActor(ctx) }),
+    201,
+  );
 });

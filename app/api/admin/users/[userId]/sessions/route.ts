@@ -6,4 +6,6 @@ import { dashboardRoute, json } from "@/lib/http/dashboard-api";
 
 export const dynamic = "force-dynamic";
 
-export const DELETE = dashboardRoute<{ userId: string }>(async (ctx) => json(await endAllUserSessions(ctx.params.userId, adminActor(ctx), "admin")));
+export const DELETE = dashboardRoute<{ userId: string }>(async (ctx) =>
+  json(await endAllUserSessions(ctx.params.userId, adminActor(ctx), "admin")),
+);

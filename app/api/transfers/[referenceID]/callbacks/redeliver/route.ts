@@ -7,6 +7,10 @@ import { dashboardRoute, json } from "@/lib/http/dashboard-api";
 export const dynamic = "force-dynamic";
 
 export const POST = dashboardRoute<{ referenceID: string }>(async ({ params, user, clientAddress }) => {
-  const { callbackId } = await requestRedelivery(params.referenceID, { userId: user.id, label: user.email, clientAddress });
+  const { callbackId } = await requestRedelivery(params.referenceID, {
+    userId: user.id,
+    label: user.email,
+    clientAddress,
+  });
   return json({ callbackId, queued: true }, 202);
 });

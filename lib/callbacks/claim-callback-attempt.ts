@@ -81,6 +81,13 @@ async function lockCallbackForAttempt(
      WHERE c.id = ${callbackId} FOR UPDATE OF c`;
   const row = rows[0];
   if (!row) return undefined;
+  if (row.callback_url === null || row.webhook_secret === null)
+    throw new Error(`callback ${callbackId} names a partner that does not exist`);
+  return splitPartner({ ...row, callback_url: row.callback_url, webhook_secret: row.webhook_secret });
+}
+
+/** A row of a callback joined with its partner, split into the two. */
+function splitPartner(row: CallbackRow & PartnerRow): { callback: CallbackRow; partner: PartnerRow } {
   const {
     callback_url,
     webhook_secret,
@@ -90,8 +97,6 @@ async function lockCallbackForAttempt(
     outbound_header_value,
     ...callback
   } = row;
-  if (callback_url === null || webhook_secret === null)
-    throw new Error(`callback ${callbackId} names a partner that does not exist`);
   return {
     callback,
     partner: {
@@ -102,6 +107,21 @@ async function lockCallbackForAttempt(
       outbound_header_name,
       outbound_header_value,
     },
+  };
+}
+
+/** The claim a claiming statement's row stands for (this one's and claim-due-callbacks.ts's). */
+export function claimOf(
+  row: CallbackRow & PartnerRow & { claimed: number; prior_automatic: number },
+  startedAt: Date,
+): Claim {
+  const { claimed, prior_automatic, ...joined } = row;
+  return {
+    ...splitPartner(joined),
+    attemptNumber: claimed,
+    // The statement's snapshot does not see its own insert: this attempt is one more.
+    automaticAttempts: prior_automatic + 1,
+    startedAt,
   };
 }
 
@@ -148,32 +168,7 @@ async function claimDueAttempt(callbackId: string): Promise<Claim | "claimed-els
   const row = rows[0];
   if (!row) return undefined;
   if (row.claimed === null) return "claimed-elsewhere";
-  const {
-    claimed,
-    prior_automatic,
-    callback_url,
-    webhook_secret,
-    previous_webhook_secret,
-    previous_secret_expires_at,
-    outbound_header_name,
-    outbound_header_value,
-    ...callback
-  } = row;
-  return {
-    callback,
-    partner: {
-      callback_url,
-      webhook_secret,
-      previous_webhook_secret,
-      previous_secret_expires_at,
-      outbound_header_name,
-      outbound_header_value,
-    },
-    attemptNumber: claimed,
-    // The statement's snapshot does not see its own insert: this attempt is one more.
-    automaticAttempts: prior_automatic + 1,
-    startedAt: now,
-  };
+  return claimOf({ ...row, claimed: row.claimed }, now);
 }
 
 // Statements are few on purpose: a delivery's bookkeeping, not the POST, is what limits callbacks per second.

@@ -11,6 +11,7 @@
 import { db } from "@/lib/db/prisma";
 import {
   attemptLeaseMs,
+  claimOf,
   EARLY_TOLERANCE_MS,
   type CallbackRow,
   type Claim,
@@ -78,33 +79,5 @@ export async function claimDueCallbacks(opts: ClaimDueCallbacksOptions): Promise
            (SELECT count(*) FROM moved) AS moved
       FROM c JOIN claimed ON claimed.id = c.id
      ORDER BY c.id = ${callbackId} DESC, c.next_attempt_at, c.id`;
-  return rows.map((row) => {
-    const {
-      claimed,
-      prior_automatic,
-      moved: _moved,
-      callback_url,
-      webhook_secret,
-      previous_webhook_secret,
-      previous_secret_expires_at,
-      outbound_header_name,
-      outbound_header_value,
-      ...callback
-    } = row;
-    return {
-      callback,
-      partner: {
-        callback_url,
-        webhook_secret,
-        previous_webhook_secret,
-        previous_secret_expires_at,
-        outbound_header_name,
-        outbound_header_value,
-      },
-      attemptNumber: claimed,
-      // The statement's snapshot does not see its own insert: this attempt is one more.
-      automaticAttempts: prior_automatic + 1,
-      startedAt: now,
-    };
-  });
+  return rows.map(({ moved: _moved, ...row }) => claimOf(row, now));
 }

@@ -17,13 +17,13 @@ import { createMigratedDatabase, startTestPostgres, type TestPostgres } from "@/
 import { ensureBuild, freePort } from "@/tests/support/server";
 import { startBalancer, type Balancer } from "./soak/balancer";
 import { callbackProgress, runChecks, type Check } from "./soak/checks";
-import { newDecisionStats, runPharmacist, signIn, type DecisionTarget } from "./soak/pharmacists";
+import { newDecisionStats, signIn, type DecisionTarget } from "./soak/pharmacists";
 import { startSoakReceiver, type SoakReceiver } from "./soak/receiver";
-import { newIntakeStats, runSender, type SentTransfer } from "./soak/senders";
+import { newIntakeStats, type SentTransfer } from "./soak/senders";
 import { soakServer, type SoakServer } from "./soak/server";
 import { standaloneWorker, type StandaloneWorker } from "./soak/standalone-worker";
 import { sleep } from "./soak/util";
-import { createSoakCast, soakServerEnv } from "./soak/setup";
+import { createSoakCast, soakServerEnv, startSoakLoad } from "./soak/setup";
 import { ROOT } from "./support";
 
 const argv = process.argv.slice(2);
@@ -187,33 +187,20 @@ export async function runScaleOutSoak(): Promise<void> {
       `  ${stamp5()} acked ${acked}/${sent.size} | instances ${servers.map((s) => s.state()).join(",")} | receiver ${receiver!.mode()} | callbacks ${receiver!.deliveredIds().size} | per instance ${balancer!.perBackend().join("/")}`,
     );
   }, 5_000);
-  const senderCtl = { baseUrl: balancer.baseUrl, stopNew: () => stopNew, giveUpAt: () => giveUpAt, onAcked };
-  const sendersDone = Array.from({ length: SETTINGS.senders }, (_, i) =>
-    runSender({
-      ctl: senderCtl,
-      stats: intake,
-      partner: partners[i % partners.length]!,
-      client: i,
-      runTag,
-      sent,
-      thinkMs: SETTINGS.senderThinkMs,
-    }),
-  );
-  const pharmacistCtl = {
+  const { senders: sendersDone, deciders: decidersDone } = startSoakLoad({
     baseUrl: balancer.baseUrl,
+    cast: { runTag, partners, pharmacists },
+    senders: SETTINGS.senders,
+    senderThinkMs: SETTINGS.senderThinkMs,
+    pharmacistThinkMs: SETTINGS.pharmacistThinkMs,
+    intake,
+    decisionStats,
+    sent,
+    queue,
     stopNew: () => stopNew,
     giveUpAt: () => giveUpAt,
-    take: () => queue.shift(),
-  };
-  const decidersDone = pharmacists.map((me) =>
-    runPharmacist({
-      ctl: pharmacistCtl,
-      stats: decisionStats,
-      me,
-      colleagues: pharmacists.filter((p) => p !== me),
-      thinkMs: SETTINGS.pharmacistThinkMs,
-    }),
-  );
+    onAcked,
+  });
 
   const load = SETTINGS.loadSeconds;
   const chaos = (async () => {

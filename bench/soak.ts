@@ -13,12 +13,12 @@ import { disconnectDb } from "@/lib/db/prisma";
 import { createMigratedDatabase, startTestPostgres, type TestPostgres } from "@/tests/support/database";
 import { ensureBuild, freePort } from "@/tests/support/server";
 import { callbackProgress, runChecks, type Check, type CheckNumbers } from "./soak/checks";
-import { newDecisionStats, runPharmacist, signIn, type DecisionTarget } from "./soak/pharmacists";
+import { newDecisionStats, signIn, type DecisionTarget } from "./soak/pharmacists";
 import { startSoakReceiver, type SoakReceiver } from "./soak/receiver";
-import { newIntakeStats, runSender, type SentTransfer } from "./soak/senders";
+import { newIntakeStats, type SentTransfer } from "./soak/senders";
 import { soakServer, type SoakServer } from "./soak/server";
 import { sleep } from "./soak/util";
-import { createSoakCast, soakServerEnv } from "./soak/setup";
+import { createSoakCast, soakServerEnv, startSoakLoad } from "./soak/setup";
 import { ROOT } from "./support";
 
 // ---- settings -------------------------------------------------------------------------------------
@@ -206,33 +206,20 @@ async function main(): Promise<void> {
   };
   const ticker = setInterval(() => say(line()), 5_000);
 
-  const senderCtl = { baseUrl: server.baseUrl, stopNew: () => stopNew, giveUpAt: () => giveUpAt, onAcked };
-  const senders = Array.from({ length: SETTINGS.senders }, (_, i) =>
-    runSender({
-      ctl: senderCtl,
-      stats: intake,
-      partner: partners[i % partners.length]!,
-      client: i,
-      runTag,
-      sent,
-      thinkMs: SETTINGS.senderThinkMs,
-    }),
-  );
-  const pharmacistCtl = {
+  const { senders: senders, deciders: deciders } = startSoakLoad({
     baseUrl: server.baseUrl,
+    cast: { runTag, partners, pharmacists },
+    senders: SETTINGS.senders,
+    senderThinkMs: SETTINGS.senderThinkMs,
+    pharmacistThinkMs: SETTINGS.pharmacistThinkMs,
+    intake,
+    decisionStats,
+    sent,
+    queue,
     stopNew: () => stopNew,
     giveUpAt: () => giveUpAt,
-    take: () => queue.shift(),
-  };
-  const deciders = pharmacists.map((me) =>
-    runPharmacist({
-      ctl: pharmacistCtl,
-      stats: decisionStats,
-      me,
-      colleagues: pharmacists.filter((p) => p !== me),
-      thinkMs: SETTINGS.pharmacistThinkMs,
-    }),
-  );
+    onAcked,
+  });
 
   // Chaos: kills spread over the load, each at a random moment of its slot; the receiver's outage.
   const load = SETTINGS.loadSeconds;

@@ -7,8 +7,8 @@ import { disconnectDb } from "@/lib/db/prisma";
 import { createPartner } from "@/lib/partners/create-partner";
 import { createUser } from "@/lib/users/create-user";
 import { TEST_SECRETS } from "@/tests/support/server";
-import type { Pharmacist } from "./pharmacists";
-import type { SoakPartner } from "./senders";
+import { runPharmacist, type DecisionStats, type DecisionTarget, type Pharmacist } from "./pharmacists";
+import { runSender, type IntakeStats, type SenderControl, type SentTransfer, type SoakPartner } from "./senders";
 
 /** What every soak server and worker runs with: the run's keys, the 127.0.0.1 receiver allowed, no rate limit. */
 export function soakServerEnv(databaseUrl: string, retryScale: string): Record<string, string> {
@@ -70,4 +70,49 @@ export async function createSoakCast(options: {
   }
   await disconnectDb();
   return { runTag, partners, pharmacists };
+}
+
+export type SoakLoadOptions = {
+  /** Where senders and pharmacists send their requests (one server, or the balancer in front of several). */
+  baseUrl: string;
+  cast: SoakCast;
+  senders: number;
+  senderThinkMs: number;
+  pharmacistThinkMs: number;
+  intake: IntakeStats;
+  decisionStats: DecisionStats;
+  sent: Map<string, SentTransfer>;
+  /** Acknowledged transfers waiting for a pharmacist. */
+  queue: DecisionTarget[];
+  stopNew: () => boolean;
+  giveUpAt: () => number;
+  onAcked: SenderControl["onAcked"];
+};
+
+/** Starts the senders and the pharmacists, the same in both soaks; each promise ends when its actor stops. */
+export function startSoakLoad(o: SoakLoadOptions): { senders: Promise<void>[]; deciders: Promise<void>[] } {
+  const { baseUrl, stopNew, giveUpAt } = o;
+  const senderCtl = { baseUrl, stopNew, giveUpAt, onAcked: o.onAcked };
+  const senders = Array.from({ length: o.senders }, (_, i) =>
+    runSender({
+      ctl: senderCtl,
+      stats: o.intake,
+      partner: o.cast.partners[i % o.cast.partners.length]!,
+      client: i,
+      runTag: o.cast.runTag,
+      sent: o.sent,
+      thinkMs: o.senderThinkMs,
+    }),
+  );
+  const pharmacistCtl = { baseUrl, stopNew, giveUpAt, take: () => o.queue.shift() };
+  const deciders = o.cast.pharmacists.map((me) =>
+    runPharmacist({
+      ctl: pharmacistCtl,
+      stats: o.decisionStats,
+      me,
+      colleagues: o.cast.pharmacists.filter((p) => p !== me),
+      thinkMs: o.pharmacistThinkMs,
+    }),
+  );
+  return { senders, deciders };
 }

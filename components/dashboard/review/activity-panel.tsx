@@ -3,7 +3,7 @@
 // sender's callback, refreshed with the review header (same query). Redelivery is the callbacks feature's
 // own button.
 import { RedeliverButton } from "@/components/callbacks/redeliver-button";
-import { useTransferActivity } from "@/components/dashboard/review/review-actions";
+import { useTransferActivity } from "@/components/dashboard/review/use-transfer-activity";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import type { TimelineKind, TransferActivity } from "@/lib/transfers/get-transfer-activity";

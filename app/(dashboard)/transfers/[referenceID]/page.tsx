@@ -8,17 +8,16 @@ import { DuplicateTherapyWarning } from "@/components/dashboard/review/duplicate
 import { NextForPatient } from "@/components/dashboard/review/next-for-patient";
 import { PatientHistory } from "@/components/dashboard/review/patient-history";
 import { ReviewActions } from "@/components/dashboard/review/review-actions";
+import { AllergyBanner } from "@/components/dashboard/review/allergy-banner";
+import { ChecksSection, RawRequestSection } from "@/components/dashboard/review/checks-section";
 import {
-  AllergyBanner,
-  ChecksSection,
   InsuranceSection,
   PatientSection,
   PharmacySection,
   PrescriberSection,
-  PrescriptionSection,
-  RawRequestSection,
-  Section,
-} from "@/components/dashboard/review/sections";
+} from "@/components/dashboard/review/party-sections";
+import { PrescriptionSection } from "@/components/dashboard/review/prescription-section";
+import { Section } from "@/components/dashboard/review/section-layout";
 import { LocalTime } from "@/components/ui/local-time";
 import { requirePageUser } from "@/lib/auth/require-user";
 import { DomainError } from "@/lib/errors";

@@ -2,11 +2,11 @@
 // "Add a user": email, name, role, an initial password given in person, and an optional licence number.
 import { apiFetch, submitShowingErrors } from "@/components/admin/api";
 import { ErrorMessage } from "@/components/admin/notices";
-import { ROLE_LABELS, useUsersRefresh } from "@/components/admin/users/user-row";
+import { RoleOptions } from "@/components/admin/users/role-options";
+import { useUsersRefresh } from "@/components/admin/users/user-row";
 import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-import { USER_ROLES } from "@/lib/users/roles";
 import { CreateUserWithLicenseSchema, MIN_PASSWORD_LENGTH } from "@/lib/users/user-inputs";
 
 export function CreateUserForm({ onCreated }: { onCreated: (message: string) => void }) {
@@ -45,11 +45,7 @@ export function CreateUserForm({ onCreated }: { onCreated: (message: string) => 
         <Field label="Role" error={errors.role?.message}>
           {(f) => (
             <select {...f} {...form.register("role")}>
-              {USER_ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {ROLE_LABELS[r]}
-                </option>
-              ))}
+              <RoleOptions />
             </select>
           )}
         </Field>

@@ -5,10 +5,11 @@ import * as z from "zod";
 import { apiFetch } from "@/components/admin/api";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
 import { useConfirmedAction } from "@/components/admin/use-confirmed-action";
+import { RoleOptions } from "@/components/admin/users/role-options";
+import { USER_ROLES } from "@/lib/users/roles";
 import { ROLE_LABELS, useUsersRefresh, type UserRow } from "@/components/admin/users/user-row";
 import { useSchemaForm } from "@/components/forms/use-schema-form";
 import { Field } from "@/components/ui/field";
-import { USER_ROLES } from "@/lib/users/roles";
 import {
   LICENSE_RULE,
   LicenseInputSchema,
@@ -65,11 +66,7 @@ export function RoleDialog({
       <Field label="New role" error={form.formState.errors.role?.message}>
         {(f) => (
           <select {...f} data-autofocus {...form.register("role")}>
-            {USER_ROLES.map((r) => (
-              <option key={r} value={r}>
-                {ROLE_LABELS[r]}
-              </option>
-            ))}
+            <RoleOptions />
           </select>
         )}
       </Field>

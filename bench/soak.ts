@@ -206,7 +206,7 @@ async function main(): Promise<void> {
   };
   const ticker = setInterval(() => say(line()), 5_000);
 
-  const { senders: senders, deciders: deciders } = startSoakLoad({
+  const { senders, deciders } = startSoakLoad({
     baseUrl: server.baseUrl,
     cast: { runTag, partners, pharmacists },
     senders: SETTINGS.senders,

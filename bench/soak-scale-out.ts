@@ -16,7 +16,7 @@ import { disconnectDb } from "@/lib/db/prisma";
 import { createMigratedDatabase, startTestPostgres, type TestPostgres } from "@/tests/support/database";
 import { ensureBuild, freePort } from "@/tests/support/server";
 import { startBalancer, type Balancer } from "./soak/balancer";
-import { callbackProgress, runChecks, type Check } from "./soak/checks";
+import { callbackProgress, loadChecks, plainCheck, runChecks, type Check } from "./soak/checks";
 import { newDecisionStats, signIn, type DecisionTarget } from "./soak/pharmacists";
 import { startSoakReceiver, type SoakReceiver } from "./soak/receiver";
 import { newIntakeStats, type SentTransfer } from "./soak/senders";
@@ -83,14 +83,6 @@ async function abort(reason: string, code: number): Promise<never> {
   await Promise.race([cleanUp(), sleep(20_000)]);
   process.exit(code);
 }
-
-const plain = (name: string, ok: boolean, detail: string): Check => ({
-  name,
-  ok,
-  checked: 0,
-  failures: ok ? 0 : 1,
-  examples: ok ? [] : [detail],
-});
 
 /** /readyz's status over a fresh connection (node:http: see bench/soak/server.ts on fetch here). */
 function readyStatus(baseUrl: string): Promise<number | "no answer"> {
@@ -303,42 +295,27 @@ export async function runScaleOutSoak(): Promise<void> {
   });
   const perInstance = balancer.perBackend();
   const extra: Check[] = [
-    plain(
+    plainCheck(
       `instances were killed and restarted while the others served (${SETTINGS.kills} planned)`,
       kills.length >= Math.min(2, SETTINGS.kills),
       `${kills.length} kills`,
     ),
-    plain(
+    plainCheck(
       "the standalone worker was killed and came back",
       SETTINGS.workers === 0 || workerKills.length === 1,
       `${workerKills.length} worker kills`,
     ),
-    plain(
+    plainCheck(
       "every instance served requests",
       perInstance.every((n) => n > 0),
       perInstance.join("/"),
     ),
-    plain(
+    plainCheck(
       "/readyz answered 503 while an instance drained, and 200 after its restart",
       readiness.whileDraining.includes(503) && readiness.afterRestart === 200,
       `${readiness.whileDraining.join(",")} then ${readiness.afterRestart}`,
     ),
-    plain("every decision's callback arrived within the drain time", drained, `${drainSeconds} s`),
-    plain(
-      "no 500 and nothing unexpected from /v1/transfer",
-      intake.status500 === 0 && intake.anomalies.length === 0,
-      intake.anomalies.slice(0, 5).join(" | ") || "none",
-    ),
-    plain(
-      "no 500 and nothing unexpected from the dashboard API",
-      decisionStats.status500 === 0 && decisionStats.anomalies.length === 0,
-      decisionStats.anomalies.slice(0, 5).join(" | ") || "none",
-    ),
-    plain(
-      "there was load",
-      numbers.transfersAcked > 0 && numbers.decisionsAcked > 0,
-      `${numbers.transfersAcked} transfers, ${numbers.decisionsAcked} decisions`,
-    ),
+    ...loadChecks({ drained, drainSeconds, intake, decisionStats, numbers }),
   ];
   const allChecks = [...checks, ...extra];
   const pass = allChecks.every((c) => c.ok);

@@ -12,7 +12,7 @@ import pg from "pg";
 import { disconnectDb } from "@/lib/db/prisma";
 import { createMigratedDatabase, startTestPostgres, type TestPostgres } from "@/tests/support/database";
 import { ensureBuild, freePort } from "@/tests/support/server";
-import { callbackProgress, runChecks, type Check, type CheckNumbers } from "./soak/checks";
+import { callbackProgress, loadChecks, plainCheck, runChecks, type Check, type CheckNumbers } from "./soak/checks";
 import { newDecisionStats, signIn, type DecisionTarget } from "./soak/pharmacists";
 import { startSoakReceiver, type SoakReceiver } from "./soak/receiver";
 import { newIntakeStats, type SentTransfer } from "./soak/senders";
@@ -317,32 +317,17 @@ async function main(): Promise<void> {
   const serverLog = summarizeServerLog(server.logFile);
 
   const extra: Check[] = [
-    plain(
+    plainCheck(
       `the server was killed at least ${MIN_KILLS} times and came back each time`,
       timeline.kills.length >= MIN_KILLS,
       `${timeline.kills.length} kills`,
     ),
-    plain(
+    plainCheck(
       "the receiver went down and came back",
       timeline.receiver !== null && outageSeconds.down > 0,
       `${outageSeconds.down} s down, ${outageSeconds.failing} s failing`,
     ),
-    plain("every decision's callback arrived within the drain time", drained, `${drainSeconds} s`),
-    plain(
-      "no 500 answers and nothing unexpected from /v1/transfer",
-      intake.status500 === 0 && intake.anomalies.length === 0,
-      intake.anomalies.slice(0, 5).join(" | ") || "none",
-    ),
-    plain(
-      "no 500 answers and nothing unexpected from the dashboard API",
-      decisionStats.status500 === 0 && decisionStats.anomalies.length === 0,
-      decisionStats.anomalies.slice(0, 5).join(" | ") || "none",
-    ),
-    plain(
-      "there was load: acknowledged transfers and decisions",
-      numbers.transfersAcked > 0 && numbers.decisionsAcked > 0,
-      `${numbers.transfersAcked} transfers, ${numbers.decisionsAcked} decisions`,
-    ),
+    ...loadChecks({ drained, drainSeconds, intake, decisionStats, numbers }),
   ];
   const allChecks = [...checks, ...extra];
   const pass = allChecks.every((c) => c.ok);
@@ -396,10 +381,6 @@ async function main(): Promise<void> {
       : `soak: FAIL ${failed.join("; ")}`,
   );
   process.exit(pass ? 0 : 1);
-}
-
-function plain(name: string, ok: boolean, detail: string): Check {
-  return { name, ok, checked: 0, failures: ok ? 0 : 1, examples: ok ? [] : [detail] };
 }
 
 /** Error-level lines of the server's log, grouped by message (warnings are expected: failed callback attempts). */

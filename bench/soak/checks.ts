@@ -7,12 +7,46 @@ import { verifyWebhook } from "@/lib/callbacks/verify-webhook";
 import { hashRequestContent } from "@/lib/transfers/content-hash";
 import type { TransferRequest } from "@/lib/transfers/wire";
 import { percentile } from "../support";
-import type { DecisionAttempt, DecisionTarget } from "./pharmacists";
+import type { DecisionAttempt, DecisionStats, DecisionTarget } from "./pharmacists";
 import type { Delivery } from "./receiver";
-import type { SentTransfer, SoakPartner } from "./senders";
+import type { IntakeStats, SentTransfer, SoakPartner } from "./senders";
 import { requestDigest } from "./util";
 
 export type Check = { name: string; ok: boolean; checked: number; failures: number; examples: string[] };
+
+/** A check the run itself answers (no rows to count): passed, or failed with one line saying why. */
+export function plainCheck(name: string, ok: boolean, detail: string): Check {
+  return { name, ok, checked: 0, failures: ok ? 0 : 1, examples: ok ? [] : [detail] };
+}
+
+/** The checks every soak ends with: the drain finished in time, no 500 anywhere, and there was load. */
+export function loadChecks(o: {
+  drained: boolean;
+  drainSeconds: number;
+  intake: IntakeStats;
+  decisionStats: DecisionStats;
+  numbers: { transfersAcked: number; decisionsAcked: number };
+}): Check[] {
+  const { intake, decisionStats, numbers } = o;
+  return [
+    plainCheck("every decision's callback arrived within the drain time", o.drained, `${o.drainSeconds} s`),
+    plainCheck(
+      "no 500 answers and nothing unexpected from /v1/transfer",
+      intake.status500 === 0 && intake.anomalies.length === 0,
+      intake.anomalies.slice(0, 5).join(" | ") || "none",
+    ),
+    plainCheck(
+      "no 500 answers and nothing unexpected from the dashboard API",
+      decisionStats.status500 === 0 && decisionStats.anomalies.length === 0,
+      decisionStats.anomalies.slice(0, 5).join(" | ") || "none",
+    ),
+    plainCheck(
+      "there was load: acknowledged transfers and decisions",
+      numbers.transfersAcked > 0 && numbers.decisionsAcked > 0,
+      `${numbers.transfersAcked} transfers, ${numbers.decisionsAcked} decisions`,
+    ),
+  ];
+}
 
 export type CheckNumbers = {
   transfersSent: number;

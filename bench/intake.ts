@@ -4,6 +4,7 @@
 // route handler for the same endpoint) is measured alongside for reference.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { loadavg } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
@@ -54,8 +55,12 @@ export type IntakeResult = {
   routeHandler: Summary;
   /** `--intake-before <checkout>`: that checkout's `npm start` (its own build), in the same rounds: an A/B of a change. */
   before?: Summary & { checkout: string; ratio: number; cpuRatio: number };
-  /** Ours paced at half the baseline's req/s (the aim: p99 < 100 ms there). */
+  /** Ours paced at half the baseline's req/s (the aim: p99 < 100 ms there), by autocannon: a burst at each second's start. */
   atHalfBaseline: { rate: number; requestsPerSecond: number; p50: number; p99: number };
+  /** The same rate with starts spread evenly over each second (bench/intake-even-child.ts). */
+  atHalfBaselineEven: { rate: number; requestsPerSecond: number; p50: number; p99: number; cpuMsPerRequest: number };
+  /** The machine's 1-minute load average when the intake part started and when it ended. */
+  loadAverage: { start: number; end: number };
   ratio: number;
   /** Baseline CPU per request over ours: 1 would be as lean as the baseline. */
   cpuRatio: number;
@@ -91,6 +96,7 @@ export async function benchIntake(opts: {
   /** A checkout of older code, built (`npm run build`), to run beside ours. */
   before?: string;
 }): Promise<IntakeResult> {
+  const loadStart = Math.round(loadavg()[0]! * 100) / 100;
   const ports = {
     ours: await freePort(),
     baseline: await freePort(),
@@ -106,29 +112,33 @@ export async function benchIntake(opts: {
     PHARMACY_NPI: opts.pharmacyNpi,
     V1_RATE_LIMIT_PER_MINUTE: "1000000000",
   };
-  const node = (...args: string[]) => [...SERVER_NODE_FLAGS, ...args];
+  // INTAKE_CPU_PROF_DIR=<dir>: each server writes a V8 CPU profile there when it stops (`node --cpu-prof`).
+  const profileDir = process.env.INTAKE_CPU_PROF_DIR;
+  const profiled = (name: string) =>
+    profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir, name)}`] : [];
+  const node = (name: string, ...args: string[]) => [...SERVER_NODE_FLAGS, ...profiled(name), ...args];
   const servers = {
     // The product as `npm start` runs it (its callback worker included, idle here).
-    ours: startProcess(0, process.execPath, node("--import", "tsx", "scripts/serve.ts", "start"), {
+    ours: startProcess(0, process.execPath, node("ours", "--import", "tsx", "scripts/serve.ts", "start"), {
       ...productEnv,
       PORT: String(ports.ours),
     }),
     baseline: startProcess(
       0,
       process.execPath,
-      node("--import", "tsx", "bench/baseline-server.ts", String(ports.baseline), opts.databaseUrl, opts.pharmacyNpi),
+      node("baseline", "--import", "tsx", "bench/baseline-server.ts", String(ports.baseline), opts.databaseUrl, opts.pharmacyNpi),
       {},
     ),
     // For reference: the same handler behind Next's own pipeline (a bare `next start`, as before the direct route).
     routeHandler: startProcess(
       0,
       process.execPath,
-      node(path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(ports.routeHandler)),
+      node("route-handler", path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(ports.routeHandler)),
       productEnv,
     ),
     ...(opts.before
       ? {
-          before: startBefore(opts.before, node("--import", "tsx", "scripts/serve.ts", "start"), {
+          before: startBefore(opts.before, node("before", "--import", "tsx", "scripts/serve.ts", "start"), {
             ...productEnv,
             PORT: String(ports.before),
           }),
@@ -144,13 +154,19 @@ export async function benchIntake(opts: {
     await waitForHttp(`http://127.0.0.1:${ports.baseline}/`, servers.baseline);
     await waitForHttp(`http://127.0.0.1:${ports.routeHandler}/v1/openapi.json`, servers.routeHandler);
     const template = requestTemplate(opts.pharmacyNpi);
-    const run = async (name: Name, seconds: number, label: string, rate?: number): Promise<ServerRun> => {
+    const run = async (
+      name: Name,
+      seconds: number,
+      label: string,
+      rate?: number,
+      even = false,
+    ): Promise<ServerRun> => {
       const done = progress(label, seconds);
       const server = servers[name]!;
       const cpuBefore = processTreeCpuMs(server.pid!);
       const xactsBefore = await committed(transactions);
       try {
-        const load = await runJsonChild<LoadResult>(1, "bench/load-child.ts", {
+        const load = await runJsonChild<LoadResult>(1, even ? "bench/intake-even-child.ts" : "bench/load-child.ts", {
           url: `http://127.0.0.1:${ports[name]}`,
           apiKey: opts.apiKey,
           template,
@@ -196,7 +212,20 @@ export async function benchIntake(opts: {
       `intake ours paced at ${halfRate} req/s (half the baseline's)`,
       halfRate,
     );
-    if (paced.non2xx > 0 || paced.errors > 0) throw new Error(`intake run had failures: ${JSON.stringify(paced)}`);
+    const even = await run(
+      "ours",
+      opts.seconds,
+      `intake ours paced evenly at ${halfRate} req/s (half the baseline's)`,
+      halfRate,
+      true,
+    );
+    for (const r of [paced, even]) {
+      if (r.non2xx > 0 || r.errors > 0) throw new Error(`intake run had failures: ${JSON.stringify(r)}`);
+    }
+    const loadAverage = { start: loadStart, end: Math.round(loadavg()[0]! * 100) / 100 };
+    process.stdout.write(
+      `  ours paced evenly at ${halfRate} req/s: p50 ${even.p50} ms, p99 ${even.p99} ms, ${even.cpuMsPerRequest} ms CPU/request; load average ${loadAverage.start} -> ${loadAverage.end}\n`,
+    );
     return {
       connections: opts.connections,
       seconds: opts.seconds,
@@ -220,6 +249,14 @@ export async function benchIntake(opts: {
         p50: paced.p50,
         p99: paced.p99,
       },
+      atHalfBaselineEven: {
+        rate: halfRate,
+        requestsPerSecond: even.requestsPerSecond,
+        p50: even.p50,
+        p99: even.p99,
+        cpuMsPerRequest: even.cpuMsPerRequest,
+      },
+      loadAverage,
       ratio: Math.round((o.requestsPerSecond / b.requestsPerSecond) * 100) / 100,
       cpuRatio: Math.round((b.cpuMsPerRequest / o.cpuMsPerRequest) * 100) / 100,
     };

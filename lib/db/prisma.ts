@@ -36,6 +36,16 @@ export function db(): PrismaClient {
   return globalForPrisma.prisma;
 }
 
+/**
+ * The client's own pg pool, for the one hot statement where Prisma's per-query machinery (its query
+ * interpreter, tracing spans and result mapping) costs more CPU than the statement itself: the intake's insert
+ * (lib/transfers/receive-transfer.ts, issue 19). Same pool, same connections, same limits as db().
+ */
+export function dbPool(): pg.Pool {
+  db();
+  return globalForPrisma.prismaPool!;
+}
+
 /** The pool's connections (all, idle) and the queries waiting for one; null before the first db(). */
 export function dbPoolStats(): { total: number; idle: number; waiting: number } | null {
   const pool = globalForPrisma.prismaPool;

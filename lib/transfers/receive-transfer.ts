@@ -7,7 +7,7 @@
 // "Idempotency and duplicates").
 import { Prisma } from "@/generated/prisma/client";
 import { validApiKeySql, type KnownApiKey } from "@/lib/auth/find-sender-by-api-key";
-import { db } from "@/lib/db/prisma";
+import { db, dbPool } from "@/lib/db/prisma";
 import { newId } from "@/lib/ids";
 import { getStoreRules } from "@/lib/stores/store-npis";
 import { classifyTransfer } from "@/lib/transfers/classify-transfer";
@@ -127,7 +127,8 @@ export type ReceiveWithKeyCheckOptions = {
 export async function receiveTransferWithKeyCheck(opts: ReceiveWithKeyCheckOptions): Promise<TransferResponse | null> {
   const { key, request } = opts;
   const { response, columns, values } = await transferRow(key.partnerId, request, hashRequestContent(request));
-  const rows = await db().$queryRaw<{ id: string }[]>`
+  // Straight on the client's pool: Prisma's per-query work was ~14 % of the intake's CPU (bench/README.md).
+  const statement = Prisma.sql`
     WITH valid_key AS (${validApiKeySql(key)}),
     touched AS (
       UPDATE api_keys SET last_used_at = now()
@@ -135,5 +136,6 @@ export async function receiveTransferWithKeyCheck(opts: ReceiveWithKeyCheckOptio
     INSERT INTO transfers (${columns}) SELECT ${values} FROM valid_key
     ON CONFLICT DO NOTHING
     RETURNING id`;
-  return rows.length > 0 ? response : null;
+  const { rowCount } = await dbPool().query(statement.text, statement.values);
+  return rowCount ? response : null;
 }

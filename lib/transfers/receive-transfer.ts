@@ -136,6 +136,6 @@ export async function receiveTransferWithKeyCheck(opts: ReceiveWithKeyCheckOptio
     INSERT INTO transfers (${columns}) SELECT ${values} FROM valid_key
     ON CONFLICT DO NOTHING
     RETURNING id`;
-  const { rowCount } = await dbPool().query(statement.text, statement.values);
-  return rowCount ? response : null;
+  const { rows } = await dbPool().query<{ id: string }>(statement.text, statement.values);
+  return rows.length > 0 ? response : null;
 }

@@ -126,14 +126,28 @@ export async function benchIntake(opts: {
     baseline: startProcess(
       0,
       process.execPath,
-      node("baseline", "--import", "tsx", "bench/baseline-server.ts", String(ports.baseline), opts.databaseUrl, opts.pharmacyNpi),
+      node(
+        "baseline",
+        "--import",
+        "tsx",
+        "bench/baseline-server.ts",
+        String(ports.baseline),
+        opts.databaseUrl,
+        opts.pharmacyNpi,
+      ),
       {},
     ),
     // For reference: the same handler behind Next's own pipeline (a bare `next start`, as before the direct route).
     routeHandler: startProcess(
       0,
       process.execPath,
-      node("route-handler", path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(ports.routeHandler)),
+      node(
+        "route-handler",
+        path.join(ROOT, "node_modules/next/dist/bin/next"),
+        "start",
+        "-p",
+        String(ports.routeHandler),
+      ),
       productEnv,
     ),
     ...(opts.before
@@ -154,13 +168,7 @@ export async function benchIntake(opts: {
     await waitForHttp(`http://127.0.0.1:${ports.baseline}/`, servers.baseline);
     await waitForHttp(`http://127.0.0.1:${ports.routeHandler}/v1/openapi.json`, servers.routeHandler);
     const template = requestTemplate(opts.pharmacyNpi);
-    const run = async (
-      name: Name,
-      seconds: number,
-      label: string,
-      rate?: number,
-      even = false,
-    ): Promise<ServerRun> => {
+    const run = async (name: Name, seconds: number, label: string, rate?: number, even = false): Promise<ServerRun> => {
       const done = progress(label, seconds);
       const server = servers[name]!;
       const cpuBefore = processTreeCpuMs(server.pid!);

@@ -36,6 +36,15 @@ export function db(): PrismaClient {
   return globalForPrisma.prisma;
 }
 
+/**
+ * The pg pool under the Prisma client, for the few hot statements that bypass Prisma's query path
+ * (lib/callbacks/pool-query.ts says which and why). Everything else goes through db().
+ */
+export function dbPool(): pg.Pool {
+  db();
+  return globalForPrisma.prismaPool!;
+}
+
 /** The pool's connections (all, idle) and the queries waiting for one; null before the first db(). */
 export function dbPoolStats(): { total: number; idle: number; waiting: number } | null {
   const pool = globalForPrisma.prismaPool;

@@ -21,8 +21,13 @@ import { startCallbackReceiver, type CallbackReceiver } from "@/tests/support/ca
 import { TEST_SECRETS } from "@/tests/support/server";
 import { median, percentile, processTreeCpuMs, progress, ROOT, startProcess, stopProcess } from "./support";
 
+/** A worker the drain rounds alternate over: this checkout's or an older one's (an A/B), at given settings. */
+export type WorkerVariant = { label: string; checkout: string; batchSize: number; concurrency: number };
+
 export type DrainRound = {
+  label: string;
   batchSize: number;
+  concurrency: number;
   perSecond: number;
   workerCpuMsPerCallback: number;
   writeTransactionsPerCallback: number;
@@ -44,6 +49,8 @@ export type CallbacksResult = {
   };
   batched: { workerCpuMsPerCallback: number; writeTransactionsPerCallback: number };
   drainRounds: DrainRound[];
+  /** Per variant (its label), medians of its rounds. */
+  variants: Record<string, { perSecond: number; workerCpuMsPerCallback: number; writeTransactionsPerCallback: number }>;
   baseline: { callbacksPerSecond: number; latencyP50: number; latencyP99: number };
   /** The baseline again with as many POSTs in flight as a batching worker can have (concurrency × batch size). */
   baselineAtBatchInFlight: { concurrency: number; callbacksPerSecond: number };
@@ -127,6 +134,8 @@ export async function benchCallbacks(opts: {
   /** Drain rounds per batch size, alternating. */
   drainRounds: number;
   batchSize: number;
+  /** More workers in the drain rounds beside batch 1 and the default: older checkouts, other settings. */
+  extraVariants?: WorkerVariant[];
 }): Promise<CallbacksResult> {
   const concurrency = 4; // WORKER_CONCURRENCY's default: the baseline gets the same
   const receiver = await startCallbackReceiver();
@@ -136,18 +145,34 @@ export async function benchCallbacks(opts: {
     callbackUrl: `${receiver.baseUrl}/ours`,
     npis: [],
   });
-  const startWorker = (batchSize: number) =>
-    startProcess(0, process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/worker.ts"], {
-      DATABASE_URL: opts.databaseUrl,
-      ...TEST_SECRETS,
-      AUTH_SECRET: opts.authSecret,
-      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
-      CALLBACK_ALLOW_INSECURE_HTTP: "true",
-      WORKER_CONCURRENCY: String(concurrency),
-      CALLBACK_BATCH_SIZE: String(batchSize),
-      LOG_LEVEL: "warn",
-    });
-  let worker = startWorker(opts.batchSize);
+  // An older checkout's worker runs its own code with its own tsconfig paths (and this checkout's tsx).
+  const startWorker = (v: Pick<WorkerVariant, "checkout" | "batchSize" | "concurrency">) =>
+    startProcess(
+      0,
+      process.execPath,
+      [
+        path.join(ROOT, "node_modules/tsx/dist/cli.mjs"),
+        "--tsconfig",
+        path.join(v.checkout, "tsconfig.json"),
+        path.join(v.checkout, "scripts/worker.ts"),
+      ],
+      {
+        DATABASE_URL: opts.databaseUrl,
+        ...TEST_SECRETS,
+        AUTH_SECRET: opts.authSecret,
+        CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+        CALLBACK_ALLOW_INSECURE_HTTP: "true",
+        WORKER_CONCURRENCY: String(v.concurrency),
+        CALLBACK_BATCH_SIZE: String(v.batchSize),
+        LOG_LEVEL: "warn",
+      },
+    );
+  const variants: WorkerVariant[] = [
+    { label: "batch 1", checkout: ROOT, batchSize: 1, concurrency },
+    { label: `batch ${opts.batchSize}`, checkout: ROOT, batchSize: opts.batchSize, concurrency },
+    ...(opts.extraVariants ?? []),
+  ];
+  let worker = startWorker(variants[1]!);
   const stats = new pg.Client({ connectionString: opts.databaseUrl });
   await stats.connect();
   const approve = (id: string) =>
@@ -189,15 +214,15 @@ export async function benchCallbacks(opts: {
     const rounds: DrainRound[] = [];
     let bodies: string[] = [];
     for (let round = 0; round < opts.drainRounds; round++) {
-      for (const batchSize of [1, opts.batchSize]) {
+      for (const variant of variants) {
         done = progress(
-          `callbacks: a backlog of ${opts.count} drained by a worker, batch size ${batchSize} (round ${round + 1})`,
+          `callbacks: a backlog of ${opts.count} drained by a worker, ${variant.label} (round ${round + 1})`,
           1,
         );
         const backlog = await pendingTransfers(partner.partnerId, opts.pharmacyNpi, opts.count);
         await pool(backlog, concurrency, async (id) => void (await approve(id)));
         const before = receiver.requests("/ours").length;
-        worker = startWorker(batchSize);
+        worker = startWorker(variant);
         await receiver.waitFor("/ours", before + 1, 180_000);
         const [cpuFirst, xidFirst] = [processTreeCpuMs(worker.pid!), await nextTransactionId(stats)];
         const drained = (await receiver.waitFor("/ours", before + opts.count, 180_000)).slice(before);
@@ -205,7 +230,9 @@ export async function benchCallbacks(opts: {
         await stopProcess(worker);
         const times = drained.map((r) => r.at);
         rounds.push({
-          batchSize,
+          label: variant.label,
+          batchSize: variant.batchSize,
+          concurrency: variant.concurrency,
           perSecond: Math.round((opts.count - 1) / ((Math.max(...times) - Math.min(...times)) / 1000)),
           workerCpuMsPerCallback: round2((cpuLast - cpuFirst) / (opts.count - 1)),
           // Less the two readings' own.
@@ -216,8 +243,8 @@ export async function benchCallbacks(opts: {
         done();
       }
     }
-    const summary = (batchSize: number) => {
-      const mine = rounds.filter((r) => r.batchSize === batchSize);
+    const summary = (label: string) => {
+      const mine = rounds.filter((r) => r.label === label);
       return {
         callbacksPerSecond: median(mine.map((r) => r.perSecond)),
         workerCpuMsPerCallback: median(mine.map((r) => r.workerCpuMsPerCallback)),
@@ -235,7 +262,7 @@ export async function benchCallbacks(opts: {
     );
     done();
 
-    const batched = summary(opts.batchSize);
+    const batched = summary(variants[1]!.label);
     return {
       count: opts.count,
       concurrency,
@@ -246,12 +273,25 @@ export async function benchCallbacks(opts: {
         latencyP50: percentile(latencies, 50),
         latencyP99: percentile(latencies, 99),
       },
-      oneJobPerCallback: summary(1),
+      oneJobPerCallback: summary(variants[0]!.label),
       batched: {
         workerCpuMsPerCallback: batched.workerCpuMsPerCallback,
         writeTransactionsPerCallback: batched.writeTransactionsPerCallback,
       },
       drainRounds: rounds,
+      variants: Object.fromEntries(
+        variants.map((v) => {
+          const m = summary(v.label);
+          return [
+            v.label,
+            {
+              perSecond: m.callbacksPerSecond,
+              workerCpuMsPerCallback: m.workerCpuMsPerCallback,
+              writeTransactionsPerCallback: m.writeTransactionsPerCallback,
+            },
+          ];
+        }),
+      ),
       baseline: {
         callbacksPerSecond: Math.round(base.perSecond),
         latencyP50: percentile(base.latencies, 50),

@@ -33,6 +33,12 @@ if (process.argv.includes("--only") && !PARTS.includes(onlyArg as Part)) {
 const intakeBefore = process.argv.includes("--intake-before")
   ? process.argv[process.argv.indexOf("--intake-before") + 1]
   : undefined;
+/** `--callbacks-before <checkout>` (repeatable): that checkout's worker in the callbacks' drain rounds too (an A/B). */
+const callbacksBefore = process.argv.flatMap((arg, i) => (arg === "--callbacks-before" ? [process.argv[i + 1]!] : []));
+/** `--callbacks-sweep 16x4,32x4,8x8`: more drain-round workers of this checkout, as batch size x concurrency. */
+const callbacksSweep = process.argv.includes("--callbacks-sweep")
+  ? process.argv[process.argv.indexOf("--callbacks-sweep") + 1]!.split(",").map((spec) => spec.split("x").map(Number))
+  : [];
 const runs = (part: Part) => !process.argv.includes("--only") || onlyArg === part;
 const settings = quick ? { connections: 10, seconds: 3, rounds: 1 } : { connections: 50, seconds: 20, rounds: 2 };
 const queueSizes = quick ? [20_000] : [100_000, 1_000_000];
@@ -192,6 +198,20 @@ async function main(): Promise<void> {
         pharmacyNpi: DEMO_PHARMACY_NPI,
         actor,
         batchSize: env().CALLBACK_BATCH_SIZE,
+        extraVariants: [
+          ...callbacksBefore.map((dir) => ({
+            label: `${path.basename(path.resolve(dir))} batch ${env().CALLBACK_BATCH_SIZE}`,
+            checkout: path.resolve(dir),
+            batchSize: env().CALLBACK_BATCH_SIZE,
+            concurrency: 4,
+          })),
+          ...callbacksSweep.map(([batchSize = 8, concurrency = 4]) => ({
+            label: `batch ${batchSize} x ${concurrency}`,
+            checkout: ROOT,
+            batchSize,
+            concurrency,
+          })),
+        ],
         ...callbackSettings,
       });
     }
@@ -396,6 +416,12 @@ async function main(): Promise<void> {
             String(c.oneJobPerCallback.writeTransactionsPerCallback),
             "",
           ],
+          ...Object.entries(c.variants).map(([label, v]) => [
+            `drain: ${label} (/s, worker CPU ms and write transactions per callback)`,
+            String(v.perSecond),
+            `${v.workerCpuMsPerCallback} ms, ${v.writeTransactionsPerCallback} tx`,
+            String(Math.round((v.perSecond / c.baseline.callbacksPerSecond) * 100) / 100),
+          ]),
           ["approvals + callbacks/s (end to end)", String(c.ours.approveAndDeliverPerSecond), "", ""],
           ["approve-to-callback p50 ms", String(c.ours.latencyP50), String(c.baseline.latencyP50), ""],
           ["approve-to-callback p99 ms", String(c.ours.latencyP99), String(c.baseline.latencyP99), ""],

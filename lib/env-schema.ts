@@ -68,8 +68,8 @@ const EnvSchema = z.object({
   RUN_WORKER: booleanFromString.default(true),
   /** Callback deliveries one worker process runs at once. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
-  /** How many of one partner's due callbacks one delivery job claims and sends at once (1: one callback per job). */
-  CALLBACK_BATCH_SIZE: z.coerce.number().int().min(1).max(50).default(8),
+  /** One partner's due callbacks one delivery job claims and sends at once (1: one per job; 32: bench/README.md's sweep). */
+  CALLBACK_BATCH_SIZE: z.coerce.number().int().min(1).max(50).default(32),
   /** How often a worker looks for jobs whose time has come (new jobs are picked up at once by LISTEN/NOTIFY). */
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   OAUTH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),

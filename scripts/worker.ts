@@ -6,13 +6,17 @@ import { startCallbackWorker } from "@/lib/callbacks/worker";
 import { disconnectDb } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
+import { setDefaultMetrics } from "@/lib/ops/metrics";
 import { startOpsListeners } from "@/lib/ops/serve-ops";
+import { registerWorkerDefaultMetrics } from "@/lib/ops/worker-default-metrics";
 import { checkKeysAgainstDatabase, ensureSecrets, loadEnvOrExit, startDatabase } from "./runtime";
 
 const say = (msg: string) => process.stdout.write(`[rx-transfer worker] ${msg}\n`);
 
 async function main(): Promise<void> {
   loadEnvOrExit();
+  // Before anything observes a metric: no GC histogram in the worker (lib/ops/worker-default-metrics.ts).
+  setDefaultMetrics(registerWorkerDefaultMetrics);
   // Stored webhook secrets are sealed under DATA_ENCRYPTION_KEY and the audit log is keyed with
   // AUDIT_HMAC_KEY: the worker must use the server's (checked once the database is up).
   ensureSecrets(say);

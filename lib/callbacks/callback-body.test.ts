@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { serializeCallbackBody } from "@/lib/callbacks/callback-body";
+import { confirmedResponse } from "@/lib/transfers/decision-responses";
+import { buildTransferRequest } from "@/lib/transfers/fixtures";
+import { TransferResponseSchema } from "@/lib/transfers/wire";
+
+/** Every object's keys reversed, as jsonb may hand them back in any order. */
+const reversed = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(reversed)
+    : typeof value === "object" && value !== null
+      ? Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversed(v)]))
+      : value;
 
 describe("serializeCallbackBody", () => {
   it("writes a stored (key-reordered) TransferResponse in the wire order, extra metadata kept", () => {
@@ -16,6 +27,19 @@ describe("serializeCallbackBody", () => {
     };
     expect(serializeCallbackBody(fromJsonb)).toBe(
       '{"requestID":"req-1","metadata":{"responseType":"ERROR","referenceID":"trf_1","responseID":"rsp_1","responseTimestamp":"2026-01-01T00:00:00Z","localRxNumber":"L-1"},"error":{"type":"MISSING_INFO","description":"prescription.daysSupply is required"}}',
+    );
+  });
+
+  it("writes a CONFIRMED response, prescription and arrays included, byte for byte as the zod parse does", () => {
+    const response = confirmedResponse(buildTransferRequest(), "trf_1", new Date("2026-01-01T00:00:00Z"), "L-9");
+    const stored = reversed(response);
+    expect(JSON.stringify(stored)).not.toBe(JSON.stringify(response));
+    expect(serializeCallbackBody(stored)).toBe(JSON.stringify(TransferResponseSchema.parse(stored)));
+  });
+
+  it("keeps a stored __proto__ key as a key", () => {
+    expect(serializeCallbackBody(JSON.parse('{"__proto__":{"x":1},"requestID":"r"}'))).toBe(
+      '{"requestID":"r","__proto__":{"x":1}}',
     );
   });
 

@@ -5,7 +5,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { closeCallbackConnections } from "@/lib/callbacks/callback-connections";
+import { closeCallbackConnections, MAX_CONNECTIONS_PER_ORIGIN } from "@/lib/callbacks/callback-connections";
 import type { ResolvedAddress, Resolver } from "@/lib/callbacks/network-guard";
 import { postCallback } from "@/lib/callbacks/post-callback";
 
@@ -101,5 +101,26 @@ describe("keep-alive callback connections", () => {
     expect(requests.map((r) => r.localAddress)).toEqual(["127.0.0.1", "127.0.0.2"]);
     expect(requests[1]?.socket).not.toBe(kept);
     await closed(kept!);
+  });
+
+  it("opens at most MAX_CONNECTIONS_PER_ORIGIN connections to one partner, however many POSTs are ready", async () => {
+    const { resolve } = changingResolver();
+    const count = MAX_CONNECTIONS_PER_ORIGIN + 16;
+    const results = await Promise.all(
+      Array.from({ length: count }, () =>
+        postCallback({
+          url: `http://partner.invalid:${port}/many`,
+          body: "{}",
+          headers: {},
+          timeoutMs: 5000,
+          allowPrivate: true,
+          allowInsecureHttp: true,
+          resolve,
+        }),
+      ),
+    );
+    expect(results.every((r) => r.statusCode === 204)).toBe(true);
+    expect(requests).toHaveLength(count);
+    expect(sockets.length).toBe(MAX_CONNECTIONS_PER_ORIGIN);
   });
 });

@@ -12,6 +12,13 @@ import { parseIPv6, type ResolvedAddress } from "@/lib/callbacks/network-guard";
 
 /** Idle sockets are closed after this long: under Node's default server keep-alive (5 s), to avoid reusing one the partner is closing. */
 const IDLE_MS = 4_000;
+/**
+ * Connections at most, so requests in flight at most, from one worker to one partner origin: a batching
+ * worker may have WORKER_CONCURRENCY × CALLBACK_BATCH_SIZE POSTs ready at once (128 by default); the rest
+ * wait for a free connection, inside their attempt's deadline. A receiver answered 384/s at 32 in flight
+ * in the bench, more than one worker sends (bench/README.md).
+ */
+export const MAX_CONNECTIONS_PER_ORIGIN = 32;
 /** Pools kept at once; the least recently used beyond this are closed. */
 const MAX_POOLS = 256;
 
@@ -47,7 +54,12 @@ function guardSocket(socket: Socket, pinned: ResolvedAddress): void {
 }
 
 function createPool(isHttps: boolean, origin: string, pinned: ResolvedAddress): Pool {
-  const options = { keepAlive: true, timeout: IDLE_MS, lookup: pinnedLookup(pinned) };
+  const options = {
+    keepAlive: true,
+    timeout: IDLE_MS,
+    maxSockets: MAX_CONNECTIONS_PER_ORIGIN,
+    lookup: pinnedLookup(pinned),
+  };
   const agent = isHttps ? new https.Agent(options) : new http.Agent(options);
   const createConnection = agent.createConnection.bind(agent) as (...args: unknown[]) => Socket;
   agent.createConnection = ((...args: unknown[]) => {

@@ -8,7 +8,7 @@
 // without waiting for the reconcile; a success removes it, a failure reschedules it as usual. Rows another
 // statement holds are skipped, never waited for, and callbacks whose jobs a worker has already fetched are
 // left to those jobs.
-import { db } from "@/lib/db/prisma";
+import { poolQuery } from "@/lib/callbacks/pool-query";
 import {
   attemptLeaseMs,
   claimOf,
@@ -34,7 +34,7 @@ export async function claimDueCallbacks(opts: ClaimDueCallbacksOptions): Promise
   const now = new Date();
   const lease = new Date(now.getTime() + attemptLeaseMs());
   const interruptedBefore = new Date(now.getTime() - attemptLeaseMs());
-  const rows = await db().$queryRaw<ClaimRow[]>`
+  const rows = await poolQuery<ClaimRow>`
     WITH own AS (
       SELECT c.id, c.partner_id FROM callbacks c
        WHERE c.id = ${callbackId} AND c.status = 'PENDING'

@@ -17,7 +17,14 @@ import { observeCallbackAttempt } from "@/lib/ops/metrics";
 import { serializeCallbackBody } from "@/lib/callbacks/callback-body";
 import { cancelScheduledDelivery, scheduleDelivery } from "@/lib/callbacks/job-queue";
 import { recordCallbackSuccesses } from "@/lib/callbacks/record-callback-successes";
-import { isSuccess, postCallback, type AttemptResult } from "@/lib/callbacks/post-callback";
+import {
+  checkCallbackTarget,
+  isSuccess,
+  postCallback,
+  type AttemptResult,
+  type CallbackTarget,
+  type TargetRefused,
+} from "@/lib/callbacks/post-callback";
 import { planRetry, parseRetryAfter } from "@/lib/callbacks/retry-schedule";
 import { webhookHeaders } from "@/lib/callbacks/signature";
 import { isUsableOutboundHeaderName } from "@/lib/partners/credential-rules";
@@ -33,24 +40,11 @@ import {
 
 export type { DeliveryOutcome, PartnerRow };
 
-/** Headers and body of one attempt: Standard Webhooks headers signed now, and the partner's own credential. */
-function buildRequest(claim: Claim): { body: string; headers: Record<string, string> } | { error: string } {
-  return signedCallbackRequest(
-    claim.callback.id,
-    serializeCallbackBody(claim.callback.payload),
-    claim.callback.partner_id,
-    claim.partner,
-  );
-}
+/** A partner's opened signing secrets and credential header: opened once for all of a batch's attempts. */
+export type PartnerKeys = { secrets: string[]; header: [string, string] | null } | { error: string };
 
-/** A body as the partner receives it: signed with its secrets now, with its own credential header (also the admin's test callback). */
-export function signedCallbackRequest(
-  id: string,
-  body: string,
-  partnerId: string,
-  partner: PartnerRow,
-): { body: string; headers: Record<string, string> } | { error: string } {
-  const now = new Date();
+/** Opens a partner's sealed secrets (the previous one while its rotation overlap lasts). Throws when one cannot be opened. */
+export function openPartnerKeys(partnerId: string, partner: PartnerRow, now: Date): PartnerKeys {
   const secrets = [openSecret(partner.webhook_secret, secretOwner.webhookSecret(partnerId))];
   if (
     partner.previous_webhook_secret &&
@@ -59,21 +53,32 @@ export function signedCallbackRequest(
   ) {
     secrets.push(openSecret(partner.previous_webhook_secret, secretOwner.webhookSecret(partnerId)));
   }
+  if (!partner.outbound_header_name || !partner.outbound_header_value) return { secrets, header: null };
+  const name = partner.outbound_header_name.trim();
+  if (!isUsableOutboundHeaderName(name)) {
+    return { error: "the partner's outbound credential header name is not usable; fix it in the partner's settings" };
+  }
+  const value = openSecret(partner.outbound_header_value, secretOwner.outboundHeader(partnerId));
+  if (/[\r\n\0]/.test(value))
+    return { error: "the partner's outbound credential value is not usable; fix it in the partner's settings" };
+  return { secrets, header: [name, value] };
+}
+
+/** A body as the partner receives it: signed with its secrets now, with its own credential header (also the admin's test callback). */
+export function signedCallbackRequest(
+  id: string,
+  body: string,
+  partnerId: string,
+  partner: PartnerRow,
+  keys: PartnerKeys = openPartnerKeys(partnerId, partner, new Date()),
+): { body: string; headers: Record<string, string> } | { error: string } {
+  if ("error" in keys) return keys;
   const headers: Record<string, string> = {
     "content-type": "application/json",
     "user-agent": "rx-transfer-callbacks/1",
-    ...webhookHeaders({ id, timestamp: Math.floor(now.getTime() / 1000), body, secrets }),
+    ...webhookHeaders({ id, timestamp: Math.floor(Date.now() / 1000), body, secrets: keys.secrets }),
   };
-  if (partner.outbound_header_name && partner.outbound_header_value) {
-    const name = partner.outbound_header_name.trim();
-    if (!isUsableOutboundHeaderName(name)) {
-      return { error: "the partner's outbound credential header name is not usable; fix it in the partner's settings" };
-    }
-    const value = openSecret(partner.outbound_header_value, secretOwner.outboundHeader(partnerId));
-    if (/[\r\n\0]/.test(value))
-      return { error: "the partner's outbound credential value is not usable; fix it in the partner's settings" };
-    headers[name] = value;
-  }
+  if (keys.header) headers[keys.header[0]] = keys.header[1];
   return { body, headers };
 }
 
@@ -161,20 +166,55 @@ export async function recordOutcome(claim: Claim, result: AttemptResult, manual:
   });
 }
 
+/** What the attempts of one batch share: its partner's keys and its URL's check, each done once (drain-callbacks.ts). */
+export type BatchShared = { keys: () => PartnerKeys; target: Promise<CallbackTarget | TargetRefused> };
+
+/** The shared parts of a batch whose claims are all `partner`'s, made at one instant. */
+export function batchShared(partnerId: string, partner: PartnerRow): BatchShared {
+  let opened: { keys: PartnerKeys } | { thrown: unknown } | null = null;
+  return {
+    // Lazily, and a failure to open is each attempt's own error (as it is for a single attempt).
+    keys: () => {
+      if (!opened) {
+        try {
+          opened = { keys: openPartnerKeys(partnerId, partner, new Date()) };
+        } catch (err) {
+          opened = { thrown: err };
+        }
+      }
+      if ("thrown" in opened) throw opened.thrown;
+      return opened.keys;
+    },
+    target: checkCallbackTarget(targetInput(partner.callback_url)),
+  };
+}
+
+const targetInput = (url: string) => ({
+  url,
+  allowPrivate: env().CALLBACK_ALLOW_PRIVATE_NETWORKS,
+  allowInsecureHttp: env().CALLBACK_ALLOW_INSECURE_HTTP,
+});
+
 /** Signs and sends one claimed attempt; never throws (a bug or an unreadable secret is the attempt's error). */
-export async function sendAttempt(claim: Claim, signal?: AbortSignal): Promise<AttemptResult> {
+export async function sendAttempt(claim: Claim, signal?: AbortSignal, shared?: BatchShared): Promise<AttemptResult> {
   try {
-    const request = buildRequest(claim);
+    const { id, payload, partner_id } = claim.callback;
+    const request = signedCallbackRequest(
+      id,
+      serializeCallbackBody(payload),
+      partner_id,
+      claim.partner,
+      shared ? shared.keys() : undefined,
+    );
     if ("error" in request)
       return { statusCode: null, error: request.error, latencyMs: 0, retryAfter: null, interrupted: false };
     return await postCallback({
-      url: claim.partner.callback_url,
+      ...targetInput(claim.partner.callback_url),
       body: request.body,
       headers: request.headers,
       timeoutMs: env().CALLBACK_TIMEOUT_MS,
-      allowPrivate: env().CALLBACK_ALLOW_PRIVATE_NETWORKS,
-      allowInsecureHttp: env().CALLBACK_ALLOW_INSECURE_HTTP,
       signal,
+      target: shared?.target,
     });
   } catch (err) {
     // Recorded on the attempt rather than left dangling.

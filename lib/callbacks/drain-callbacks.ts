@@ -5,13 +5,21 @@
 // the batch; it was most of a delivery's cost (bench/README.md).
 //
 // Everything else is the single delivery's: each failure goes through recordOutcome on its own (retry
-// schedule, Retry-After, the 4-hour deadline, 410), each POST resolves and checks its host itself, and a
-// job whose own callback was not claimed here (early, leased, settled, locked) takes the single path.
+// schedule, Retry-After, the 4-hour deadline, 410); the partner's secrets are opened, and its URL's host
+// resolved and checked by the network guard, once for the batch (each new connection still dials that
+// pinned address; the next batch re-checks it), and a job whose own callback was not claimed here (early,
+// leased, settled, locked) takes the single path.
 // All of a batch's POSTs run at once, so the batch is done within one attempt's timeout: inside every
 // claim's lease.
 import { claimDueCallbacks } from "@/lib/callbacks/claim-due-callbacks";
 import type { Claim, DeliveryOutcome } from "@/lib/callbacks/claim-callback-attempt";
-import { deliverCallback, recordOutcome, reportAttempt, sendAttempt } from "@/lib/callbacks/deliver-callback";
+import {
+  batchShared,
+  deliverCallback,
+  recordOutcome,
+  reportAttempt,
+  sendAttempt,
+} from "@/lib/callbacks/deliver-callback";
 import { isSuccess, type AttemptResult } from "@/lib/callbacks/post-callback";
 import { recordCallbackSuccesses } from "@/lib/callbacks/record-callback-successes";
 
@@ -31,8 +39,18 @@ export async function drainCallbacks(opts: DrainCallbacksOptions): Promise<Deliv
   const claims = await claimDueCallbacks({ callbackId: opts.callbackId, limit: opts.batchSize });
   const ownClaimed = claims[0]?.callback.id === opts.callbackId;
   const own = ownClaimed ? null : deliverCallback(opts.callbackId, { signal: opts.signal });
+  // One partner, one URL, one instant: its secrets are opened and its URL resolved and checked once.
+  const first = claims[0];
+  const shared = first && batchShared(first.callback.partner_id, first.partner);
   const sent: Sent[] = await Promise.all(
-    claims.map(async (claim) => ({ claim, result: await sendAttempt(claim, opts.signal) })),
+    claims.map(async (claim) => ({
+      claim,
+      result: await sendAttempt(
+        claim,
+        opts.signal,
+        claim.callback.partner_id === first?.callback.partner_id ? shared : undefined,
+      ),
+    })),
   );
 
   const successes = sent.filter((s) => isSuccess(s.result.statusCode));

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Resolver } from "@/lib/callbacks/network-guard";
-import { postCallback } from "@/lib/callbacks/post-callback";
+import { checkCallbackTarget, postCallback } from "@/lib/callbacks/post-callback";
 
 let server: Server;
 let port: number;
@@ -119,5 +119,28 @@ describe("postCallback", () => {
     await new Promise((r) => closed.close(r));
     const result = await postCallback({ ...base, url: `http://127.0.0.1:${closedPort}/` });
     expect(result).toMatchObject({ statusCode: null, error: "connection refused" });
+  });
+
+  it("sends a batch's POSTs on one check of the URL: one resolution, each to the pinned address", async () => {
+    let lookups = 0;
+    const resolve: Resolver = async (host) => {
+      lookups++;
+      return host === "batch.invalid" ? [{ address: "127.0.0.1", family: 4 }] : [];
+    };
+    const url = `http://batch.invalid:${port}/batch`;
+    const target = checkCallbackTarget({ ...base, url, resolve });
+    const results = await Promise.all([1, 2, 3].map(() => postCallback({ ...base, url, target })));
+    expect(results.map((r) => r.statusCode)).toEqual([202, 202, 202]);
+    expect(lookups).toBe(1);
+    expect(seen.filter((r) => r.url === "/batch" && r.host === `batch.invalid:${port}`)).toHaveLength(3);
+  });
+
+  it("refuses every POST of a batch whose one check refused the address, sending nothing", async () => {
+    const before = seen.length;
+    const url = `http://127.0.0.1:${port}/refused-batch`;
+    const target = checkCallbackTarget({ ...base, url, allowPrivate: false });
+    const results = await Promise.all([1, 2].map(() => postCallback({ ...base, url, target })));
+    for (const r of results) expect(r.error).toMatch(/^callback address refused: 127\.0\.0\.1, a loopback address/);
+    expect(seen.length).toBe(before);
   });
 });

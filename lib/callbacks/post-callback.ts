@@ -1,8 +1,9 @@
 // One HTTP attempt at a callback: POST the body to the partner's URL and report the status code or the
 // error, and the latency. No redirects are followed (a 3xx is a failed attempt), the whole attempt (DNS,
-// connect, TLS, answer) has one deadline, the host is resolved and checked on every attempt and the request
-// goes over a keep-alive connection to that checked address (callback-connections.ts; the URL's host still
-// names the server in the Host header and TLS SNI), and the answer's body is read only up to a small cap
+// connect, TLS, answer) has one deadline, the host is resolved and checked for every attempt (once for all
+// of a batch's attempts, made at one instant: checkCallbackTarget) and the request goes over a keep-alive
+// connection to that checked address (callback-connections.ts; the URL's host still names the server in
+// the Host header and TLS SNI), and the answer's body is read only up to a small cap
 // and thrown away: it may hold anything. An answer larger than the cap costs the connection.
 import http from "node:http";
 import https from "node:https";
@@ -42,11 +43,61 @@ export type PostCallbackInput = {
   /** Aborts the attempt (e.g. graceful shutdown of the worker). */
   signal?: AbortSignal;
   resolve?: Resolver;
+  /** The URL already checked (checkCallbackTarget) for this instant's POSTs; otherwise it is checked here. */
+  target?: Promise<CallbackTarget | TargetRefused>;
 };
 
 export const isSuccess = (status: number | null): boolean => status !== null && status >= 200 && status <= 299;
 
 class ShutdownAbort extends Error {}
+
+/** Where a callback URL's POSTs go: the URL and the address the network guard approved, pinned. */
+export type CallbackTarget = { url: URL; pinned: ResolvedAddress };
+/** Why no POST goes to a callback URL (the attempt's error text). */
+export type TargetRefused = { refused: string };
+
+export type CheckCallbackTargetInput = Pick<
+  PostCallbackInput,
+  "url" | "allowPrivate" | "allowInsecureHttp" | "resolve"
+>;
+
+/**
+ * The URL's checks, one resolution of its host and the network guard over every address it resolves to.
+ * Never rejects. A refusal or a failed resolution closes the origin's kept connections. One check may serve
+ * several POSTs made at the same instant (a batch: drain-callbacks.ts); each new connection still dials the
+ * pinned address (callback-connections.ts), and the next check sees any address change.
+ */
+export async function checkCallbackTarget(input: CheckCallbackTargetInput): Promise<CallbackTarget | TargetRefused> {
+  let url: URL;
+  try {
+    url = new URL(input.url);
+  } catch {
+    return { refused: "the callback URL is not a valid URL" };
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return { refused: "the callback URL must use http or https" };
+  if (url.protocol === "http:" && !input.allowInsecureHttp) {
+    return {
+      refused:
+        "the callback URL uses http://; callbacks go only to https:// URLs (CALLBACK_ALLOW_INSECURE_HTTP is off): set an https URL for this partner",
+    };
+  }
+  try {
+    return {
+      url,
+      pinned: await resolveCallbackHost(hostOf(url), { allowPrivate: input.allowPrivate, resolve: input.resolve }),
+    };
+  } catch (err) {
+    // No connection to this origin outlives a refusal or a failed resolution.
+    forgetCallbackOrigin(url);
+    if (err instanceof CallbackAddressRefused) return { refused: err.message };
+    const code = (err as { code?: string }).code;
+    return {
+      refused:
+        code === "ENOTFOUND" || code === "EAI_AGAIN" ? `DNS: ${hostOf(url)} not found` : `DNS: ${errorText(err)}`,
+    };
+  }
+}
 
 export async function postCallback(input: PostCallbackInput): Promise<AttemptResult> {
   const started = performance.now();
@@ -80,35 +131,14 @@ async function attempt(input: PostCallbackInput, signal: AbortSignal, started: n
       ? failed("interrupted: the worker is shutting down", true)
       : failed(`timeout: no answer within ${input.timeoutMs} ms`);
 
-  let url: URL;
+  let target: CallbackTarget | TargetRefused;
   try {
-    url = new URL(input.url);
+    target = await abortable(input.target ?? checkCallbackTarget(input), signal);
   } catch {
-    return failed("the callback URL is not a valid URL");
+    return describeAbort();
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return failed("the callback URL must use http or https");
-  if (url.protocol === "http:" && !input.allowInsecureHttp) {
-    return failed(
-      "the callback URL uses http://; callbacks go only to https:// URLs (CALLBACK_ALLOW_INSECURE_HTTP is off): set an https URL for this partner",
-    );
-  }
-
-  let pinned: ResolvedAddress;
-  try {
-    pinned = await abortable(
-      resolveCallbackHost(hostOf(url), { allowPrivate: input.allowPrivate, resolve: input.resolve }),
-      signal,
-    );
-  } catch (err) {
-    if (signal.aborted) return describeAbort();
-    // No connection to this origin outlives a refusal or a failed resolution.
-    forgetCallbackOrigin(url);
-    if (err instanceof CallbackAddressRefused) return failed(err.message);
-    const code = (err as { code?: string }).code;
-    return failed(
-      code === "ENOTFOUND" || code === "EAI_AGAIN" ? `DNS: ${hostOf(url)} not found` : `DNS: ${errorText(err)}`,
-    );
-  }
+  if ("refused" in target) return failed(target.refused);
+  const { url, pinned } = target;
 
   const agent = callbackAgent(url, pinned);
   const isHttps = url.protocol === "https:";

@@ -4,7 +4,7 @@
 // (unless already) with its waiting job cancelled; the partners' failure marks cleared, written only when
 // set (an unconditional write would lock the partner's row, and concurrent deliveries to that partner
 // would queue on it).
-import { db } from "@/lib/db/prisma";
+import { poolQuery } from "@/lib/callbacks/pool-query";
 import type { Claim } from "@/lib/callbacks/claim-callback-attempt";
 import type { AttemptResult } from "@/lib/callbacks/post-callback";
 
@@ -22,7 +22,7 @@ export async function recordCallbackSuccesses(opts: RecordCallbackSuccessesOptio
   const latencies = successes.map((s) => s.result.latencyMs);
   const partnerIds = [...new Set(successes.map((s) => s.claim.callback.partner_id))];
   const now = new Date();
-  await db().$executeRaw`
+  await poolQuery`
     WITH done AS (
       SELECT * FROM unnest(${ids}::text[], ${attempts}::int[], ${codes}::int[], ${errors}::text[], ${latencies}::int[])
           AS d(callback_id, attempt_number, status_code, error, latency_ms)),

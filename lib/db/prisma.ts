@@ -37,9 +37,9 @@ export function db(): PrismaClient {
 }
 
 /**
- * The client's own pg pool, for the one hot statement where Prisma's per-query machinery (its query
- * interpreter, tracing spans and result mapping) costs more CPU than the statement itself: the intake's insert
- * (lib/transfers/receive-transfer.ts, issue 19). Same pool, same connections, same limits as db().
+ * The pg pool under the Prisma client, for the few hot statements that bypass Prisma's query path (the
+ * callback worker's, lib/callbacks/pool-query.ts, and the intake's key-checked insert,
+ * lib/transfers/receive-transfer.ts, say which and why). Everything else goes through db().
  */
 export function dbPool(): pg.Pool {
   db();

@@ -1,11 +1,12 @@
-// The feed of approved transfers for interface engines: entries after a cursor, in approval commit order,
-// each with its FHIR Bundle. One SQL statement, so one snapshot: it sees every entry up to some sequence
-// number and, because entries become visible in sequence order (append-feed-entry.ts), none beyond a gap
-// that a later commit could still fill.
+// The feed of approved transfers for interface engines: entries after a cursor, in the order they were
+// numbered (about the approvals' commit order), each with its FHIR Bundle. Waiting entries are numbered first
+// (feed-entries.ts), then one SQL statement reads, so one snapshot: it sees every entry up to some sequence
+// number and, because numbers become visible in increasing order, none beyond a gap a later commit could fill.
 import type { Bundle } from "@medplum/fhirtypes";
 import { db } from "@/lib/db/prisma";
 import { buildTransferBundle } from "@/lib/fhir/build-transfer-bundle";
 import { encodeFeedCursor } from "@/lib/integration/feed-cursor";
+import { numberFeedEntries } from "@/lib/integration/feed-entries";
 import { TransferRequestSchema } from "@/lib/transfers/wire";
 
 export const FEED_PAGE_MAX = 100;
@@ -16,6 +17,7 @@ export type FeedPage = { items: FeedItem[]; nextCursor: string; hasMore: boolean
 type Row = { seq: bigint; transfer_id: string; approved_at: Date; request: unknown; local_rx_number: string | null };
 
 export async function listIntegrationFeed(opts: { after: bigint; limit: number }): Promise<FeedPage> {
+  await numberFeedEntries();
   const rows = await db().$queryRaw<Row[]>`
     SELECT f.seq, f.transfer_id, f.approved_at, t.request, d.local_rx_number
       FROM integration_feed f

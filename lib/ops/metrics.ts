@@ -32,9 +32,22 @@ export type CallbackAttemptResult = (typeof CALLBACK_ATTEMPT_RESULTS)[number];
 
 type PoolStats = { total: number; idle: number; waiting: number };
 
+type DefaultMetrics = (registry: client.Registry) => void;
+/** prom-client's default metrics, all of them (prefix rx_); the standalone worker registers fewer. */
+let registerDefaults: DefaultMetrics = (registry) =>
+  client.collectDefaultMetrics({ register: registry, prefix: "rx_" });
+
+/**
+ * Another set of default metrics for this process, set before anything observes a metric: the standalone
+ * callback worker's (scripts/worker.ts, lib/ops/worker-default-metrics.ts, kept out of Next's bundle).
+ */
+export function setDefaultMetrics(register: DefaultMetrics): void {
+  registerDefaults = register;
+}
+
 function createMetrics() {
   const registry = new client.Registry();
-  client.collectDefaultMetrics({ register: registry, prefix: "rx_" });
+  registerDefaults(registry);
   let cache: { at: number; value: Promise<DatabaseGauges | null> } | null = null;
   /** The database gauges, fetched at most once per GAUGE_TTL_MS (concurrent scrapes share one fetch). */
   const gauges = (): Promise<DatabaseGauges | null> => {

@@ -14,7 +14,7 @@ import {
   type AuditEventInput,
 } from "@/lib/audit/record-audit-event";
 import { deliveryJobSql } from "@/lib/callbacks/job-queue";
-import { feedEntryInsertSql } from "@/lib/integration/append-feed-entry";
+import { feedEntryInsertSql } from "@/lib/integration/feed-entries";
 
 export type LockedTransfer = {
   id: string;
@@ -99,7 +99,7 @@ export type DecisionWrite = {
  * One statement. The decision's primary key refuses a second decision (the caller turns that into "already
  * decided"). The job is scheduleDelivery's own call (deliveryJobSql, lib/callbacks/job-queue.ts): keyed by
  * the callback id, to run now. Data-modifying CTEs the main query does not read run after
- * it, in order, so the feed entry (whose lock is held to COMMIT) is the statement's last work.
+ * it, in order. An approval's feed entry is queued unnumbered: it takes no lock (lib/integration/feed-entries.ts).
  */
 export async function writeDecision(tx: Prisma.TransactionClient, w: DecisionWrite): Promise<void> {
   const rejected = w.outcome === "REJECTED";

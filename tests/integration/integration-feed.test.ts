@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Bundle } from "@medplum/fhirtypes";
 import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { db } from "@/lib/db/prisma";
-import { appendFeedEntry } from "@/lib/integration/append-feed-entry";
+import type { Prisma } from "@/generated/prisma/client";
+import { appendFeedEntry, numberFeedEntriesIn } from "@/lib/integration/feed-entries";
 import { createIntegrationKey, revokeIntegrationKey } from "@/lib/integration/integration-keys";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { approveTransfer } from "@/lib/transfers/approve-transfer";
@@ -111,16 +112,36 @@ describe("the integration feed", () => {
     expect(seen).toEqual(order.map((o) => o.transferId));
   }, 120_000);
 
-  it("does not skip an approval that commits after a later-numbered one started: numbers become visible in commit order", async () => {
-    // Deterministic version of the race: two approved transfers are fed again through appendFeedEntry in two
-    // transactions this test controls. A takes its number and stays open; B starts after it. Were numbers not
-    // handed out in commit order, B would commit first, a reader would move past B's number, and A (smaller)
-    // would never be seen.
+  /** Two approved transfers whose feed entries this test then writes itself, in transactions it controls. */
+  async function twoApprovedWithoutEntries(): Promise<[string, string]> {
     const [a, b] = [await receive(), await receive()];
     for (const id of [a, b])
       await approveTransfer({ transferId: id, actor: actor(), clientAddress: null, approval: {} });
+    await db().integrationFeedPending.deleteMany({ where: { transferId: { in: [a, b] } } });
     await db().integrationFeedEntry.deleteMany({ where: { transferId: { in: [a, b] } } });
-    let cursor = await cursorAtEnd();
+    return [a, b];
+  }
+
+  /** A transaction held open after `work` until the returned release is called. */
+  async function heldOpen(work: (tx: Prisma.TransactionClient) => Promise<unknown>) {
+    let release!: () => void;
+    const mayCommit = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const workDone = new Promise<void>((resolve) => (started = resolve));
+    const done = db().$transaction(
+      async (tx) => {
+        await work(tx);
+        started();
+        await mayCommit;
+      },
+      { timeout: 30_000 },
+    );
+    await workDone;
+    return { release, done };
+  }
+
+  function reader(start: string) {
+    let cursor = start;
     const seen: string[] = [];
     const read = async () => {
       const page = await feed(`?since=${cursor}`);
@@ -128,27 +149,44 @@ describe("the integration feed", () => {
       seen.push(...page.body.items.map((i) => i.referenceID));
       cursor = page.body.nextCursor;
     };
-    let releaseA!: () => void;
-    const aMayCommit = new Promise<void>((resolve) => (releaseA = resolve));
-    let aNumbered!: () => void;
-    const aHasNumber = new Promise<void>((resolve) => (aNumbered = resolve));
-    const txA = db().$transaction(
-      async (tx) => {
-        await appendFeedEntry(tx, { transferId: a, approvedAt: new Date() });
-        aNumbered();
-        await aMayCommit;
-      },
-      { timeout: 30_000 },
-    );
-    await aHasNumber;
-    const txB = db().$transaction((tx) => appendFeedEntry(tx, { transferId: b, approvedAt: new Date() }), {
-      maxWait: 30_000,
-      timeout: 30_000,
+    return { seen, read };
+  }
+
+  it("still gives an approval that commits late, after one that committed first: approvals take no feed lock", async () => {
+    const [a, b] = await twoApprovedWithoutEntries();
+    const { seen, read } = reader(await cursorAtEnd());
+    // A queues its entry and stays open; B queues and commits without waiting for A.
+    const txA = await heldOpen((tx) => appendFeedEntry(tx, { transferId: a, approvedAt: new Date() }));
+    await db().$transaction((tx) => appendFeedEntry(tx, { transferId: b, approvedAt: new Date() }), {
+      timeout: 5_000,
     });
+    await read();
+    expect(seen).toEqual([b]);
+    txA.release();
+    await txA.done;
+    await read();
+    await read();
+    expect(seen).toEqual([b, a]);
+  }, 60_000);
+
+  it("numbers one numberer at a time: a read waits for a numberer still committing, so its cursor cannot skip", async () => {
+    // Were numbers taken without the lock, the read below would number B after A's uncommitted number, answer
+    // B, move its cursor past A's number, and A (committed a moment later) would never be seen.
+    const [a, b] = await twoApprovedWithoutEntries();
+    const { seen, read } = reader(await cursorAtEnd());
+    // A numberer has given A its number and not committed yet (A's entry is its own, so no row lock is shared).
+    const numbering = await heldOpen(async (tx) => {
+      await appendFeedEntry(tx, { transferId: a, approvedAt: new Date() });
+      await numberFeedEntriesIn(tx);
+    });
+    await db().$transaction((tx) => appendFeedEntry(tx, { transferId: b, approvedAt: new Date() }));
+    let answered = false;
+    const reading = read().then(() => (answered = true));
     await new Promise((resolve) => setTimeout(resolve, 500));
-    await read(); // A is open; B must not be visible ahead of it
-    releaseA();
-    await Promise.all([txA, txB]);
+    expect(answered).toBe(false);
+    numbering.release();
+    await numbering.done;
+    await reading;
     await read();
     expect(seen).toEqual([a, b]);
   }, 60_000);

@@ -8,7 +8,8 @@
 // without waiting for the reconcile; a success removes it, a failure reschedules it as usual. Rows another
 // statement holds are skipped, never waited for, and callbacks whose jobs a worker has already fetched are
 // left to those jobs.
-import { poolQuery } from "@/lib/callbacks/pool-query";
+import { Prisma } from "@/generated/prisma/client";
+import { poolQuery } from "@/lib/db/pool-query";
 import {
   attemptLeaseMs,
   claimOf,
@@ -34,7 +35,7 @@ export async function claimDueCallbacks(opts: ClaimDueCallbacksOptions): Promise
   const now = new Date();
   const lease = new Date(now.getTime() + attemptLeaseMs());
   const interruptedBefore = new Date(now.getTime() - attemptLeaseMs());
-  const rows = await poolQuery<ClaimRow>`
+  const rows = await poolQuery<ClaimRow>(Prisma.sql`
     WITH own AS (
       SELECT c.id, c.partner_id FROM callbacks c
        WHERE c.id = ${callbackId} AND c.status = 'PENDING'
@@ -78,6 +79,6 @@ export async function claimDueCallbacks(opts: ClaimDueCallbacksOptions): Promise
            (SELECT count(*)::int FROM callback_attempts a WHERE a.callback_id = c.id AND NOT a.manual) AS prior_automatic,
            (SELECT count(*) FROM moved) AS moved
       FROM c JOIN claimed ON claimed.id = c.id
-     ORDER BY c.id = ${callbackId} DESC, c.next_attempt_at, c.id`;
+     ORDER BY c.id = ${callbackId} DESC, c.next_attempt_at, c.id`);
   return rows.map(({ moved: _moved, ...row }) => claimOf(row, now));
 }

@@ -4,7 +4,8 @@
 // (unless already) with its waiting job cancelled; the partners' failure marks cleared, written only when
 // set (an unconditional write would lock the partner's row, and concurrent deliveries to that partner
 // would queue on it).
-import { poolQuery } from "@/lib/callbacks/pool-query";
+import { Prisma } from "@/generated/prisma/client";
+import { poolQuery } from "@/lib/db/pool-query";
 import type { Claim } from "@/lib/callbacks/claim-callback-attempt";
 import type { AttemptResult } from "@/lib/callbacks/post-callback";
 
@@ -22,7 +23,7 @@ export async function recordCallbackSuccesses(opts: RecordCallbackSuccessesOptio
   const latencies = successes.map((s) => s.result.latencyMs);
   const partnerIds = [...new Set(successes.map((s) => s.claim.callback.partner_id))];
   const now = new Date();
-  await poolQuery`
+  await poolQuery(Prisma.sql`
     WITH done AS (
       SELECT * FROM unnest(${ids}::text[], ${attempts}::int[], ${codes}::int[], ${errors}::text[], ${latencies}::int[])
           AS d(callback_id, attempt_number, status_code, error, latency_ms)),
@@ -39,5 +40,5 @@ export async function recordCallbackSuccesses(opts: RecordCallbackSuccessesOptio
     partner AS (
       UPDATE partners SET callback_failing_since = NULL, callback_gone_at = NULL
        WHERE id = ANY(${partnerIds}::text[]) AND (callback_failing_since IS NOT NULL OR callback_gone_at IS NOT NULL))
-    SELECT graphile_worker.remove_job(d.id) FROM delivered d`;
+    SELECT graphile_worker.remove_job(d.id) FROM delivered d`);
 }

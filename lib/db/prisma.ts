@@ -36,11 +36,7 @@ export function db(): PrismaClient {
   return globalForPrisma.prisma;
 }
 
-/**
- * The pg pool under the Prisma client, for the few hot statements that bypass Prisma's query path (the
- * callback worker's, lib/callbacks/pool-query.ts, and the intake's key-checked insert,
- * lib/transfers/receive-transfer.ts, say which and why). Everything else goes through db().
- */
+/** The pg pool under the Prisma client, for the few hot statements lib/db/pool-query.ts names. */
 export function dbPool(): pg.Pool {
   db();
   return globalForPrisma.prismaPool!;

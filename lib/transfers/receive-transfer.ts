@@ -7,7 +7,8 @@
 // "Idempotency and duplicates").
 import { Prisma } from "@/generated/prisma/client";
 import { validApiKeySql, type KnownApiKey } from "@/lib/auth/find-sender-by-api-key";
-import { db, dbPool } from "@/lib/db/prisma";
+import { poolQuery } from "@/lib/db/pool-query";
+import { db } from "@/lib/db/prisma";
 import { newId } from "@/lib/ids";
 import { getStoreRules } from "@/lib/stores/store-npis";
 import { classifyTransfer } from "@/lib/transfers/classify-transfer";
@@ -127,15 +128,14 @@ export type ReceiveWithKeyCheckOptions = {
 export async function receiveTransferWithKeyCheck(opts: ReceiveWithKeyCheckOptions): Promise<TransferResponse | null> {
   const { key, request } = opts;
   const { response, columns, values } = await transferRow(key.partnerId, request, hashRequestContent(request));
-  // Straight on the client's pool: Prisma's per-query work was ~14 % of the intake's CPU (bench/README.md).
-  const statement = Prisma.sql`
+  // Straight on the client's pool (lib/db/pool-query.ts says why).
+  const rows = await poolQuery<{ id: string }>(Prisma.sql`
     WITH valid_key AS (${validApiKeySql(key)}),
     touched AS (
       UPDATE api_keys SET last_used_at = now()
        WHERE id IN (SELECT id FROM valid_key) AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute'))
     INSERT INTO transfers (${columns}) SELECT ${values} FROM valid_key
     ON CONFLICT DO NOTHING
-    RETURNING id`;
-  const { rows } = await dbPool().query<{ id: string }>(statement.text, statement.values);
+    RETURNING id`);
   return rows.length > 0 ? response : null;
 }

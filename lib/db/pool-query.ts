@@ -1,0 +1,18 @@
+// A few hot statements go straight to the pg pool under the one Prisma client (lib/db/prisma.ts: same pool,
+// same connections, same /metrics counts) instead of Prisma's $queryRaw: the intake's key-checked insert
+// (lib/transfers/receive-transfer.ts) and the callback worker's batch claim and batch successes
+// (lib/callbacks/claim-due-callbacks.ts, record-callback-successes.ts).
+//
+// Why: even a raw statement passes through Prisma 7's WASM query compiler, its tracing and its result
+// mapping. That was ~14 % of the intake's CPU and ~30 % of the batching worker's (bench/README.md, issue 19),
+// for one or two statements each. Each is a single autocommit statement, as it was under $queryRaw; every
+// other query stays on Prisma. Errors are plain pg errors, which lib/db/errors.ts recognises as well.
+import type pg from "pg";
+import type { Prisma } from "@/generated/prisma/client";
+import { dbPool } from "@/lib/db/prisma";
+
+/** One parameterised statement built with Prisma.sql: its values are sent as $n, never spliced into the text. */
+export async function poolQuery<T extends pg.QueryResultRow>(statement: Prisma.Sql): Promise<T[]> {
+  const { rows } = await dbPool().query<T>(statement.text, statement.values);
+  return rows;
+}

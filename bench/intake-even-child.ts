@@ -4,17 +4,10 @@
 // latency of a 50-connection burst. Latency here counts from each request's scheduled start, so time spent
 // waiting for a free socket (the server falling behind) is included. Prints one JSON line (LoadResult).
 import http from "node:http";
+import { readLoadArgs } from "./load-args";
 
-type Args = {
-  url: string;
-  apiKey: string;
-  template: string;
-  connections: number;
-  seconds: number;
-  prefix: string;
-  rate: number;
-};
-const args = JSON.parse(process.argv[2]!) as Args;
+const args = readLoadArgs();
+const rate = args.rate!;
 // FIFO spreads requests over all sockets, so none sits idle past the server's keep-alive timeout.
 const agent = new http.Agent({ keepAlive: true, maxSockets: args.connections, scheduling: "fifo" });
 const target = new URL("/v1/transfer", args.url);
@@ -59,12 +52,12 @@ const percentile = (sorted: number[], p: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 const started = performance.now();
-const total = Math.round(args.rate * args.seconds);
+const total = Math.round(rate * args.seconds);
 const tick = setInterval(() => {
   // Every request whose start time has come: the i-th starts at started + i / rate seconds.
-  const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * args.rate) + 1);
+  const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate) + 1);
   while (sent < due) {
-    send(sent + 1, started + (sent * 1000) / args.rate);
+    send(sent + 1, started + (sent * 1000) / rate);
     sent++;
   }
   if (sent >= total) clearInterval(tick);

@@ -1,18 +1,9 @@
 // One autocannon run, in its own process (pinned apart from the server by the caller), against
 // POST /v1/transfer with a distinct valid transfer in every request. Prints the result as one JSON line.
 import autocannon from "autocannon";
+import { readLoadArgs } from "./load-args";
 
-/** rate: requests per second for the whole run (paced); without it, as fast as the server answers. */
-type Args = {
-  url: string;
-  apiKey: string;
-  template: string;
-  connections: number;
-  seconds: number;
-  prefix: string;
-  rate?: number;
-};
-const args = JSON.parse(process.argv[2]!) as Args;
+const args = readLoadArgs();
 
 let n = 0;
 const instance = autocannon(

@@ -9,7 +9,11 @@ const reversed = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(reversed)
     : typeof value === "object" && value !== null
-      ? Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reversed(v)]))
+      ? Object.fromEntries(
+          Object.entries(value)
+            .reverse()
+            .map(([k, v]) => [k, reversed(v)]),
+        )
       : value;
 
 describe("serializeCallbackBody", () => {

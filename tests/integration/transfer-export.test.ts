@@ -327,37 +327,13 @@ describe("npm run cli -- transfers export", () => {
     const query = { from, to, schedule: "any", outcome: "any" };
     const http = await exportCsv(query);
     const out = path.join(tmp, "log.csv");
-    const written = await cli(
-      "transfers",
-      "export",
-      "--from",
-      from,
-      "--to",
-      to,
-      "--schedule",
-      "any",
-      "--outcome",
-      "any",
-      "--out",
-      out,
-      "--json",
-    );
+    const exportAll = ["transfers", "export", "--from", from, "--to", to, "--schedule", "any", "--outcome", "any"];
+    const written = await cli(...exportAll, "--out", out, "--json");
     expect(written.code, written.stdout).toBe(0);
     expect(JSON.parse(written.stdout)).toMatchObject({ rows: 2, out, filters: { schedule: "any", outcome: "any" } });
     expect(readFileSync(out, "utf8")).toBe(http.text);
 
-    const stdout = await cli(
-      "transfers",
-      "export",
-      "--from",
-      from,
-      "--to",
-      to,
-      "--schedule",
-      "any",
-      "--outcome",
-      "any",
-    );
+    const stdout = await cli(...exportAll);
     expect(stdout.code).toBe(0);
     expect(stdout.stdout).toBe(http.text);
 

@@ -18,11 +18,18 @@ import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import { approveTransfer } from "@/lib/transfers/approve-transfer";
 import { receiveTransfer } from "@/lib/transfers/receive-transfer";
 import { startCallbackReceiver, type CallbackReceiver } from "@/tests/support/callback-receiver";
-import { TEST_SECRETS } from "@/tests/support/server";
+import { freePort, TEST_SECRETS } from "@/tests/support/server";
 import { median, percentile, processTreeCpuMs, progress, ROOT, startProcess, stopProcess } from "./support";
 
 /** A worker the drain rounds alternate over: this checkout's or an older one's (an A/B), at given settings. */
-export type WorkerVariant = { label: string; checkout: string; batchSize: number; concurrency: number };
+export type WorkerVariant = {
+  label: string;
+  checkout: string;
+  batchSize: number;
+  concurrency: number;
+  /** More of the worker's settings (CALLBACK_GATHER_MS in a sweep). */
+  env?: Record<string, string>;
+};
 
 export type DrainRound = {
   label: string;
@@ -31,6 +38,14 @@ export type DrainRound = {
   perSecond: number;
   workerCpuMsPerCallback: number;
   writeTransactionsPerCallback: number;
+  loadAverage: number;
+};
+
+export type EndToEndRound = {
+  label: string;
+  perSecond: number;
+  /** Callbacks per claim statement (the worker's rx_callback_batch_size); null for a worker without it. */
+  callbacksPerClaim: number | null;
   loadAverage: number;
 };
 
@@ -49,8 +64,20 @@ export type CallbacksResult = {
   };
   batched: { workerCpuMsPerCallback: number; writeTransactionsPerCallback: number };
   drainRounds: DrainRound[];
+  /** Approve + deliver rounds, alternating the same workers. */
+  endToEndRounds: EndToEndRound[];
   /** Per variant (its label), medians of its rounds. */
-  variants: Record<string, { perSecond: number; workerCpuMsPerCallback: number; writeTransactionsPerCallback: number }>;
+  variants: Record<
+    string,
+    {
+      perSecond: number;
+      workerCpuMsPerCallback: number;
+      writeTransactionsPerCallback: number;
+      approveAndDeliverPerSecond: number;
+      /** While approvals stream in, median of its rounds; null without the metric. */
+      callbacksPerClaim: number | null;
+    }
+  >;
   baseline: { callbacksPerSecond: number; latencyP50: number; latencyP99: number };
   /** The baseline again with as many POSTs in flight as a batching worker can have (concurrency × batch size). */
   baselineAtBatchInFlight: { concurrency: number; callbacksPerSecond: number };
@@ -124,6 +151,18 @@ async function directPosts(
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/** The worker's claim statements so far and the callbacks they claimed; null when it has no such metric. */
+async function claimCounts(metricsPort: number): Promise<{ count: number; sum: number } | null> {
+  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const value = (name: string) =>
+    text
+      .split("\n")
+      .find((line) => line.startsWith(`${name} `))
+      ?.split(" ")[1];
+  const [count, sum] = [value("rx_callback_batch_size_count"), value("rx_callback_batch_size_sum")];
+  return count === undefined || sum === undefined ? null : { count: Number(count), sum: Number(sum) };
+}
+
 export async function benchCallbacks(opts: {
   databaseUrl: string;
   authSecret: string;
@@ -131,7 +170,7 @@ export async function benchCallbacks(opts: {
   actor: SessionUser;
   count: number;
   latencySamples: number;
-  /** Drain rounds per batch size, alternating. */
+  /** Drain rounds and approve + deliver rounds per worker variant, alternating. */
   drainRounds: number;
   batchSize: number;
   /** More workers in the drain rounds beside batch 1 and the default: older checkouts, other settings. */
@@ -146,7 +185,7 @@ export async function benchCallbacks(opts: {
     npis: [],
   });
   // An older checkout's worker runs its own code with its own tsconfig paths (and this checkout's tsx).
-  const startWorker = (v: Pick<WorkerVariant, "checkout" | "batchSize" | "concurrency">) =>
+  const startWorker = (v: Omit<WorkerVariant, "label">, metricsPort?: number) =>
     startProcess(
       0,
       process.execPath,
@@ -165,6 +204,8 @@ export async function benchCallbacks(opts: {
         WORKER_CONCURRENCY: String(v.concurrency),
         CALLBACK_BATCH_SIZE: String(v.batchSize),
         LOG_LEVEL: "warn",
+        ...(metricsPort && { METRICS_PORT: String(metricsPort) }),
+        ...v.env,
       },
     );
   const variants: WorkerVariant[] = [
@@ -182,11 +223,15 @@ export async function benchCallbacks(opts: {
       clientAddress: "127.0.0.1",
       approval: { oneTimeTransferConfirmed: true },
     });
+  const warmUp = async () => {
+    const [warm] = await pendingTransfers(partner.partnerId, opts.pharmacyNpi, 1);
+    const before = receiver.requests("/ours").length;
+    await approve(warm!);
+    await receiver.waitFor("/ours", before + 1, 60_000);
+  };
   try {
     // Warm-up, which also waits for the worker to be up.
-    const [warm] = await pendingTransfers(partner.partnerId, opts.pharmacyNpi, 1);
-    await approve(warm!);
-    await receiver.waitFor("/ours", 1, 60_000);
+    await warmUp();
 
     let done = progress(`callbacks: approve-to-arrival latency, ${opts.latencySamples} one at a time`, 1);
     const latencies: number[] = [];
@@ -198,16 +243,42 @@ export async function benchCallbacks(opts: {
       latencies.push(arrivalOf(receiver, "/ours", id)! - committed);
     }
     done();
-
-    done = progress(`callbacks: ${opts.count} approvals at ${concurrency} at once, delivered as they come`, 1);
-    const ids = await pendingTransfers(partner.partnerId, opts.pharmacyNpi, opts.count);
-    const already = receiver.requests("/ours").length;
-    const started = Date.now();
-    await pool(ids, concurrency, async (id) => void (await approve(id)));
-    const arrived = await receiver.waitFor("/ours", already + opts.count, 120_000);
-    const endToEndRate = opts.count / ((Math.max(...arrived.slice(already).map((r) => r.at)) - started) / 1000);
-    done();
     await stopProcess(worker);
+
+    // Approvals at concurrency 4 while a worker delivers, to the last arrival: in rounds that alternate the
+    // workers (this checkout's at batch 1 and at the default, and any others), the approvals being this
+    // checkout's in every round.
+    const endToEndRounds: EndToEndRound[] = [];
+    for (let round = 0; round < opts.drainRounds; round++) {
+      for (const variant of variants) {
+        done = progress(
+          `callbacks: ${opts.count} approvals at ${concurrency} at once, delivered as they come, ${variant.label} (round ${round + 1})`,
+          1,
+        );
+        const metricsPort = await freePort();
+        worker = startWorker(variant, metricsPort);
+        await warmUp();
+        const claimsBefore = await claimCounts(metricsPort);
+        const ids = await pendingTransfers(partner.partnerId, opts.pharmacyNpi, opts.count);
+        const already = receiver.requests("/ours").length;
+        const started = Date.now();
+        await pool(ids, concurrency, async (id) => void (await approve(id)));
+        const arrived = (await receiver.waitFor("/ours", already + opts.count, 120_000)).slice(already);
+        const last = Math.max(...arrived.map((r) => r.at));
+        const claimsAfter = await claimCounts(metricsPort);
+        endToEndRounds.push({
+          label: variant.label,
+          perSecond: Math.round(opts.count / ((last - started) / 1000)),
+          callbacksPerClaim:
+            claimsBefore && claimsAfter
+              ? round2((claimsAfter.sum - claimsBefore.sum) / (claimsAfter.count - claimsBefore.count))
+              : null,
+          loadAverage: round2(os.loadavg()[0]!),
+        });
+        await stopProcess(worker);
+        done();
+      }
+    }
 
     // Delivery alone: the approvals are made while no worker runs, then a worker drains the backlog; timed
     // from the first arrival to the last, so neither the approvals nor the worker's start count.
@@ -243,6 +314,13 @@ export async function benchCallbacks(opts: {
         done();
       }
     }
+    const endToEnd = (label: string) => median(endToEndRounds.filter((r) => r.label === label).map((r) => r.perSecond));
+    const claimsOf = (label: string) => {
+      const measured = endToEndRounds.flatMap((r) =>
+        r.label === label && r.callbacksPerClaim !== null ? [r.callbacksPerClaim] : [],
+      );
+      return measured.length > 0 ? median(measured) : null;
+    };
     const summary = (label: string) => {
       const mine = rounds.filter((r) => r.label === label);
       return {
@@ -269,7 +347,7 @@ export async function benchCallbacks(opts: {
       batchSize: opts.batchSize,
       ours: {
         callbacksPerSecond: batched.callbacksPerSecond,
-        approveAndDeliverPerSecond: Math.round(endToEndRate),
+        approveAndDeliverPerSecond: endToEnd(variants[1]!.label),
         latencyP50: percentile(latencies, 50),
         latencyP99: percentile(latencies, 99),
       },
@@ -279,6 +357,7 @@ export async function benchCallbacks(opts: {
         writeTransactionsPerCallback: batched.writeTransactionsPerCallback,
       },
       drainRounds: rounds,
+      endToEndRounds,
       variants: Object.fromEntries(
         variants.map((v) => {
           const m = summary(v.label);
@@ -288,6 +367,8 @@ export async function benchCallbacks(opts: {
               perSecond: m.callbacksPerSecond,
               workerCpuMsPerCallback: m.workerCpuMsPerCallback,
               writeTransactionsPerCallback: m.writeTransactionsPerCallback,
+              approveAndDeliverPerSecond: endToEnd(v.label),
+              callbacksPerClaim: claimsOf(v.label),
             },
           ];
         }),

@@ -35,9 +35,15 @@ const intakeBefore = process.argv.includes("--intake-before")
   : undefined;
 /** `--callbacks-before <checkout>` (repeatable): that checkout's worker in the callbacks' drain rounds too (an A/B). */
 const callbacksBefore = process.argv.flatMap((arg, i) => (arg === "--callbacks-before" ? [process.argv[i + 1]!] : []));
-/** `--callbacks-sweep 16x4,32x4,8x8`: more drain-round workers of this checkout, as batch size x concurrency. */
+/**
+ * `--callbacks-sweep 16x4,32x4,8x8,32x4@0`: more workers of this checkout in the callbacks' rounds, as batch
+ * size x concurrency, and @ CALLBACK_GATHER_MS when given.
+ */
 const callbacksSweep = process.argv.includes("--callbacks-sweep")
-  ? process.argv[process.argv.indexOf("--callbacks-sweep") + 1]!.split(",").map((spec) => spec.split("x").map(Number))
+  ? process.argv[process.argv.indexOf("--callbacks-sweep") + 1]!.split(",").map((spec) => {
+      const [size, delay] = spec.split("@");
+      return [...size!.split("x").map(Number), delay === undefined ? undefined : Number(delay)] as const;
+    })
   : [];
 const runs = (part: Part) => !process.argv.includes("--only") || onlyArg === part;
 const settings = quick ? { connections: 10, seconds: 3, rounds: 1 } : { connections: 50, seconds: 20, rounds: 2 };
@@ -205,11 +211,12 @@ async function main(): Promise<void> {
             batchSize: env().CALLBACK_BATCH_SIZE,
             concurrency: 4,
           })),
-          ...callbacksSweep.map(([batchSize = 8, concurrency = 4]) => ({
-            label: `batch ${batchSize} x ${concurrency}`,
+          ...callbacksSweep.map(([batchSize = 8, concurrency = 4, gatherMs]) => ({
+            label: `batch ${batchSize} x ${concurrency}${gatherMs === undefined ? "" : ` gather ${gatherMs} ms`}`,
             checkout: ROOT,
             batchSize,
             concurrency,
+            ...(gatherMs !== undefined && { env: { CALLBACK_GATHER_MS: String(gatherMs) } }),
           })),
         ],
         ...callbackSettings,
@@ -423,6 +430,12 @@ async function main(): Promise<void> {
             String(Math.round((v.perSecond / c.baseline.callbacksPerSecond) * 100) / 100),
           ]),
           ["approvals + callbacks/s (end to end)", String(c.ours.approveAndDeliverPerSecond), "", ""],
+          ...Object.entries(c.variants).map(([label, v]) => [
+            `approve + deliver: ${label} (/s; callbacks per claim)`,
+            String(v.approveAndDeliverPerSecond),
+            String(v.callbacksPerClaim ?? ""),
+            "",
+          ]),
           ["approve-to-callback p50 ms", String(c.ours.latencyP50), String(c.baseline.latencyP50), ""],
           ["approve-to-callback p99 ms", String(c.ours.latencyP99), String(c.baseline.latencyP99), ""],
         ])}\n`,

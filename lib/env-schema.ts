@@ -72,6 +72,11 @@ const EnvSchema = z.object({
   CALLBACK_BATCH_SIZE: z.coerce.number().int().min(1).max(50).default(32),
   /** How often a worker looks for jobs whose time has come (new jobs are picked up at once by LISTEN/NOTIFY). */
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /**
+   * How long the first of a worker's delivery jobs waits for others to start, so that they claim and record
+   * their callbacks together (lib/callbacks/drain-gatherer.ts); the most a callback is delayed by it.
+   */
+  CALLBACK_GATHER_MS: z.coerce.number().int().min(0).max(1000).default(10),
   OAUTH_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   /** Requests per minute per API key or OAuth client on /v1 (shared by all instances). */
   V1_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),

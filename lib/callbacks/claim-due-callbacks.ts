@@ -1,9 +1,9 @@
-// Claiming a job's own callback and, in the same statement, more of the same partner's due callbacks whose
-// jobs are still waiting (drain-callbacks.ts sends them together): one round trip, instead of a job fetch,
-// a claim and a completion for each. Each claim is exactly the single claim's (claim-callback-attempt.ts):
+// Claiming the running jobs' own callbacks (those the worker started together: drain-gatherer.ts) and, in the
+// same statement, more of their partners' due callbacks whose jobs are still waiting (drain-callbacks.ts sends
+// them together): one round trip, instead of a job fetch, a claim and a completion for each. Each claim is exactly the single claim's (claim-callback-attempt.ts):
 // the attempt row (callback_id, n) is inserted, and the callback's lease moved, only where that insert won.
 //
-// Every callback claimed gets its job moved to the lease's end (the running job's own callback, a new one
+// Every callback claimed gets its job moved to the lease's end (a running job's own callback, a new one
 // beside it), so that if this worker dies mid-attempt the job wakes then and the next attempt goes out
 // without waiting for the reconcile; a success removes it, a failure reschedules it as usual. Rows another
 // statement holds are skipped, never waited for, and callbacks whose jobs a worker has already fetched are
@@ -21,34 +21,35 @@ import {
 import { DELIVER_TASK } from "@/lib/callbacks/job-queue";
 
 export type ClaimDueCallbacksOptions = {
-  /** The callback whose job is running: claimed when due; the others are its partner's. */
-  callbackId: string;
-  /** How many callbacks at most, the job's own included. */
+  /** The callbacks whose jobs are running: each claimed when due; the others are their partners'. */
+  callbackIds: string[];
+  /** How many callbacks at most, the jobs' own included (all of those are tried, whatever the limit). */
   limit: number;
 };
 
 type ClaimRow = CallbackRow & PartnerRow & { claimed: number; prior_automatic: number; moved: unknown };
 
-/** The claims won, the job's own callback first when it is among them (it is not when not due, leased or locked). */
+/** The claims won, the jobs' own callbacks first (one is missing when not due, leased or locked). */
 export async function claimDueCallbacks(opts: ClaimDueCallbacksOptions): Promise<Claim[]> {
-  const { callbackId } = opts;
+  const { callbackIds } = opts;
   const now = new Date();
   const lease = new Date(now.getTime() + attemptLeaseMs());
   const interruptedBefore = new Date(now.getTime() - attemptLeaseMs());
   const rows = await poolQuery<ClaimRow>(Prisma.sql`
     WITH own AS (
       SELECT c.id, c.partner_id FROM callbacks c
-       WHERE c.id = ${callbackId} AND c.status = 'PENDING'
+       WHERE c.id = ANY(${callbackIds}::text[]) AND c.status = 'PENDING'
          AND (c.next_attempt_at IS NULL OR c.next_attempt_at <= clock_timestamp() + ${EARLY_TOLERANCE_MS}::int * interval '1 millisecond')
          FOR UPDATE SKIP LOCKED),
     others AS (
       SELECT c.id, c.partner_id FROM callbacks c
-       WHERE c.partner_id = (SELECT partner_id FROM callbacks WHERE id = ${callbackId})
-         AND c.status = 'PENDING' AND c.id <> ${callbackId}
-         AND c.next_attempt_at <= clock_timestamp() + ${EARLY_TOLERANCE_MS}::int * interval '1 millisecond'
+       WHERE c.partner_id IN (SELECT partner_id FROM callbacks WHERE id = ANY(${callbackIds}::text[]))
+         AND c.status = 'PENDING' AND c.id <> ALL(${callbackIds}::text[])
+         -- Due now, without the early tolerance a woken job gets: a partner's Retry-After is kept to the letter.
+         AND c.next_attempt_at <= clock_timestamp()
          AND EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = c.id AND j.locked_at IS NULL AND j.attempts < j.max_attempts)
        ORDER BY c.next_attempt_at, c.id
-       LIMIT ${opts.limit - 1}::int
+       LIMIT ${Math.max(0, opts.limit - callbackIds.length)}::int
          FOR UPDATE SKIP LOCKED),
     picked AS (SELECT * FROM own UNION ALL SELECT * FROM others),
     c AS (
@@ -79,6 +80,6 @@ export async function claimDueCallbacks(opts: ClaimDueCallbacksOptions): Promise
            (SELECT count(*)::int FROM callback_attempts a WHERE a.callback_id = c.id AND NOT a.manual) AS prior_automatic,
            (SELECT count(*) FROM moved) AS moved
       FROM c JOIN claimed ON claimed.id = c.id
-     ORDER BY c.id = ${callbackId} DESC, c.next_attempt_at, c.id`);
+     ORDER BY c.id = ANY(${callbackIds}::text[]) DESC, c.next_attempt_at, c.id`);
   return rows.map(({ moved: _moved, ...row }) => claimOf(row, now));
 }

@@ -1,11 +1,11 @@
-// One automatic delivery job, sending its own callback and up to CALLBACK_BATCH_SIZE - 1 more of the same
-// partner's due callbacks at once: one claim statement for all of them (claim-due-callbacks.ts), the POSTs
-// concurrently over the partner's kept-alive connections, and the successes in one statement. What a job
-// costs beside its POSTs (graphile-worker's fetch and completion, the claim, the success) is then shared by
-// the batch; it was most of a delivery's cost (bench/README.md).
+// Automatic delivery jobs started together (drain-gatherer.ts), sending their own callbacks and up to
+// CALLBACK_BATCH_SIZE more of their partners' due callbacks at once: one claim statement for all of them
+// (claim-due-callbacks.ts), the POSTs concurrently over each partner's kept-alive connections, and the
+// successes in one statement. What a job costs beside its POSTs (graphile-worker's fetch and completion, the
+// claim, the success) is then shared by the batch; it was most of a delivery's cost (bench/README.md).
 //
 // Everything else is the single delivery's: each failure goes through recordOutcome on its own (retry
-// schedule, Retry-After, the 4-hour deadline, 410); the partner's secrets are opened, and its URL's host
+// schedule, Retry-After, the 4-hour deadline, 410); each partner's secrets are opened, and its URL's host
 // resolved and checked by the network guard, once for the batch (each new connection still dials that
 // pinned address; the next batch re-checks it), and a job whose own callback was not claimed here (early,
 // leased, settled, locked) takes the single path.
@@ -22,55 +22,70 @@ import {
 } from "@/lib/callbacks/deliver-callback";
 import { isSuccess, type AttemptResult } from "@/lib/callbacks/post-callback";
 import { recordCallbackSuccesses } from "@/lib/callbacks/record-callback-successes";
+import { observeCallbackBatch } from "@/lib/ops/metrics";
 
 export type DrainCallbacksOptions = {
-  /** The callback the job is for. */
-  callbackId: string;
-  /** How many callbacks the job may send at once, its own included; 1 is the single delivery. */
+  /** The callbacks of the jobs being run (distinct). */
+  callbackIds: string[];
+  /** How many callbacks go in one batch at most (the jobs' own always do); 1 is the single delivery. */
   batchSize: number;
   signal?: AbortSignal;
 };
 
 type Sent = { claim: Claim; result: AttemptResult };
 
-/** Returns each sent callback's outcome (the job's own first). Throws only on database trouble. */
-export async function drainCallbacks(opts: DrainCallbacksOptions): Promise<DeliveryOutcome[]> {
-  if (opts.batchSize <= 1) return [await deliverCallback(opts.callbackId, { signal: opts.signal })];
-  const claims = await claimDueCallbacks({ callbackId: opts.callbackId, limit: opts.batchSize });
-  const ownClaimed = claims[0]?.callback.id === opts.callbackId;
-  const own = ownClaimed ? null : deliverCallback(opts.callbackId, { signal: opts.signal });
-  // One partner, one URL, one instant: its secrets are opened and its URL resolved and checked once.
-  const first = claims[0];
-  const shared = first && batchShared(first.callback.partner_id, first.partner);
-  const sent: Sent[] = await Promise.all(
-    claims.map(async (claim) => ({
-      claim,
-      result: await sendAttempt(
-        claim,
-        opts.signal,
-        claim.callback.partner_id === first?.callback.partner_id ? shared : undefined,
-      ),
-    })),
-  );
+/** Each sent callback's outcome, by id (the jobs' own among them). Throws only on database trouble. */
+export async function drainCallbacks(opts: DrainCallbacksOptions): Promise<Map<string, DeliveryOutcome>> {
+  const single = (id: string) => deliverCallback(id, { signal: opts.signal }).then((outcome) => [id, outcome] as const);
+  if (opts.batchSize <= 1) return new Map(await Promise.all(opts.callbackIds.map(single)));
+  const claims = await claimDueCallbacks({
+    callbackIds: opts.callbackIds,
+    limit: Math.max(opts.batchSize, opts.callbackIds.length),
+  });
+  observeCallbackBatch(claims.length);
+  const claimed = new Set(claims.map((c) => c.callback.id));
+  const unclaimed = Promise.all(opts.callbackIds.filter((id) => !claimed.has(id)).map(single));
+  // Each partner's part is sent and recorded on its own, so one partner's slow endpoint holds back no other's
+  // bookkeeping (a job's callbacks are one partner's; gathered jobs may be several partners').
+  const byPartner = new Map<string, Claim[]>();
+  for (const claim of claims)
+    byPartner.set(claim.callback.partner_id, [...(byPartner.get(claim.callback.partner_id) ?? []), claim]);
+  const recorded = await Promise.allSettled([
+    ...[...byPartner.values()].map((mine) => sendAndRecord(mine, opts.signal)),
+    unclaimed,
+  ]);
+  const outcomes = new Map<string, DeliveryOutcome>();
+  for (const r of recorded)
+    if (r.status === "fulfilled") for (const [id, outcome] of r.value) outcomes.set(id, outcome);
+  // Database trouble: graphile-worker retries the jobs; the other claims' jobs wake at their leases' end.
+  const failed = recorded.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+  return outcomes;
+}
 
+/** One partner's claims: sent at once, the successes recorded in one statement, each failure on its own. */
+async function sendAndRecord(claims: Claim[], signal?: AbortSignal): Promise<[string, DeliveryOutcome][]> {
+  // One partner, one URL, one instant: its secrets are opened and its URL resolved and checked once.
+  const shared = batchShared(claims[0]!.callback.partner_id, claims[0]!.partner);
+  const sent: Sent[] = await Promise.all(
+    claims.map(async (claim) => ({ claim, result: await sendAttempt(claim, signal, shared) })),
+  );
   const successes = sent.filter((s) => isSuccess(s.result.statusCode));
   const recorded = await Promise.allSettled([
     recordCallbackSuccesses({ successes }).then(() => successes.map((s) => ({ ...s, outcome: "delivered" as const }))),
     ...sent
       .filter((s) => !isSuccess(s.result.statusCode))
       .map(async (s) => [{ ...s, outcome: await recordOutcome(s.claim, s.result, false) }]),
-    ...(own ? [own.then(() => [])] : []),
   ]);
-  const outcomes = new Map<string, DeliveryOutcome>();
+  const outcomes: [string, DeliveryOutcome][] = [];
   for (const r of recorded) {
     if (r.status === "rejected") continue;
     for (const { claim, result, outcome } of r.value) {
       reportAttempt(claim, result, false, outcome);
-      outcomes.set(claim.callback.id, outcome);
+      outcomes.push([claim.callback.id, outcome]);
     }
   }
-  // Database trouble: graphile-worker retries this job; the other claims' jobs wake at their leases' end.
   const failed = recorded.find((r) => r.status === "rejected");
   if (failed) throw failed.reason;
-  return [...(own ? [await own] : []), ...claims.map((c) => outcomes.get(c.callback.id)!)];
+  return outcomes;
 }

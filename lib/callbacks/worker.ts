@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ALERT_TASKS, startAlertScanner } from "@/lib/alerts/alert-tasks";
 import { closeCallbackConnections } from "@/lib/callbacks/callback-connections";
 import { deliverCallback } from "@/lib/callbacks/deliver-callback";
-import { drainCallbacks } from "@/lib/callbacks/drain-callbacks";
+import { createDrainGatherer, type DrainGatherer } from "@/lib/callbacks/drain-gatherer";
 import { DELIVER_TASK, RECONCILE_TASK, reconcileCallbackJobs } from "@/lib/callbacks/job-queue";
 import { jobQueueLogger } from "@/lib/callbacks/job-queue-schema";
 import { env } from "@/lib/env";
@@ -20,25 +20,30 @@ const HEARTBEAT_MS = 10_000;
 
 const DeliverPayload = z.object({ callbackId: z.string().min(1).max(64), manual: z.boolean().optional() });
 
-const deliverTask: Task = async (payload, helpers) => {
-  const parsed = DeliverPayload.safeParse(payload);
-  if (!parsed.success) {
-    // Nothing to retry: a malformed job is dropped (it cannot name a callback).
-    log("error", "callback job with an unreadable payload dropped", { jobId: helpers.job.id });
-    return;
-  }
-  const { callbackId, manual } = parsed.data;
-  // A pharmacist's "Redeliver" is one callback; an automatic job also sends its partner's other due ones.
-  if (manual) await deliverCallback(callbackId, { manual, signal: helpers.abortSignal });
-  else await drainCallbacks({ callbackId, batchSize: env().CALLBACK_BATCH_SIZE, signal: helpers.abortSignal });
-};
+/** The jobs one worker starts close together share a drain (drain-gatherer.ts). */
+function deliverTask(drainTogether: DrainGatherer): Task {
+  return async (payload, helpers) => {
+    const parsed = DeliverPayload.safeParse(payload);
+    if (!parsed.success) {
+      // Nothing to retry: a malformed job is dropped (it cannot name a callback).
+      log("error", "callback job with an unreadable payload dropped", { jobId: helpers.job.id });
+      return;
+    }
+    const { callbackId, manual } = parsed.data;
+    // A pharmacist's "Redeliver" is one callback; an automatic job also sends its partner's other due ones.
+    if (manual) await deliverCallback(callbackId, { manual, signal: helpers.abortSignal });
+    else await drainTogether(callbackId, helpers.abortSignal);
+  };
+}
 
 const reconcileTask: Task = async () => {
   const queued = await reconcileCallbackJobs();
   if (queued > 0) log("warn", "callbacks without a job were queued again", { queued });
 };
 
-export const CALLBACK_TASKS: TaskList = { [DELIVER_TASK]: deliverTask, [RECONCILE_TASK]: reconcileTask };
+function callbackTasks(drainTogether: DrainGatherer): TaskList {
+  return { [DELIVER_TASK]: deliverTask(drainTogether), [RECONCILE_TASK]: reconcileTask };
+}
 
 /**
  * A safety net beside the startup reconcile (graphile-worker's own cron, run once per tick across all
@@ -69,7 +74,16 @@ export async function startCallbackWorker(opts: { connectionString: string }): P
       // The host process decides when to stop (and stops the worker first); see stop().
       noHandleSignals: true,
       // The alert emails share the queue (issue 17): lib/alerts/alert-tasks.ts.
-      taskList: { ...CALLBACK_TASKS, ...ALERT_TASKS },
+      taskList: {
+        ...callbackTasks(
+          createDrainGatherer({
+            batchSize: settings.CALLBACK_BATCH_SIZE,
+            lingerMs: settings.CALLBACK_GATHER_MS,
+            slots: settings.WORKER_CONCURRENCY,
+          }),
+        ),
+        ...ALERT_TASKS,
+      },
       crontab: CRONTAB,
       logger: jobQueueLogger,
       preset: {

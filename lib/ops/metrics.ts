@@ -113,6 +113,12 @@ function createMetrics() {
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30],
       registers: [registry],
     }),
+    callbackBatchSize: new client.Histogram({
+      name: "rx_callback_batch_size",
+      help: "Callbacks claimed by one claim of this worker: the jobs it started together and their partners' due callbacks (at most CALLBACK_BATCH_SIZE beside the jobs' own).",
+      buckets: [1, 2, 4, 8, 16, 32, 50],
+      registers: [registry],
+    }),
     decisionToCallback: new client.Histogram({
       name: "rx_decision_to_callback_seconds",
       help: "From a decision (its callback's creation) to the callback's delivery (first 2xx).",
@@ -268,6 +274,10 @@ export function classifyAttempt(statusCode: number | null, error: string | null)
   if (e.startsWith("callback address refused")) return "blocked";
   if (e.startsWith("interrupted")) return "interrupted";
   return "error";
+}
+
+export function observeCallbackBatch(claimed: number): void {
+  if (enabled()) metrics().callbackBatchSize.observe(claimed);
 }
 
 export function observeCallbackAttempt(input: {

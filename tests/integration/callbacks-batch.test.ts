@@ -8,6 +8,7 @@ import { db, disconnectDb } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
 import { startCallbackReceiver, verifyStandardWebhook, type CallbackReceiver } from "@/tests/support/callback-receiver";
 import { createMigratedDatabase } from "@/tests/support/database";
+import { freePort } from "@/tests/support/server";
 import { connectTestEnvironment } from "@/tests/support/integration";
 import {
   createCallbackPartner,
@@ -103,6 +104,27 @@ describe("a partner's backlog sent in batches", () => {
         { n: number }[]
       >`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ANY(${ids}::text[])`,
     ).toEqual([{ n: 0 }]);
+  });
+
+  it("claims the jobs a worker starts together in one statement (rx_callback_batch_size on its metrics)", async () => {
+    for (const w of workers.splice(0)) await w.stop();
+    // Four callbacks whose jobs the worker's first fetch takes at once (its local queue holds 5): each job's
+    // own claim could take none of the others, which are locked by that fetch; gathered, one claim takes all.
+    const partner = await createCallbackPartner(`${receiver.baseUrl}/gathered`);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await decideTransfer({ partner, decision: "CONFIRMED" })).callbackId);
+    const metricsPort = await freePort();
+    workers.push(
+      await startWorkerProcess({ databaseUrl, authSecret, env: { ...FAST, METRICS_PORT: String(metricsPort) } }),
+    );
+    await waitUntil("all delivered", allDelivered(ids), 30_000);
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(metrics)?.[1]);
+    expect({ claims: value("rx_callback_batch_size_count"), claimed: value("rx_callback_batch_size_sum") }).toEqual({
+      claims: 1,
+      claimed: 4,
+    });
+    expect(receiver.requests("/gathered")).toHaveLength(4);
   });
 
   it("re-sends every callback of a batch whose worker was SIGKILLed mid-request, under the same webhook-ids", async () => {

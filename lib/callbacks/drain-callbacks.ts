@@ -27,7 +27,7 @@ import { observeCallbackBatch } from "@/lib/ops/metrics";
 export type DrainCallbacksOptions = {
   /** The callbacks of the jobs being run (distinct). */
   callbackIds: string[];
-  /** How many callbacks go in one batch at most (the jobs' own always do); 1 is the single delivery. */
+  /** How many callbacks each job sends at most, its own included (CALLBACK_BATCH_SIZE); 1 is the single delivery. */
   batchSize: number;
   signal?: AbortSignal;
 };
@@ -40,7 +40,8 @@ export async function drainCallbacks(opts: DrainCallbacksOptions): Promise<Map<s
   if (opts.batchSize <= 1) return new Map(await Promise.all(opts.callbackIds.map(single)));
   const claims = await claimDueCallbacks({
     callbackIds: opts.callbackIds,
-    limit: Math.max(opts.batchSize, opts.callbackIds.length),
+    // Each job brings up to a batch: gathered jobs keep the POSTs in flight they would have had apart.
+    limit: opts.batchSize * opts.callbackIds.length,
   });
   observeCallbackBatch(claims.length);
   const claimed = new Set(claims.map((c) => c.callback.id));

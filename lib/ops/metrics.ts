@@ -115,8 +115,8 @@ function createMetrics() {
     }),
     callbackBatchSize: new client.Histogram({
       name: "rx_callback_batch_size",
-      help: "Callbacks claimed by one claim of this worker: the jobs it started together and their partners' due callbacks (at most CALLBACK_BATCH_SIZE beside the jobs' own).",
-      buckets: [1, 2, 4, 8, 16, 32, 50],
+      help: "Callbacks claimed by one claim of this worker: the jobs it started together and their partners' due callbacks (at most CALLBACK_BATCH_SIZE per job).",
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128],
       registers: [registry],
     }),
     decisionToCallback: new client.Histogram({

@@ -11,12 +11,13 @@
 // four round trips where there were fourteen.
 // If the row lock were ever bypassed, the primary key still refuses the second decision; that refusal
 // is turned into the same "already decided by X at T" answer, never a 500.
-import type { Prisma } from "@/generated/prisma/client";
+import { Prisma } from "@/generated/prisma/client";
 import type { Decision } from "@/generated/prisma/enums";
 import { recordAuditEvent, type AuditEventInput } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { isUniqueViolation } from "@/lib/db/errors";
-import { db } from "@/lib/db/prisma";
+import { poolQuery } from "@/lib/db/pool-query";
+import { poolTransaction, type PoolTransaction } from "@/lib/db/pool-transaction";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { AlreadyDecidedError, ApprovalRefusedError, ClaimHeldError } from "@/lib/transfers/decision-errors";
@@ -44,7 +45,6 @@ export type DecisionResult = {
   callbackId: string;
 };
 
-type Db = Prisma.TransactionClient | ReturnType<typeof db>;
 type DecideInput = { transferId: string; actor: SessionUser; clientAddress: string | null; decision: DecisionRequest };
 
 export async function decideTransfer(input: DecideInput): Promise<DecisionResult> {
@@ -53,31 +53,28 @@ export async function decideTransfer(input: DecideInput): Promise<DecisionResult
     throw new DomainError("forbidden", "Only pharmacists decide transfers: the approval is the legal transfer record.");
   }
   try {
-    const result = await db().$transaction(
-      async (tx) => {
-        const row = await lockForDecision(tx, transferId, actor.id);
-        // After waiting on the row lock the statement sees the winner's new status but, from its snapshot
-        // taken before that commit, not the winner's decision row: read it now, in a new snapshot.
-        if (row && row.status !== "RECEIVED" && !row.decided) throw await alreadyDecided(tx, transferId);
-        refuseUndecidable(row, transferId, actor.id);
-        const { write, response } = decisionWrite(row, input);
-        await writeDecision(tx, write);
-        const decided: DecisionResult = {
-          referenceID: transferId,
-          decision: write.outcome,
-          decidedBy: actor.name,
-          decidedAt: write.at.toISOString(),
-          response,
-          callbackId: write.callbackId,
-        };
-        return decided;
-      },
-      { maxWait: 10_000, timeout: 20_000 },
-    );
+    const result = await poolTransaction(async (tx) => {
+      const row = await lockForDecision(tx, transferId, actor.id);
+      // After waiting on the row lock the statement sees the winner's new status but, from its snapshot
+      // taken before that commit, not the winner's decision row: read it now, in a new snapshot.
+      if (row && row.status !== "RECEIVED" && !row.decided) throw await alreadyDecided(tx, transferId);
+      refuseUndecidable(row, transferId, actor.id);
+      const { write, response } = decisionWrite(row, input);
+      await writeDecision(tx, write);
+      const decided: DecisionResult = {
+        referenceID: transferId,
+        decision: write.outcome,
+        decidedBy: actor.name,
+        decidedAt: write.at.toISOString(),
+        response,
+        callbackId: write.callbackId,
+      };
+      return decided;
+    });
     observeDecision(result.decision === "APPROVED" ? "approved" : "rejected");
     return result;
   } catch (err) {
-    const refusal = isUniqueViolation(err) ? await alreadyDecided(db(), transferId) : err;
+    const refusal = isUniqueViolation(err) ? await alreadyDecided({ query: poolQuery }, transferId) : err;
     if (
       refusal instanceof AlreadyDecidedError ||
       refusal instanceof ClaimHeldError ||
@@ -193,15 +190,18 @@ function decisionWrite(
   return { write, response };
 }
 
-async function alreadyDecided(client: Db, transferId: string): Promise<AlreadyDecidedError | DomainError> {
-  const decided = await client.transferDecision.findUnique({
-    where: { transferId },
-    select: { decision: true, pharmacistName: true, decidedAt: true },
-  });
+/** The decision that won, read in a new snapshot (inside the transaction, or after it). */
+async function alreadyDecided(
+  client: Pick<PoolTransaction, "query">,
+  transferId: string,
+): Promise<AlreadyDecidedError | DomainError> {
+  const [decided] = await client.query<{ decision: Decision; pharmacist_name: string; decided_at: Date }>(
+    Prisma.sql`SELECT decision::text AS decision, pharmacist_name, decided_at FROM transfer_decisions WHERE transfer_id = ${transferId}`,
+  );
   if (!decided) return new DomainError("conflict", "This transfer is no longer waiting for a decision.");
   return new AlreadyDecidedError({
     decision: decided.decision,
-    decidedBy: decided.pharmacistName,
-    decidedAt: decided.decidedAt.toISOString(),
+    decidedBy: decided.pharmacist_name,
+    decidedAt: decided.decided_at.toISOString(),
   });
 }

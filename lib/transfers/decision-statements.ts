@@ -5,7 +5,8 @@
 //      decidable, an audit chain's lock and the hash the record links to;
 //   2. writeDecision: the decision row, the transfer's new state, the callback and its job (the
 //      transactional outbox), the audit record and, for an approval, the integration feed entry.
-// Parameterised tagged templates only (Prisma.sql); nothing is spliced into the SQL as text.
+// Parameterised tagged templates only (Prisma.sql); nothing is spliced into the SQL as text. Both run in a
+// pool transaction (lib/db/pool-transaction.ts), prepared once per connection.
 import { Prisma } from "@/generated/prisma/client";
 import {
   auditChainAcquireSql,
@@ -14,6 +15,7 @@ import {
   type AuditEventInput,
 } from "@/lib/audit/record-audit-event";
 import { deliveryJobSql } from "@/lib/callbacks/job-queue";
+import type { PoolTransaction } from "@/lib/db/pool-transaction";
 import { feedEntryInsertSql } from "@/lib/integration/feed-entries";
 
 export type LockedTransfer = {
@@ -45,11 +47,11 @@ export type LockedTransfer = {
  * only taken once the row is ours and decidable; a refusal found later (the drug review) rolls it back.
  */
 export async function lockForDecision(
-  tx: Prisma.TransactionClient,
+  tx: PoolTransaction,
   transferId: string,
   actorId: string,
 ): Promise<LockedTransfer | undefined> {
-  const rows = await tx.$queryRaw<LockedTransfer[]>`
+  const rows = await tx.query<LockedTransfer>(Prisma.sql`
     WITH locked AS (
       SELECT t.id, t.partner_id, t.status::text AS status, t.request, t.claimed_by_id, t.claim_expires_at, t.receiving_npi,
              (t.claim_expires_at IS NOT NULL AND t.claim_expires_at > now()) AS claim_live
@@ -69,7 +71,7 @@ export async function lockForDecision(
       LEFT JOIN stores s ON s.npi = l.receiving_npi
       LEFT JOIN users me ON me.id = ${actorId}
       LEFT JOIN transfer_decisions d ON d.transfer_id = l.id
-      LEFT JOIN acquired a ON true`;
+      LEFT JOIN acquired a ON true`);
   return rows[0];
 }
 
@@ -101,9 +103,9 @@ export type DecisionWrite = {
  * the callback id, to run now. Data-modifying CTEs the main query does not read run after
  * it, in order. An approval's feed entry is queued unnumbered: it takes no lock (lib/integration/feed-entries.ts).
  */
-export async function writeDecision(tx: Prisma.TransactionClient, w: DecisionWrite): Promise<void> {
+export async function writeDecision(tx: PoolTransaction, w: DecisionWrite): Promise<void> {
   const rejected = w.outcome === "REJECTED";
-  await tx.$queryRaw`
+  await tx.query(Prisma.sql`
     WITH decision AS (
       INSERT INTO transfer_decisions (transfer_id, decision, user_id, pharmacist_name, decided_at, error_type, description,
                                       drug_schedule, schedule_basis, one_time_transfer_confirmed, allergy_warnings, legal_expiry,
@@ -123,5 +125,5 @@ export async function writeDecision(tx: Prisma.TransactionClient, w: DecisionWri
       VALUES (${w.callbackId}, ${w.transferId}, ${w.partnerId}, ${w.responseJson}::jsonb, 'PENDING', ${w.at}::timestamptz)
     ), audit AS (${auditInsertSql(w.audit, w.chain)})
     ${rejected ? Prisma.empty : Prisma.sql`, feed AS (${feedEntryInsertSql({ transferId: w.transferId, approvedAt: w.at })})`}
-    SELECT 1 AS queued FROM ${deliveryJobSql(w.callbackId, null)}`;
+    SELECT 1 AS queued FROM ${deliveryJobSql(w.callbackId, null)}`);
 }

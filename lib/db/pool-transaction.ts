@@ -1,0 +1,42 @@
+// A transaction on the pg pool under the one Prisma client (lib/db/prisma.ts), for the decision's two
+// statements (lib/transfers/decide-transfer.ts), the dashboard's hottest write: BEGIN, the statements and
+// COMMIT on one pooled connection, without Prisma's interactive-transaction machinery and per-statement
+// query path (a quarter of an approving process's CPU, bench/README.md), and each statement prepared once
+// per connection, so PostgreSQL parses and plans it once. Any failure rolls back; errors are plain pg errors
+// (lib/db/errors.ts recognises them). Why poolQuery's statements skip Prisma: lib/db/pool-query.ts.
+import { createHash } from "node:crypto";
+import type pg from "pg";
+import type { Prisma } from "@/generated/prisma/client";
+import { dbPool } from "@/lib/db/prisma";
+
+export type PoolTransaction = {
+  /** One parameterised statement (Prisma.sql: values sent as $n, never spliced), prepared on first use. */
+  query<T extends pg.QueryResultRow>(statement: Prisma.Sql): Promise<T[]>;
+};
+
+/** A prepared statement's name, from its text: the same text gets the same name on every connection. */
+const statementName = (text: string) => `rx_${createHash("sha256").update(text).digest("base64url").slice(0, 24)}`;
+
+const STATEMENT_TIMEOUT_MS = 20_000;
+
+export async function poolTransaction<T>(work: (tx: PoolTransaction) => Promise<T>): Promise<T> {
+  const client = await dbPool().connect();
+  let broken: Error | undefined;
+  try {
+    // Bounded as Prisma's interactive transactions were (20 s): a statement stuck on a lock fails instead.
+    await client.query(`BEGIN; SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
+    const result = await work({
+      query: async <R extends pg.QueryResultRow>(statement: Prisma.Sql) =>
+        (await client.query<R>({ name: statementName(statement.text), text: statement.text, values: statement.values }))
+          .rows,
+    });
+    await client.query("COMMIT");
+    return result;
+  } catch (err) {
+    // A connection that cannot even roll back is dropped from the pool, not reused.
+    await client.query("ROLLBACK").catch((e: unknown) => (broken = e instanceof Error ? e : new Error(String(e))));
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}

@@ -6,7 +6,8 @@ import { Prisma } from "@/generated/prisma/client";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
 import { getPatientHistory } from "@/lib/transfers/get-patient-history";
-import { listQueue, QueueQuerySchema, type QueueQuery } from "@/lib/transfers/list-queue";
+import { listQueue } from "@/lib/transfers/list-queue";
+import { QueueQuerySchema, type QueueQuery } from "@/lib/transfers/queue-query";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import { percentile, progress } from "./support";
 

@@ -8,21 +8,22 @@
 // stored once (two pharmacists racing on one transfer land on different instances: claims and the decision's
 // row lock hold across them), every decision's callback delivered. Ends with `soak: PASS …` or `soak: FAIL …`.
 import { randomInt } from "node:crypto";
-import { createWriteStream, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import http from "node:http";
+import { createWriteStream, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { disconnectDb } from "@/lib/db/prisma";
 import { createMigratedDatabase, startTestPostgres, type TestPostgres } from "@/tests/support/database";
 import { ensureBuild, freePort } from "@/tests/support/server";
 import { startBalancer, type Balancer } from "./soak/balancer";
-import { callbackProgress, loadChecks, plainCheck, runChecks, type Check } from "./soak/checks";
+import { plainCheck, type Check } from "./soak/check-builder";
+import { callbackProgress, loadChecks, runChecks } from "./soak/checks";
 import { newDecisionStats, signIn, type DecisionTarget } from "./soak/pharmacists";
 import { startSoakReceiver, type SoakReceiver } from "./soak/receiver";
 import { newIntakeStats, type SentTransfer } from "./soak/senders";
-import { soakServer, type SoakServer } from "./soak/server";
+import { printChecks, writeSoakResult } from "./soak/report";
+import { readyStatus, soakServer, type SoakServer } from "./soak/server";
 import { standaloneWorker, type StandaloneWorker } from "./soak/standalone-worker";
-import { sleep } from "./soak/util";
+import { say, sleep } from "./soak/util";
 import { createSoakCast, soakServerEnv, startSoakLoad } from "./soak/setup";
 import { ROOT } from "./support";
 
@@ -54,7 +55,6 @@ const SETTINGS = {
   retryScale: "0.01",
 };
 const HARD_DEADLINE_MS = (SETTINGS.loadSeconds + SETTINGS.graceSeconds + SETTINGS.drainSeconds + 300) * 1000;
-const say = (text: string) => process.stdout.write(`${text}\n`);
 const step = (text: string) => process.stdout.write(`\n▶ ${text}\n`);
 
 const servers: SoakServer[] = [];
@@ -82,18 +82,6 @@ async function abort(reason: string, code: number): Promise<never> {
   for (const w of workers) w.killNow();
   await Promise.race([cleanUp(), sleep(20_000)]);
   process.exit(code);
-}
-
-/** /readyz's status over a fresh connection (node:http: see bench/soak/server.ts on fetch here). */
-function readyStatus(baseUrl: string): Promise<number | "no answer"> {
-  return new Promise((resolve) => {
-    const req = http.get(`${baseUrl}/readyz`, { agent: false, timeout: 3_000 }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? "no answer"));
-    });
-    req.on("timeout", () => req.destroy());
-    req.on("error", () => resolve("no answer"));
-  });
 }
 
 export async function runScaleOutSoak(): Promise<void> {
@@ -319,12 +307,7 @@ export async function runScaleOutSoak(): Promise<void> {
   ];
   const allChecks = [...checks, ...extra];
   const pass = allChecks.every((c) => c.ok);
-  for (const c of allChecks) {
-    say(
-      `  ${c.ok ? "ok  " : "FAIL"} ${c.name}${c.checked ? ` (${c.checked} checked${c.failures ? `, ${c.failures} failed` : ""})` : ""}`,
-    );
-    for (const e of c.examples) say(`         ${e}`);
-  }
+  printChecks(allChecks);
   const result = {
     at: new Date(started).toISOString(),
     kind: "scale-out",
@@ -342,10 +325,7 @@ export async function runScaleOutSoak(): Promise<void> {
     numbers,
     checks: allChecks,
   };
-  const dir = path.join(ROOT, "bench", "results");
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `soak-scale-out-${stamp}${quick ? "-quick" : ""}.json`);
-  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  const file = writeSoakResult(`soak-scale-out-${stamp}${quick ? "-quick" : ""}.json`, result);
   say(
     `\n  requests per instance ${perInstance.join(" / ")}; intake 200 ${intake.ok200}, 503 ${intake.status503}, connection errors ${intake.connectionErrors}, retries ${intake.retries}; ` +
       `decisions ${numbers.decisionsInDb} (${decisionStats.races} races); callbacks delivered ${numbers.callbacksDelivered}/${numbers.callbacksInDb}, duplicates ${numbers.duplicateDeliveries}, missing ${numbers.missingCallbacks}`,

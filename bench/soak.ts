@@ -4,20 +4,22 @@
 // in-process) is SIGKILLed and restarted several times and the callback receiver goes away (connections
 // refused), then answers 5xx, then comes back. After the load, it waits (bounded) for every decision's
 // callback, then checks the database and the receiver against what the clients were told. See bench/SOAK.md.
-import { randomInt } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { disconnectDb } from "@/lib/db/prisma";
 import { createMigratedDatabase, startTestPostgres, type TestPostgres } from "@/tests/support/database";
 import { ensureBuild, freePort } from "@/tests/support/server";
-import { callbackProgress, loadChecks, plainCheck, runChecks, type Check, type CheckNumbers } from "./soak/checks";
+import { plainCheck, type Check } from "./soak/check-builder";
+import { callbackProgress, loadChecks, runChecks } from "./soak/checks";
+import { startSoakChaos, type Timeline } from "./soak/chaos";
 import { newDecisionStats, signIn, type DecisionTarget } from "./soak/pharmacists";
 import { startSoakReceiver, type SoakReceiver } from "./soak/receiver";
 import { newIntakeStats, type SentTransfer } from "./soak/senders";
+import { printChecks, summarizeServerLog, summaryTable, writeSoakResult } from "./soak/report";
 import { soakServer, type SoakServer } from "./soak/server";
-import { sleep } from "./soak/util";
+import { say, sleep } from "./soak/util";
 import { createSoakCast, soakServerEnv, startSoakLoad } from "./soak/setup";
 import { ROOT } from "./support";
 
@@ -59,7 +61,6 @@ const MIN_KILLS = quick ? 2 : 3;
 /** Everything, setup to report, within this; past it the soak fails and stops its children. */
 const HARD_DEADLINE_MS = (SETTINGS.loadSeconds + SETTINGS.graceSeconds + SETTINGS.drainSeconds + 420) * 1000;
 
-const say = (text: string) => process.stdout.write(`${text}\n`);
 const step = (text: string) => process.stdout.write(`\n▶ ${text}\n`);
 
 // ---- children and cleanup ---------------------------------------------------------------------------
@@ -120,20 +121,6 @@ async function embeddedClusterDir(adminUrl: string): Promise<string | null> {
 }
 
 // ---- the run --------------------------------------------------------------------------------------
-
-type KillRecord = { atSecond: number; restartSeconds: number };
-
-type Timeline = {
-  /** Wall-clock start of the load; the other times are seconds after it. */
-  loadStartedAt: string;
-  kills: KillRecord[];
-  receiver: { downAt: number; failingAt: number; upAt: number } | null;
-};
-
-function table(rows: [string, string][]): string {
-  const width = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join("\n");
-}
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -221,44 +208,8 @@ async function main(): Promise<void> {
     onAcked,
   });
 
-  // Chaos: kills spread over the load, each at a random moment of its slot; the receiver's outage.
   const load = SETTINGS.loadSeconds;
-  const killer = (async () => {
-    const first = 0.08 * load;
-    const last = load - 10;
-    const slot = (last - first) / SETTINGS.kills;
-    for (let i = 0; i < SETTINGS.kills; i++) {
-      const at = first + slot * i + Math.random() * slot * 0.8;
-      while (elapsed() < at || server!.state() !== "up") await sleep(100);
-      const atSecond = elapsed();
-      await server!.kill();
-      say(`  [${atSecond.toFixed(0).padStart(4)} s] ✗ server SIGKILLed (kill ${i + 1}/${SETTINGS.kills})`);
-      await sleep(randomInt(0, 2_000));
-      const restartSeconds = await server!.start();
-      timeline.kills.push({
-        atSecond: Math.round(atSecond * 10) / 10,
-        restartSeconds: Math.round(restartSeconds * 10) / 10,
-      });
-      say(`  [${elapsed().toFixed(0).padStart(4)} s] ✓ server back after ${(elapsed() - atSecond).toFixed(1)} s`);
-    }
-  })();
-  const outage = (async () => {
-    // It comes back late in the load, so that callbacks are still backing off when the load stops.
-    const upTarget = load * (0.85 + Math.random() * 0.13);
-    const downAt = Math.max(2, upTarget - SETTINGS.receiverDown - SETTINGS.receiverFailing);
-    while (elapsed() < downAt) await sleep(100);
-    await receiver!.setMode("down");
-    say(`  [${elapsed().toFixed(0).padStart(4)} s] ✗ receiver down (connections refused)`);
-    const failingAt = elapsed() + SETTINGS.receiverDown;
-    while (elapsed() < failingAt) await sleep(100);
-    await receiver!.setMode("failing");
-    say(`  [${elapsed().toFixed(0).padStart(4)} s] ~ receiver answering 500/503`);
-    const upAt = elapsed() + SETTINGS.receiverFailing;
-    while (elapsed() < upAt) await sleep(100);
-    await receiver!.setMode("up");
-    say(`  [${elapsed().toFixed(0).padStart(4)} s] ✓ receiver up`);
-    timeline.receiver = { downAt: Math.round(downAt), failingAt: Math.round(failingAt), upAt: Math.round(upAt) };
-  })();
+  const { killer, outage } = startSoakChaos({ settings: SETTINGS, server, receiver, timeline, elapsed });
 
   while (elapsed() < load) await sleep(200);
   stopNew = true;
@@ -332,12 +283,7 @@ async function main(): Promise<void> {
   const allChecks = [...checks, ...extra];
   const pass = allChecks.every((c) => c.ok);
 
-  for (const c of allChecks) {
-    say(
-      `  ${c.ok ? "ok  " : "FAIL"} ${c.name}${c.checked ? ` (${c.checked} checked${c.failures ? `, ${c.failures} failed` : ""})` : ""}`,
-    );
-    for (const e of c.examples) say(`         ${e}`);
-  }
+  printChecks(allChecks);
 
   const result = {
     at: new Date(started).toISOString(),
@@ -358,10 +304,7 @@ async function main(): Promise<void> {
     serverLog: { file: server.logFile, ...serverLog },
     checks: allChecks,
   };
-  const dir = path.join(ROOT, "bench", "results");
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `soak-${stamp}${quick ? "-quick" : ""}.json`);
-  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  const file = writeSoakResult(`soak-${stamp}${quick ? "-quick" : ""}.json`, result);
 
   step("summary");
   say(summaryTable(result.seconds, timeline, outageSeconds, intake, decisionStats, numbers, serverLog));
@@ -381,101 +324,6 @@ async function main(): Promise<void> {
       : `soak: FAIL ${failed.join("; ")}`,
   );
   process.exit(pass ? 0 : 1);
-}
-
-/** Error-level lines of the server's log, grouped by message (warnings are expected: failed callback attempts). */
-function summarizeServerLog(file: string): {
-  errorLines: number;
-  errorMessages: Record<string, number>;
-  warnLines: number;
-} {
-  if (!existsSync(file)) return { errorLines: 0, errorMessages: {}, warnLines: 0 };
-  const messages: Record<string, number> = {};
-  let errors = 0;
-  let warns = 0;
-  for (const text of readFileSync(file, "utf8").split("\n")) {
-    if (!text.startsWith("{")) continue;
-    try {
-      const entry = JSON.parse(text) as { level?: string; msg?: string };
-      if (entry.level === "warn") warns++;
-      if (entry.level === "error") {
-        errors++;
-        messages[entry.msg ?? "?"] = (messages[entry.msg ?? "?"] ?? 0) + 1;
-      }
-    } catch {
-      // not one of ours
-    }
-  }
-  return { errorLines: errors, errorMessages: messages, warnLines: warns };
-}
-
-function summaryTable(
-  seconds: { total: number; load: number; drain: number; serverDown: number },
-  timeline: Timeline,
-  outage: { down: number; failing: number },
-  intake: ReturnType<typeof newIntakeStats>,
-  decisions: ReturnType<typeof newDecisionStats>,
-  n: CheckNumbers,
-  log: ReturnType<typeof summarizeServerLog>,
-): string {
-  const other =
-    Object.entries(intake.otherStatus)
-      .map(([s, c]) => `${s}×${c}`)
-      .join(" ") || "0";
-  return table([
-    ["duration", `${seconds.total} s total: ${seconds.load} s load, ${seconds.drain} s after it until checked`],
-    [
-      "server kills / restarts",
-      `${timeline.kills.length} / ${timeline.kills.length} at ${timeline.kills.map((k) => `${k.atSecond.toFixed(0)} s`).join(", ")}; down ${seconds.serverDown} s in all (restart ${timeline.kills.map((k) => k.restartSeconds.toFixed(1)).join(", ")} s)`,
-    ],
-    ["receiver outage", `${outage.down} s refusing + ${outage.failing} s answering 500/503`],
-    ["intake requests sent", String(intake.requests)],
-    ["  200", `${intake.ok200} (${intake.replayed200} replayed)`],
-    ["  503 / connection errors / timeouts", `${intake.status503} / ${intake.connectionErrors} / ${intake.timeouts}`],
-    ["  500 / other", `${intake.status500} / ${other}`],
-    [
-      "  retries (unacknowledged)",
-      `${intake.retries} (${intake.lostAnswersReplayed} found their transfer already stored: answer lost, first answer replayed)`,
-    ],
-    ["  deliberate replays / concurrent pairs", `${intake.deliberateReplays} / ${intake.concurrentPairs}`],
-    [
-      "transfers sent / acknowledged",
-      `${n.transfersSent} / ${n.transfersAcked} (${intake.abandoned} abandoned unacknowledged)`,
-    ],
-    ["transfers stored", `${n.transfersStored} (${n.storedNotAcked} stored without a 200 reaching the sender)`],
-    [
-      "decision requests sent",
-      `${decisions.requests} (2xx ${decisions.ok2xx}, 409 ${decisions.status409}, 503 ${decisions.status503}, connection errors ${decisions.connectionErrors}, timeouts ${decisions.timeouts}, 500 ${decisions.status500}, retries ${decisions.retries})`,
-    ],
-    [
-      "decisions acknowledged",
-      `${n.decisionsAcked} (+${n.decisionsConfirmedAfterRetry} confirmed by a 409 after a lost answer; ${decisions.races} races, ${n.decisionsLostRace} lost; ${n.decisionsUnresolved} unresolved)`,
-    ],
-    ["decisions in the database", String(n.decisionsInDb)],
-    [
-      "callbacks delivered",
-      `${n.callbacksDelivered}/${n.callbacksInDb} webhook-ids (database DELIVERED ${n.callbacksDeliveredInDb}); receiver saw ${n.receiverRequests} requests, ${n.receiverRequests2xx} answered 2xx`,
-    ],
-    [
-      "duplicate deliveries",
-      `${n.duplicateDeliveries} (over ${n.webhookIdsWithDuplicates} webhook-ids); ${n.interruptedAttempts} attempts cut short by a kill`,
-    ],
-    ["missing callbacks", String(n.missingCallbacks)],
-    [
-      "delivery lag (decision → first 2xx)",
-      `max ${(n.maxDeliveryLagMs / 1000).toFixed(1)} s, p99 ${(n.p99DeliveryLagMs / 1000).toFixed(1)} s, p50 ${(n.p50DeliveryLagMs / 1000).toFixed(2)} s`,
-    ],
-    [
-      "server log",
-      `${log.errorLines} error lines${
-        log.errorLines
-          ? ` (${Object.entries(log.errorMessages)
-              .map(([m, c]) => `${m}×${c}`)
-              .join(", ")})`
-          : ""
-      }, ${log.warnLines} warnings`,
-    ],
-  ]);
 }
 
 // `--instances N [--workers M]`: the scale-out soak (bench/soak-scale-out.ts) instead.

@@ -144,3 +144,8 @@ export function soakServer(opts: { port: number; env: Record<string, string>; lo
     },
   };
 }
+
+/** /readyz's status over a fresh connection (probe above), "no answer" for none within 3 s. */
+export async function readyStatus(baseUrl: string): Promise<number | "no answer"> {
+  return (await probe(`${baseUrl}/readyz`, 3_000)) || "no answer";
+}

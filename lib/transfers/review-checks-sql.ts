@@ -2,13 +2,12 @@
 import { Prisma } from "@/generated/prisma/client";
 import { CONTROLLED_EXPIRY_MONTHS, MAX_CONTROLLED_REFILLS } from "@/lib/drugs";
 import { DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
+import { DEFAULT_EARLY_REFILL_ALLOWANCE, EXPIRY_WARNING_DAYS } from "@/lib/transfers/review-checks-fills";
 import {
   DAW_NO_SUBSTITUTION,
   DAW_SUBSTITUTION_ALLOWED,
-  DEFAULT_EARLY_REFILL_ALLOWANCE,
-  EXPIRY_WARNING_DAYS,
   MAX_UNITS_PER_DAY,
-} from "@/lib/transfers/review-checks";
+} from "@/lib/transfers/review-checks-product";
 
 const DAY_MS = 86_400_000;
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
 import { reviewDrug } from "@/lib/transfers/drug-review";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
-import { countProblems, dawConflict, explainDaw, reviewChecks } from "@/lib/transfers/review-checks";
+import { countProblems, reviewChecks } from "@/lib/transfers/review-checks";
+import { dawConflict, explainDaw } from "@/lib/transfers/review-checks-product";
 import type { TransferRequest } from "@/lib/transfers/wire";
 
 const NOW = new Date("2026-06-01T12:00:00Z");

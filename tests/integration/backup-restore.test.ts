@@ -13,7 +13,7 @@ import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
 import { createDatabase } from "@/lib/db/migrate";
 import { disconnectDb } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
-import { tableFingerprints } from "@/lib/ops/backup";
+import { tableFingerprints } from "@/lib/ops/backup-tables";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { ensureConfiguredStore } from "@/lib/stores/store-npis";
 import { createCallbackPartner, decideTransfer, type DecidedTransfer } from "@/tests/integration/callbacks-fixtures";

@@ -31,21 +31,16 @@ import {
   expectNoServerError,
   expectProblem,
   fuzzParameters,
-  hostilePathArb,
-  hostileTextArb,
-  invalidUtf8Arb,
   isNextMethodNotAllowed,
   isNormalisingRedirect,
-  mutate,
-  mutationArb,
-  percentEncode,
   resolvesUnder,
   reportFuzzRun,
   sendRaw,
-  spliceBytes,
-  unstorableTextArb,
   type RawAnswer,
 } from "@/tests/support/fuzz";
+import { hostilePathArb, invalidUtf8Arb, percentEncode, spliceBytes } from "@/tests/support/fuzz-bytes-and-paths";
+import { mutate, mutationArb } from "@/tests/support/fuzz-mutations";
+import { hostileTextArb, unstorableTextArb } from "@/tests/support/fuzz-values";
 import { connectTestEnvironment } from "@/tests/support/integration";
 
 const FUZZ_STORE_NPIS = ["1987654302", "1987654310"] as const;

@@ -8,20 +8,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { textProblem } from "@/lib/text-safety";
 import { createTestPartner } from "@/tests/support/api";
-import {
-  expectJsonAnswer,
-  fuzzParameters,
-  hostileKeyArb,
-  hostileTextArb,
-  invalidUtf8Arb,
-  percentEncode,
-  reportFuzzRun,
-  sendRaw,
-  setOwn,
-  spliceBytes,
-  unstorableTextArb,
-  type RawAnswer,
-} from "@/tests/support/fuzz";
+import { expectJsonAnswer, fuzzParameters, reportFuzzRun, sendRaw, type RawAnswer } from "@/tests/support/fuzz";
+import { invalidUtf8Arb, percentEncode, spliceBytes } from "@/tests/support/fuzz-bytes-and-paths";
+import { hostileKeyArb, hostileTextArb, setOwn, unstorableTextArb } from "@/tests/support/fuzz-values";
 import { connectTestEnvironment } from "@/tests/support/integration";
 
 const { baseUrl } = connectTestEnvironment();

@@ -15,25 +15,22 @@ import { createTestPartner, freshRequest } from "@/tests/support/api";
 import {
   expectJsonAnswer,
   expectNoServerError,
-  extremeNumberArb,
   fuzzParameters,
-  hostilePathArb,
-  hostileKeyArb,
-  hostileTextArb,
-  invalidUtf8Arb,
   isNormalisingRedirect,
-  mutate,
-  mutationArb,
   resolvesUnder,
   reportFuzzRun,
   sendRaw,
-  setOwn,
-  spliceBytes,
-  stringPathsOf,
-  unstorableTextArb,
-  valueAt,
   type RawAnswer,
 } from "@/tests/support/fuzz";
+import { hostilePathArb, invalidUtf8Arb, spliceBytes } from "@/tests/support/fuzz-bytes-and-paths";
+import { mutate, mutationArb, stringPathsOf, valueAt } from "@/tests/support/fuzz-mutations";
+import {
+  extremeNumberArb,
+  hostileKeyArb,
+  hostileTextArb,
+  setOwn,
+  unstorableTextArb,
+} from "@/tests/support/fuzz-values";
 import { connectTestEnvironment } from "@/tests/support/integration";
 
 const { baseUrl } = connectTestEnvironment();

@@ -2,7 +2,8 @@
 // (queue.searched / queue.viewed), except the screen's own background refresh of a page already shown.
 import { BACKGROUND_HEADER } from "@/lib/auth/session-claims";
 import { dashboardRoute, json } from "@/lib/http/dashboard-api";
-import { listQueue, parseQueueQuery } from "@/lib/transfers/list-queue";
+import { listQueue } from "@/lib/transfers/list-queue";
+import { parseQueueQuery } from "@/lib/transfers/queue-query";
 
 export const dynamic = "force-dynamic";
 

@@ -6,7 +6,7 @@ import { ageInYears, ageLevel, formatDuration, sortName, type AgeLevel } from "@
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { TD_CLASS, TR_CLASS } from "@/components/ui/table";
-import type { QueueItem } from "@/lib/transfers/list-queue";
+import type { QueueItem } from "@/lib/transfers/queue-items";
 
 const AGE_STYLES: Record<AgeLevel, string> = {
   fresh: "border-slate-200 bg-white text-slate-700",

@@ -3,7 +3,8 @@ import { Badge } from "@/components/ui/badge";
 import { normalizeNdc } from "@/lib/drugs";
 import { scheduleLabel, type DrugReview } from "@/lib/transfers/drug-review";
 import { formatQuantity } from "@/lib/transfers/quantity-units";
-import { daysUntil, explainDaw } from "@/lib/transfers/review-checks";
+import { daysUntil } from "@/lib/transfers/review-checks-fills";
+import { explainDaw } from "@/lib/transfers/review-checks-product";
 import type { TransferRequest } from "@/lib/transfers/wire";
 import { Field, Fields, Section } from "@/components/dashboard/review/section-layout";
 

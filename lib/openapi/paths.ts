@@ -1,0 +1,206 @@
+// The operations of the OpenAPI document: the paths of /v1/transfer and /oauth/token with their statuses and
+// examples, the transfer-outcome webhook, and the security every operation accepts.
+import * as z from "zod";
+import type { ZodOpenApiObject, ZodOpenApiPathsObject, ZodOpenApiResponseObject } from "zod-openapi";
+import { EXAMPLES, exampleError, exampleRequest } from "@/lib/openapi/examples";
+import {
+  OAuthErrorSchema,
+  OAuthTokenRequestSchema,
+  OAuthTokenResponseSchema,
+  ReferenceIdParamsSchema,
+  retryAfter,
+  WebhookHeadersSchema,
+} from "@/lib/openapi/schemas";
+import {
+  ERROR_TYPES,
+  TransferRequestSchema,
+  TransferResponseSchema,
+  type TransferResponse,
+} from "@/lib/transfers/wire";
+
+/** Any one of the three schemes authenticates a call (they share the Authorization header). */
+export const SECURITY: Record<string, string[]>[] = [{ senderKey: [] }, { bearer: [] }, { oauth2: [] }];
+
+function transferResponse(
+  description: string,
+  examples: Record<string, { summary: string; value: TransferResponse }>,
+  extra: Pick<ZodOpenApiResponseObject, "headers"> = {},
+): ZodOpenApiResponseObject {
+  return {
+    description,
+    ...extra,
+    content: { "application/json": { schema: TransferResponseSchema, examples } },
+  };
+}
+
+const errorOf = (type: (typeof ERROR_TYPES)[number], description: string) => ({
+  error: { summary: type, value: exampleError(type, description) },
+});
+
+export function buildPaths(): ZodOpenApiPathsObject {
+  return {
+    "/v1/transfer": {
+      post: {
+        operationId: "transferPrescription",
+        summary: "Transfer a prescription to this pharmacy",
+        description:
+          "Validates the request, stores it as RECEIVED for a pharmacist's review and answers at once. The CONFIRMED or ERROR decision follows as a callback.",
+        security: SECURITY,
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: TransferRequestSchema,
+              examples: { transfer: { summary: "A refill transfer", value: exampleRequest } },
+            },
+          },
+        },
+        responses: {
+          "200": transferResponse("RECEIVED (accepted, a callback follows) or CONFIRMED.", {
+            received: EXAMPLES.received,
+            confirmed: EXAMPLES.confirmed,
+          }),
+          "400": transferResponse(
+            "ERROR caused by the request: MISSING_INFO, SPEC_MISMATCH (including malformed JSON, a body that is not UTF-8, and strings with a NUL or an unpaired surrogate), INVALID_INFO, RX_EXPIRED or DUPLICATE_REQUEST.",
+            {
+              missingInfo: EXAMPLES.missingInfo,
+              specMismatch: EXAMPLES.specMismatch,
+              invalidInfo: EXAMPLES.invalidInfo,
+              expired: EXAMPLES.expired,
+              duplicate: EXAMPLES.duplicate,
+            },
+          ),
+          "401": transferResponse(
+            "ERROR: the Authorization header is missing, uses an unknown scheme, or carries an unknown, revoked or expired key or token.",
+            { unauthorized: EXAMPLES.unauthorized },
+            {
+              headers: z.object({
+                "WWW-Authenticate": z.string().meta({
+                  description: "The accepted schemes.",
+                  example: 'senderKey realm="transfer", Bearer realm="transfer"',
+                }),
+              }),
+            },
+          ),
+          "405": transferResponse(
+            "ERROR: a method other than POST.",
+            errorOf("OTHER", "method PUT is not allowed here; allowed: POST"),
+          ),
+          "413": transferResponse(
+            "ERROR: the request body is larger than the service accepts.",
+            errorOf("OTHER", "request body is larger than the limit of 1048576 bytes (1 MB)"),
+          ),
+          "415": transferResponse(
+            "ERROR: the Content-Type is not application/json.",
+            errorOf("SPEC_MISMATCH", "Content-Type must be application/json (UTF-8)"),
+          ),
+          "429": transferResponse(
+            "ERROR: too many requests from this sender; retry after the time given in Retry-After.",
+            errorOf("OTHER", "too many requests: retry later"),
+            { headers: retryAfter },
+          ),
+          "500": transferResponse(
+            "ERROR: an unexpected failure on our side. Safe to retry with the same requestID.",
+            errorOf("OTHER", "internal error"),
+          ),
+          "503": transferResponse(
+            "ERROR: the service is temporarily unavailable (for example, its database). Safe to retry after Retry-After.",
+            errorOf("OTHER", "service temporarily unavailable: retry later"),
+            { headers: retryAfter },
+          ),
+        },
+      },
+    },
+    "/v1/transfer/{referenceID}": {
+      get: {
+        operationId: "getTransfer",
+        summary: "The current state of a transfer",
+        description:
+          "Returns the transfer's current TransferResponse: RECEIVED while it awaits review, then the CONFIRMED or ERROR outcome that was (or is being) delivered by callback. Only the sender that created the transfer can read it.",
+        security: SECURITY,
+        requestParams: { path: ReferenceIdParamsSchema },
+        responses: {
+          "200": transferResponse("The transfer's current TransferResponse.", {
+            received: EXAMPLES.received,
+            confirmed: EXAMPLES.confirmed,
+          }),
+          "401": transferResponse("ERROR: missing or bad credentials.", { unauthorized: EXAMPLES.unauthorized }),
+          "404": transferResponse(
+            "ERROR: no transfer with this referenceID belongs to the caller.",
+            errorOf("OTHER", "no transfer with this referenceID"),
+          ),
+        },
+      },
+    },
+    "/oauth/token": {
+      post: {
+        operationId: "issueAccessToken",
+        summary: "Get a bearer token (OAuth 2.0 client credentials)",
+        description:
+          "Exchanges client credentials for a short-lived bearer token. Authenticate with HTTP Basic (`Authorization: Basic base64(client_id:client_secret)`) or with the client_id and client_secret form fields. Revoking the client revokes its tokens.",
+        security: [{}],
+        requestBody: {
+          required: true,
+          content: { "application/x-www-form-urlencoded": { schema: OAuthTokenRequestSchema } },
+        },
+        responses: {
+          "200": {
+            description: "The access token.",
+            headers: z.object({ "Cache-Control": z.literal("no-store") }),
+            content: { "application/json": { schema: OAuthTokenResponseSchema } },
+          },
+          "400": {
+            description: "invalid_request, unsupported_grant_type or invalid_scope.",
+            content: { "application/json": { schema: OAuthErrorSchema } },
+          },
+          "401": {
+            description: "invalid_client: unknown client, wrong secret, or a revoked client.",
+            headers: z.object({
+              "WWW-Authenticate": z.string().meta({ example: 'Basic realm="oauth"' }),
+            }),
+            content: { "application/json": { schema: OAuthErrorSchema } },
+          },
+        },
+      },
+    },
+  };
+}
+
+export function buildWebhooks(): NonNullable<ZodOpenApiObject["webhooks"]> {
+  return {
+    transferOutcome: {
+      post: {
+        operationId: "transferOutcomeCallback",
+        summary: "The decision on a RECEIVED transfer, sent to your callback URL",
+        description:
+          "When a pharmacist approves or rejects a transfer we answered RECEIVED, we POST the CONFIRMED or ERROR TransferResponse (same requestID and referenceID, a new responseID) to the callback URL registered for you, signed per Standard Webhooks 1.0. Only a 2xx answer within 15 seconds counts; redirects are not followed. Retries: 5 s, 30 s, 2 min, 5 min, 15 min, 30 min, 1 h, then every 2 h, until 72 hours after the first attempt; `Retry-After` on 429 or 503 postpones the next attempt, and 410 Gone stops them. A callback may arrive more than once: deduplicate by webhook-id. A test callback that our admin sends to check your receiver has `metadata.test: true` and the referenceID `trf_test`: acknowledge it and do nothing else.",
+        security: [],
+        requestParams: { header: WebhookHeadersSchema },
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: TransferResponseSchema,
+              examples: {
+                confirmed: EXAMPLES.confirmed,
+                rejected: {
+                  summary: "Rejected by the pharmacist",
+                  value: exampleError("INVALID_INFO", "prescription.refillsRemaining: no refills left to transfer"),
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          "2XX": {
+            description: "Received: no further attempts for this webhook-id. The body is read up to 16 KB and ignored.",
+          },
+          "410": {
+            description: "Gone: stop sending callbacks to this URL (the partner is flagged for our admins).",
+          },
+          default: { description: "Any other answer, or none within 15 seconds: the callback is retried." },
+        },
+      },
+    },
+  };
+}

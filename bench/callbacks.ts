@@ -269,8 +269,9 @@ export async function benchCallbacks(opts: {
         endToEndRounds.push({
           label: variant.label,
           perSecond: Math.round(opts.count / ((last - started) / 1000)),
+          // None for a worker without the metric, or one that claimed nothing in batches (batch size 1).
           callbacksPerClaim:
-            claimsBefore && claimsAfter
+            claimsBefore && claimsAfter && claimsAfter.count > claimsBefore.count
               ? round2((claimsAfter.sum - claimsBefore.sum) / (claimsAfter.count - claimsBefore.count))
               : null,
           loadAverage: round2(os.loadavg()[0]!),

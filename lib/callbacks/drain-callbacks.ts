@@ -1,8 +1,9 @@
 // Automatic delivery jobs started together (drain-gatherer.ts), sending their own callbacks and up to
-// CALLBACK_BATCH_SIZE more of their partners' due callbacks at once: one claim statement for all of them
-// (claim-due-callbacks.ts), the POSTs concurrently over each partner's kept-alive connections, and the
-// successes in one statement. What a job costs beside its POSTs (graphile-worker's fetch and completion, the
-// claim, the success) is then shared by the batch; it was most of a delivery's cost (bench/README.md).
+// CALLBACK_BATCH_SIZE each of their partners' due callbacks at once: one claim statement for all of them
+// (claim-due-callbacks.ts), the POSTs concurrently over each partner's kept-alive connections, and each
+// partner's successes in one statement. What a job costs beside its POSTs (graphile-worker's fetch and
+// completion, the claim, the success) is then shared by the batch; it was most of a delivery's cost
+// (bench/README.md).
 //
 // Everything else is the single delivery's: each failure goes through recordOutcome on its own (retry
 // schedule, Retry-After, the 4-hour deadline, 410); each partner's secrets are opened, and its URL's host

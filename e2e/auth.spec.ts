@@ -76,6 +76,28 @@ test("the idle warning's button keeps the session", async ({ page }) => {
   expect((await page.request.get("/api/transfers")).status()).toBe(200);
 });
 
+test("Sign out says signed out even when the queue's refresh meets the ended session first", async ({ page }) => {
+  const pharmacist = await createPharmacist("Sid Slowlogout");
+  await signIn(page, pharmacist);
+  await expect(page).toHaveURL(/\/transfers$/);
+  // The server ends the session at once, but its answer reaches the page only after the queue's next
+  // refresh (every 5 s) has been refused with 401: that refusal must not take the page to the sign-in page
+  // without "signed out" (CI once saw "revoked" there).
+  const refused = page.waitForResponse((r) => r.url().includes("/api/transfers") && r.status() === 401, {
+    timeout: 15_000,
+  });
+  await page.route("**/api/session/logout", async (route) => {
+    const answer = await route.fetch();
+    await refused;
+    // Time for a way to the sign-in page that the refusal took to arrive there before the answer does.
+    await page.waitForURL(/\/login/, { timeout: 2_000 }).catch(() => {});
+    await route.fulfill({ response: answer }).catch(() => {}); // the page may have left already (the bug)
+  });
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await refused;
+  await expect(page).toHaveURL(/\/login\?reason=signed_out/);
+});
+
 test("signing out everywhere ends the pharmacist's session in another browser too", async ({ page, browser }) => {
   const pharmacist = await createPharmacist("Eve Everywhere");
   await signIn(page, pharmacist);

@@ -14,17 +14,22 @@ export class ApiError extends Error {
   }
 }
 
-/** Set while the page signs its person out (idle logoff): the reason every way to the sign-in page then gives. */
+/** Set while the page signs its person out (idle logoff, Sign out): the reason every way to the sign-in page then gives. */
 let signingOutFor: string | null = null;
 let leaving = false;
 
 /**
- * The page is ending the session itself (idle logoff). A background request that meets the now-cleared
+ * The page is ending the session itself (idle logoff, the Sign out buttons). A background request that meets the now-cleared
  * session must neither lead to the sign-in page without the reason nor cut the sign-out request short by
  * navigating away while it is being sent (next dev then logged an aborted request as an uncaught ECONNRESET).
  */
 export function beginSignOut(reason: string): void {
   signingOutFor = reason;
+}
+
+/** The sign-out failed and the session goes on: a 401 leads to the sign-in page again. */
+export function cancelSignOut(): void {
+  signingOutFor = null;
 }
 
 export function goToLogin(reason?: string): void {

@@ -3,6 +3,7 @@
 // forgotten browser, a copied cookie) and then this one, after a confirmation.
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/admin/confirm-dialog";
+import { beginSignOut, cancelSignOut } from "@/components/dashboard/api-client";
 
 export function SignOutAllButton() {
   const [open, setOpen] = useState(false);
@@ -31,6 +32,8 @@ export function SignOutAllButton() {
         onCancel={() => setOpen(false)}
         onConfirm={async () => {
           setPending(true);
+          // A background request that meets the ended session must not reach the sign-in page first, as "revoked".
+          beginSignOut("signed_out");
           const res = await fetch("/api/session/sign-out-all", { method: "POST", credentials: "same-origin" }).catch(
             () => null,
           );
@@ -39,6 +42,7 @@ export function SignOutAllButton() {
           if (res && (res.ok || res.status === 401)) {
             window.location.assign(new URL("/login?reason=signed_out", window.location.origin).toString());
           } else {
+            cancelSignOut();
             setError("The sessions could not be ended. Check the connection and try again.");
           }
         }}

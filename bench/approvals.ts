@@ -15,7 +15,7 @@ import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
 import { db } from "@/lib/db/prisma";
 import { env, setEnv } from "@/lib/env";
 import { approveTransfer } from "@/lib/transfers/approve-transfer";
-import { pendingTransfers, pool } from "./callbacks";
+import { pendingTransfers, pool } from "./callbacks-support";
 import { percentile, processTreeCpuMs, progress } from "./support";
 
 type Side = {

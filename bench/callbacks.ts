@@ -6,19 +6,24 @@
 // job per callback: the delivery path before batching) and the default, in one run; each round also reports
 // the worker's CPU per callback (its process tree, from /proc) and the database's write transactions per
 // callback (transaction ids used), which move much less than callbacks/s on a shared machine.
-import { randomBytes } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
-import { webhookHeaders } from "@/lib/callbacks/signature";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { createPartner } from "@/lib/partners/create-partner";
-import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import { approveTransfer } from "@/lib/transfers/approve-transfer";
-import { receiveTransfer } from "@/lib/transfers/receive-transfer";
-import { startCallbackReceiver, type CallbackReceiver } from "@/tests/support/callback-receiver";
+import { startCallbackReceiver } from "@/tests/support/callback-receiver";
 import { freePort, TEST_SECRETS } from "@/tests/support/server";
+import {
+  arrivalOf,
+  claimCounts,
+  directPosts,
+  nextTransactionId,
+  pendingTransfers,
+  pool,
+  round2,
+} from "./callbacks-support";
 import { median, percentile, processTreeCpuMs, progress, ROOT, startProcess, stopProcess } from "./support";
 
 /** A worker the drain rounds alternate over: this checkout's or an older one's (an A/B), at given settings. */
@@ -83,85 +88,6 @@ export type CallbacksResult = {
   baselineAtBatchInFlight: { concurrency: number; callbacksPerSecond: number };
   ratio: number;
 };
-
-export async function pendingTransfers(partnerId: string, pharmacyNpi: string, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const request = buildTransferRequest({}, { receivingNpi: pharmacyNpi });
-    request.metadata.requestID = `cb-${randomBytes(6).toString("hex")}`;
-    request.prescription.rxNumber = `CB${randomBytes(5).toString("hex")}`;
-    const outcome = await receiveTransfer(partnerId, request);
-    if (outcome.kind !== "created") throw new Error(`could not create a transfer: ${outcome.kind}`);
-    ids.push(outcome.response.metadata.referenceID);
-  }
-  return ids;
-}
-
-/** Runs `fn` over `items`, at most `concurrency` at once. */
-export async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) await fn(items[next++]!);
-    }),
-  );
-}
-
-function arrivalOf(receiver: CallbackReceiver, cbPath: string, referenceID: string): number | undefined {
-  return receiver
-    .requests(cbPath)
-    .find((r) => (JSON.parse(r.body) as { metadata: { referenceID: string } }).metadata.referenceID === referenceID)
-    ?.at;
-}
-
-/** The next transaction id the database will hand out: write transactions used between two readings. */
-async function nextTransactionId(client: pg.Client): Promise<number> {
-  const { rows } = await client.query<{ next: string }>("SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next");
-  return Number(rows[0]!.next);
-}
-
-async function directPosts(
-  bodies: string[],
-  concurrency: number,
-  url: string,
-  secret: string,
-): Promise<{ perSecond: number; latencies: number[] }> {
-  const latencies: number[] = [];
-  const started = Date.now();
-  await pool(bodies, concurrency, async (body) => {
-    const t = Date.now();
-    const res = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...webhookHeaders({
-          id: `msg_${randomBytes(8).toString("hex")}`,
-          timestamp: Math.floor(t / 1000),
-          body,
-          secrets: [secret],
-        }),
-      },
-      body,
-    });
-    await res.arrayBuffer();
-    latencies.push(Date.now() - t);
-  });
-  return { perSecond: bodies.length / ((Date.now() - started) / 1000), latencies };
-}
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
-/** The worker's claim statements so far and the callbacks they claimed; null when it has no such metric. */
-async function claimCounts(metricsPort: number): Promise<{ count: number; sum: number } | null> {
-  const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-  const value = (name: string) =>
-    text
-      .split("\n")
-      .find((line) => line.startsWith(`${name} `))
-      ?.split(" ")[1];
-  const [count, sum] = [value("rx_callback_batch_size_count"), value("rx_callback_batch_size_sum")];
-  return count === undefined || sum === undefined ? null : { count: Number(count), sum: Number(sum) };
-}
 
 export async function benchCallbacks(opts: {
   databaseUrl: string;

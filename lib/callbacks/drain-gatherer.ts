@@ -27,7 +27,7 @@ export type DrainGathererOptions = {
 
 /** One per worker. */
 export function createDrainGatherer(opts: DrainGathererOptions): DrainGatherer {
-  let gathering: { group: Waiting[]; timer: NodeJS.Timeout | NodeJS.Immediate } | null = null;
+  let gathering: { group: Waiting[]; cancelTimer: () => void } | null = null;
 
   const drain = async (group: Waiting[]) => {
     // Two jobs of one callback can run at once (one re-added while the other ran); it is claimed once.
@@ -48,16 +48,24 @@ export function createDrainGatherer(opts: DrainGathererOptions): DrainGatherer {
 
   const flush = () => {
     if (!gathering) return;
-    const { group, timer } = gathering;
+    const { group, cancelTimer } = gathering;
     gathering = null;
-    clearTimeout(timer as NodeJS.Timeout);
-    clearImmediate(timer as NodeJS.Immediate);
+    cancelTimer();
     void drain(group);
+  };
+
+  const startTimer = (): (() => void) => {
+    if (opts.lingerMs <= 0) {
+      const immediate = setImmediate(flush);
+      return () => clearImmediate(immediate);
+    }
+    const timeout = setTimeout(flush, opts.lingerMs);
+    return () => clearTimeout(timeout);
   };
 
   return (callbackId, signal) =>
     new Promise((resolve, reject) => {
-      gathering ??= { group: [], timer: opts.lingerMs > 0 ? setTimeout(flush, opts.lingerMs) : setImmediate(flush) };
+      gathering ??= { group: [], cancelTimer: startTimer() };
       gathering.group.push({ callbackId, signal, resolve, reject });
       if (gathering.group.length >= opts.slots) flush();
     });

@@ -15,7 +15,12 @@ export type PoolTransaction = {
 };
 
 /** A prepared statement's name, from its text: the same text gets the same name on every connection. */
-const statementName = (text: string) => `rx_${createHash("sha256").update(text).digest("base64url").slice(0, 24)}`;
+const names = new Map<string, string>(); // the few statement texts the code has, each hashed once
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) names.set(text, (name = `rx_${createHash("sha256").update(text).digest("base64url").slice(0, 24)}`));
+  return name;
+}
 
 const STATEMENT_TIMEOUT_MS = 20_000;
 

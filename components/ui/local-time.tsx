@@ -5,12 +5,30 @@ import { useSyncExternalStore } from "react";
 
 const subscribe = () => () => {};
 
-export function formatLocal(iso: string, style: "datetime" | "time" | "date" = "datetime"): string {
+/** In the reader's zone, or in `timeZone` (a store's clock) when given. */
+export function formatLocal(iso: string, style: "datetime" | "time" | "date" = "datetime", timeZone?: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
   const pad = (n: number) => String(n).padStart(2, "0");
-  const date = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  let [y, mo, day, h, mi] = [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes()];
+  if (timeZone) {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "numeric",
+        day: "numeric",
+        hour: "numeric",
+        minute: "numeric",
+      })
+        .formatToParts(d)
+        .map((p) => [p.type, Number(p.value)]),
+    );
+    [y, mo, day, h, mi] = [parts.year ?? y, parts.month ?? mo, parts.day ?? day, parts.hour ?? h, parts.minute ?? mi];
+  }
+  const date = `${y}-${pad(mo)}-${pad(day)}`;
+  const time = `${pad(h)}:${pad(mi)}`;
   if (style === "date") return date;
   if (style === "time") return time;
   return `${date} ${time}`;
@@ -20,17 +38,20 @@ export function LocalTime({
   iso,
   style = "datetime",
   seconds = false,
+  timeZone,
 }: {
   iso: string;
   style?: "datetime" | "time" | "date";
   seconds?: boolean;
+  /** A store's IANA zone: shown in that clock rather than the reader's. */
+  timeZone?: string;
 }) {
   const isClient = useSyncExternalStore(
     subscribe,
     () => true,
     () => false,
   );
-  let text = isClient ? formatLocal(iso, style) : `${iso.slice(0, 16).replace("T", " ")} UTC`;
+  let text = isClient ? formatLocal(iso, style, timeZone) : `${iso.slice(0, 16).replace("T", " ")} UTC`;
   if (isClient && seconds) text += `:${String(new Date(iso).getSeconds()).padStart(2, "0")}`;
   return (
     <time dateTime={iso} title={iso}>

@@ -77,9 +77,12 @@ describe("lawfulRefills", () => {
       writtenAfterFirst: 11,
       lawfulAfterFirst: 5,
       used: 3,
+      refillsRemaining: 2,
+      senderRefillsRemaining: 8,
       lawfulRemaining: 2,
       capped: true,
       firstFillPending: false,
+      lapsed: false,
     });
   });
 
@@ -93,9 +96,12 @@ describe("lawfulRefills", () => {
       writtenAfterFirst: 5,
       lawfulAfterFirst: 5,
       used: 3,
+      refillsRemaining: 2,
+      senderRefillsRemaining: 2,
       lawfulRemaining: 2,
       capped: false,
       firstFillPending: false,
+      lapsed: false,
     });
   });
 
@@ -104,9 +110,12 @@ describe("lawfulRefills", () => {
       writtenAfterFirst: 0,
       lawfulAfterFirst: 0,
       used: 0,
+      refillsRemaining: 0,
+      senderRefillsRemaining: 0,
       lawfulRemaining: 1,
       capped: false,
       firstFillPending: true,
+      lapsed: false,
     });
     expect(
       lawfulRefills({ schedule: "III", refillsAuthorized: 6, refillsRemaining: 5, filled: false }).lawfulRemaining,
@@ -131,6 +140,18 @@ describe("lawfulRefills", () => {
         capped: false,
       });
     }
+  });
+
+  it("leaves no refill once a Schedule III/IV prescription is six months old, and only then", () => {
+    const args = { refillsAuthorized: 6, refillsRemaining: 4, filled: true, lapsed: true };
+    expect(lawfulRefills({ ...args, schedule: "IV" })).toMatchObject({
+      refillsRemaining: 0,
+      senderRefillsRemaining: 4,
+      lawfulRemaining: 0,
+      lapsed: true,
+    });
+    // Schedule V and non-controlled prescriptions have no federal six months: the store's expiry refuses them.
+    expect(lawfulRefills({ ...args, schedule: "V" })).toMatchObject({ refillsRemaining: 4, lapsed: false });
   });
 
   it("stays sane on inconsistent input", () => {

@@ -49,6 +49,14 @@ export type LawfulRefills = {
   /** Refills already dispensed (0 when the prescription was never filled). */
   used: number;
   /**
+   * Refills after the first fill that may still lawfully be dispensed: the number every output states (the
+   * record's "valid refills remaining", 1306.25(b)(3)(iv); FHIR's numberOfRepeatsAllowed; the exports). None
+   * once a Schedule III/IV prescription is six months old.
+   */
+  refillsRemaining: number;
+  /** The sender's own refillsRemaining: shown beside the lawful number, labelled, never passed on as lawful. */
+  senderRefillsRemaining: number;
+  /**
    * Dispensings still lawful: the lawful refills not yet used, plus the first fill itself when the
    * prescription was never filled. 0 means nothing is left to transfer.
    */
@@ -57,36 +65,42 @@ export type LawfulRefills = {
   capped: boolean;
   /** Never filled: lawfulRemaining includes the first fill. */
   firstFillPending: boolean;
+  /** Past the six months of a Schedule III/IV prescription: nothing remains. */
+  lapsed: boolean;
 };
 
 /**
- * Refills as federal law counts them. The interface's `refillsAuthorized` includes the first fill and
- * `refillsRemaining` counts refills after it; DEA counts refills after the first fill, so a Schedule III/IV
- * prescription written with 11 refills allows 5, and a patient who has had 3 has 2 left whatever the
- * prescription says.
+ * Refills as federal law counts them, the one computation of the lawful number. The interface's
+ * `refillsAuthorized` includes the first fill and `refillsRemaining` counts refills after it; DEA counts
+ * refills after the first fill, so a Schedule III/IV prescription written with 11 refills allows 5, a patient
+ * who has had 3 has 2 left whatever the prescription says, and none remain once it is six months old
+ * (`lapsed`, judged by the caller on the store's calendar day).
  */
 export function lawfulRefills(args: {
   schedule: Schedule | null;
   refillsAuthorized: number;
   refillsRemaining: number;
   filled: boolean;
+  lapsed?: boolean;
 }): LawfulRefills {
   const writtenAfterFirst = Math.max(0, args.refillsAuthorized - 1);
+  const shortLived = args.schedule === "III" || args.schedule === "IV";
   const lawfulAfterFirst =
-    args.schedule === "II"
-      ? 0
-      : args.schedule === "III" || args.schedule === "IV"
-        ? Math.min(writtenAfterFirst, MAX_CONTROLLED_REFILLS)
-        : writtenAfterFirst;
+    args.schedule === "II" ? 0 : shortLived ? Math.min(writtenAfterFirst, MAX_CONTROLLED_REFILLS) : writtenAfterFirst;
   const used = args.filled ? clamp(writtenAfterFirst - args.refillsRemaining, 0, writtenAfterFirst) : 0;
   const firstFillPending = !args.filled;
+  const lapsed = shortLived && args.lapsed === true;
+  const refillsRemaining = lapsed ? 0 : Math.max(0, lawfulAfterFirst - used);
   return {
     writtenAfterFirst,
     lawfulAfterFirst,
     used,
-    lawfulRemaining: Math.max(0, lawfulAfterFirst - used) + (firstFillPending ? 1 : 0),
+    refillsRemaining,
+    senderRefillsRemaining: args.refillsRemaining,
+    lawfulRemaining: lapsed ? 0 : refillsRemaining + (firstFillPending ? 1 : 0),
     capped: writtenAfterFirst > lawfulAfterFirst,
     firstFillPending,
+    lapsed,
   };
 }
 

@@ -2,6 +2,7 @@
 // and the federal refill and expiry limits. Pure data and functions, no server-only imports (client
 // components use it too); nothing is fetched at run time. See README.md beside this file.
 export {
+  NDC_NOT_CHECKED,
   scheduleOf,
   type ExtraSchedule,
   type Schedule,

@@ -228,9 +228,10 @@ describe("scheduleOf: federal table", () => {
     const m = scheduleOf({ medicationName: "Alprazolam 1 mg", prescribedNDC: "00009-0029-01", dispensedNDC: null });
     expect(m.schedule).toBe("IV");
     expect(m.source).toBe("federal");
-    expect(m.basis).toContain("the NDC was not checked");
-    expect(m.basis.endsWith(".")).toBe(true);
-    expect(scheduleOf({ medicationName: "Alprazolam 1 mg", prescribedNDC: null }).basis).not.toContain("NDC");
+    // Said once where the screen shows the schedule (NDC_NOT_CHECKED), not inside every basis sentence.
+    expect(m.byNameOnly).toBe(true);
+    expect(m.basis).not.toContain("NDC");
+    expect(scheduleOf({ medicationName: "Alprazolam 1 mg", prescribedNDC: null }).byNameOnly).toBeUndefined();
   });
 });
 

@@ -27,6 +27,11 @@ export type ScheduleMatch = {
   source: "federal" | "state" | "ndc" | null;
   /** One sentence for the pharmacist: what matched and why this schedule. */
   basis: string;
+  /**
+   * An NDC was sent but not looked up (no offline NDC directory ships with this service): the match is by name
+   * only. Said once, where the screen shows the schedule (NDC_NOT_CHECKED), not in every sentence of `basis`.
+   */
+  byNameOnly?: boolean;
 };
 
 export type ScheduleInput = {
@@ -42,9 +47,9 @@ export type ScheduleOptions = {
   stateLabel?: string;
 };
 
-/** Said of every NDC sent, since none can be looked up offline. */
-const NDC_NOT_CHECKED =
-  "the NDC was not checked (no offline NDC directory ships with this service), so this is by name only";
+/** Said once of a match where an NDC was sent, since none can be looked up offline. */
+export const NDC_NOT_CHECKED =
+  "Found by the drug's name: NDCs are not looked up here (no NDC directory ships with this service).";
 
 /** Substances whose non-controlled status deserves a word. */
 const NOT_CONTROLLED_NOTES: Readonly<Record<string, string>> = {
@@ -109,7 +114,7 @@ export function scheduleOf(rx: ScheduleInput, opts: ScheduleOptions = {}): Sched
       };
     }
   }
-  if (rx.prescribedNDC || rx.dispensedNDC) match = { ...match, basis: `${trimStop(match.basis)}; ${NDC_NOT_CHECKED}.` };
+  if (rx.prescribedNDC || rx.dispensedNDC) match = { ...match, byNameOnly: true };
   return match;
 }
 

@@ -4,6 +4,7 @@
 //   - rxExpiryMonths: how long a non-controlled prescription stays valid after it was written (commonly 12).
 // Pure, no server-only imports: the admin form validates with the same schema.
 import * as z from "zod";
+import { isTimeZone } from "@/lib/alerts/alert-settings";
 import type { ExtraSchedule } from "@/lib/drugs";
 
 export const SCHEDULE_NUMERALS = ["II", "III", "IV", "V"] as const;
@@ -30,12 +31,25 @@ export const StoreRulesSchema = z.object({
 
 export type StoreRules = { extraSchedules: readonly ExtraSchedule[]; rxExpiryMonths: number };
 
-export const DEFAULT_STORE_RULES: StoreRules = { extraSchedules: [], rxExpiryMonths: 12 };
+/**
+ * The rules as the drug review applies them: with the store's time zone (the one its alert settings name),
+ * because every date rule counts the store's own calendar days, not UTC's.
+ */
+export type StoreRulesInZone = StoreRules & { timeZone: string };
+
+export const DEFAULT_STORE_RULES: StoreRulesInZone = { extraSchedules: [], rxExpiryMonths: 12, timeZone: "UTC" };
 
 /** A store row's rules; a malformed stored value falls back to the federal defaults rather than failing intake. */
 export function parseStoreRules(row: { extraSchedules: unknown; rxExpiryMonths: number }): StoreRules {
   const parsed = StoreRulesSchema.safeParse({ extraSchedules: row.extraSchedules, rxExpiryMonths: row.rxExpiryMonths });
-  return parsed.success ? parsed.data : DEFAULT_STORE_RULES;
+  return parsed.success
+    ? parsed.data
+    : { extraSchedules: DEFAULT_STORE_RULES.extraSchedules, rxExpiryMonths: DEFAULT_STORE_RULES.rxExpiryMonths };
+}
+
+/** The rules with the store's time zone; an unknown zone (never saved: the admin form checks) counts UTC days. */
+export function inZone(rules: StoreRules, timeZone: string | null | undefined): StoreRulesInZone {
+  return { ...rules, timeZone: timeZone && isTimeZone(timeZone) ? timeZone : "UTC" };
 }
 
 /** "gabapentin:V, carisoprodol:IV" (CLI and admin form) to the list; throws a readable message. */

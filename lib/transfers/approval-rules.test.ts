@@ -1,7 +1,7 @@
 // The approval rules from the drug (approval-rules.ts over drug-review.ts), with real drug names: what the
 // server refuses, with which rule, and what the decision records.
 import { describe, expect, it } from "vitest";
-import { DEFAULT_STORE_RULES, type StoreRules } from "@/lib/stores/store-rules";
+import { DEFAULT_STORE_RULES, type StoreRulesInZone } from "@/lib/stores/store-rules";
 import { checkApproval } from "@/lib/transfers/approval-rules";
 import { ApprovalRefusedError } from "@/lib/transfers/decision-errors";
 import type { ApproveInput } from "@/lib/transfers/decision-inputs";
@@ -40,7 +40,7 @@ function rx(
 function refusal(
   request: TransferRequest,
   input: ApproveInput = {},
-  rules: StoreRules = DEFAULT_STORE_RULES,
+  rules: StoreRulesInZone = DEFAULT_STORE_RULES,
 ): ApprovalRefusedError {
   try {
     checkApproval(request, rules, NOW, input);
@@ -121,13 +121,50 @@ describe("approval rules", () => {
       lawfulRemaining: 4,
       capped: true,
     });
-    const never = checkApproval(
+    // A never-filled prescription's first fill counts as remaining, but it cannot be transferred (below).
+    const never = reviewDrug(
       rx("Tramadol", { refillsAuthorized: 1, refillsRemaining: 0, filled: false }),
       DEFAULT_STORE_RULES,
       NOW,
-      { oneTimeTransferConfirmed: true },
     );
-    expect(never.drugSchedule).toBe("CIV");
+    expect(never.refills).toMatchObject({ firstFillPending: true, lawfulRemaining: 1 });
+    expect(never.blocks.map((b) => b.rule)).toEqual(["controlled-first-fill"]);
+  });
+
+  it("refuses the first fill of a Schedule III-V prescription, as it refuses Schedule II (1306.25(a), 1306.08(e)-(g))", () => {
+    for (const [name, schedule] of [
+      ["Alprazolam 0.5 mg", "IV"],
+      ["Tramadol HCl 50 mg", "IV"],
+      ["Zolpidem Tartrate 10 mg", "IV"],
+      ["Testosterone Cypionate 200 mg/mL", "III"],
+      ["Buprenorphine-Naloxone 8-2 mg", "III"],
+      ["Pregabalin 75 mg", "V"],
+      ["Lacosamide 100 mg", "V"],
+    ] as const) {
+      const err = refusal(rx(name, { refillsAuthorized: 3, refillsRemaining: 2, filled: false }), {
+        oneTimeTransferConfirmed: true,
+      });
+      expect(err.extensions.rule, name).toBe("controlled-first-fill");
+      expect(err.message, name).toMatch(new RegExp(`Schedule ${schedule} and this prescription was never filled`));
+      expect(err.message, name).toContain("21 CFR 1306.25(a)");
+      expect(err.message, name).toContain("1306.08(e)-(g)");
+      expect(err.extensions.reject, name).toMatchObject({
+        errorType: "OTHER",
+        description: expect.stringMatching(/^prescription\.firstFilledDate: .* never filled; .*refill dispensing/),
+      });
+      // Filled once, the same prescription's refills transfer (with the one-time confirmation).
+      expect(
+        checkApproval(rx(name, { refillsAuthorized: 3, refillsRemaining: 1 }), DEFAULT_STORE_RULES, NOW, {
+          oneTimeTransferConfirmed: true,
+        }).drugSchedule,
+        name,
+      ).toBe(`C${schedule}`);
+    }
+    // A non-controlled prescription never filled still transfers.
+    expect(
+      checkApproval(rx("Sertraline 50 mg", { refillsRemaining: 2, filled: false }), DEFAULT_STORE_RULES, NOW, {})
+        .drugSchedule,
+    ).toBeNull();
   });
 
   it("needs the one-time-transfer confirmation for III-V, and records it", () => {
@@ -175,12 +212,16 @@ describe("approval rules", () => {
   });
 
   it("applies the store's state schedules and prescription validity", () => {
-    const kentucky: StoreRules = { extraSchedules: [{ substance: "gabapentin", schedule: "V" }], rxExpiryMonths: 12 };
+    const kentucky: StoreRulesInZone = {
+      extraSchedules: [{ substance: "gabapentin", schedule: "V" }],
+      rxExpiryMonths: 12,
+      timeZone: "America/Kentucky/Louisville",
+    };
     expect(refusal(rx("Gabapentin 300 mg"), {}, kentucky).extensions.rule).toBe("one-time-transfer-unconfirmed");
     expect(
       checkApproval(rx("Gabapentin 300 mg"), kentucky, NOW, { oneTimeTransferConfirmed: true }).drug.scheduleBasis,
     ).toBe("detected: gabapentin, C-V (state)");
-    const short: StoreRules = { extraSchedules: [], rxExpiryMonths: 6 };
+    const short: StoreRulesInZone = { extraSchedules: [], rxExpiryMonths: 6, timeZone: "UTC" };
     expect(refusal(rx("Lisinopril", { writtenDaysAgo: 200 }), {}, short).extensions.rule).toBe("legal-expiry");
     expect(refusal(rx("Lisinopril", { writtenDaysAgo: 370 })).extensions.rule).toBe("legal-expiry");
   });

@@ -3,7 +3,7 @@
 // every prescription past its legal or stated expiry is refused, Schedule III-V needs the pharmacist's
 // one-time-transfer confirmation, and the schedule is the detected one unless the pharmacist records a
 // stricter one (or must choose one, for a drug the tables do not know). Each refusal names its rule.
-import type { StoreRules } from "@/lib/stores/store-rules";
+import type { StoreRulesInZone } from "@/lib/stores/store-rules";
 import { ApprovalRefusedError } from "@/lib/transfers/decision-errors";
 import { drugScheduleOf, scheduleNumeral, type ApproveInput, type DrugSchedule } from "@/lib/transfers/decision-inputs";
 import { reviewDrug, scheduleLabel, stricterSchedule, type DrugReview } from "@/lib/transfers/drug-review";
@@ -18,7 +18,7 @@ export type ApprovedDrug = {
 
 export function checkApproval(
   request: TransferRequest,
-  rules: StoreRules,
+  rules: StoreRulesInZone,
   now: Date,
   input: ApproveInput,
 ): ApprovedDrug {

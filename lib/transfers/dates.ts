@@ -1,5 +1,5 @@
 // The wire format's dates as instants: the RFC 3339 date-times the schema accepts, and calendar dates
-// (YYYY-MM-DD). Validation and the review checks compare them; both read them here.
+// (YYYY-MM-DD), and a store's calendar day. Validation and the review checks compare them; both read them here.
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:Z|([+-])(\d{2}):(\d{2}))$/;
 
@@ -24,4 +24,30 @@ export function startOfDayUtc(date: string): number {
   const t = new Date(0);
   t.setUTCFullYear(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
   return t.getTime();
+}
+
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The calendar day (YYYY-MM-DD) that `at` falls on in an IANA time zone: a store's "today". Every date rule
+ * counts the store's own days (a pharmacy in Illinois at 22:30 is still on the day UTC has left behind).
+ */
+export function calendarDayIn(at: Date | number, timeZone: string): string {
+  let f = dayFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormatters.set(timeZone, f);
+  }
+  const parts = Object.fromEntries(f.formatToParts(at).map((p) => [p.type, p.value]));
+  return `${String(parts.year).padStart(4, "0")}-${parts.month}-${parts.day}`;
+}
+
+/** Whole calendar days from one YYYY-MM-DD date to another (negative when `to` is earlier). */
+export function daysBetweenDates(from: string, to: string): number {
+  return Math.round((startOfDayUtc(to) - startOfDayUtc(from)) / 86_400_000);
+}
+
+/** The calendar date `days` days after a YYYY-MM-DD date. */
+export function addDays(date: string, days: number): string {
+  return new Date(startOfDayUtc(date) + days * 86_400_000).toISOString().slice(0, 10);
 }

@@ -29,7 +29,7 @@ import {
   type DecisionWrite,
   type LockedTransfer,
 } from "@/lib/transfers/decision-statements";
-import { parseStoreRules, DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
+import { inZone, parseStoreRules, DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
 import { checkApproval, type ApprovedDrug } from "@/lib/transfers/approval-rules";
 import { TransferRequestSchema, type TransferResponse } from "@/lib/transfers/wire";
 import { observeDecision } from "@/lib/ops/metrics";
@@ -137,7 +137,10 @@ function decisionWrite(
   const rules =
     row.rx_expiry_months === null
       ? DEFAULT_STORE_RULES
-      : parseStoreRules({ extraSchedules: row.extra_schedules, rxExpiryMonths: row.rx_expiry_months });
+      : inZone(
+          parseStoreRules({ extraSchedules: row.extra_schedules, rxExpiryMonths: row.rx_expiry_months }),
+          row.time_zone,
+        );
   const approved: ApprovedDrug | null =
     decision.kind === "approve" ? checkApproval(request, rules, at, decision) : null;
   const response =

@@ -30,6 +30,7 @@ export type LockedTransfer = {
   /** The receiving store's rules; null when the store has no row (the federal defaults apply). */
   extra_schedules: unknown;
   rx_expiry_months: number | null;
+  time_zone: string | null;
   actor_license: string | null;
   /** An earlier decision, for the "already approved by X at T" answer. */
   decided: "APPROVED" | "REJECTED" | null;
@@ -63,7 +64,7 @@ export async function lockForDecision(
        WHERE EXISTS (SELECT 1 FROM locked l WHERE l.status = 'RECEIVED' AND NOT (l.claim_live AND l.claimed_by_id IS DISTINCT FROM ${actorId}))
     )
     SELECT l.id, l.partner_id, l.status, l.request, l.claimed_by_id, l.claim_expires_at, l.claim_live,
-           holder.name AS claimed_by_name, s.extra_schedules, s.rx_expiry_months, me.license_number AS actor_license,
+           holder.name AS claimed_by_name, s.extra_schedules, s.rx_expiry_months, s.time_zone, me.license_number AS actor_license,
            d.decision::text AS decided, d.pharmacist_name AS decided_by, d.decided_at,
            a.chain, a.prev_hash
       FROM locked l

@@ -2,6 +2,8 @@
 // schedule and how it was found, allergy cross-checks, the legal expiry, the lawful refills, and the rules
 // that refuse approval. One function serves the review screen, the queue, the approve dialog and the server's
 // decision, so what the screen explains is exactly what the server enforces. Pure: no server-only imports.
+// Dates: the written date is the prescriber's calendar date as written (its own offset); "today" and every
+// instant the sender sent are read as calendar days in the store's time zone, never UTC's.
 import {
   allergyWarnings,
   compareSchedules,
@@ -14,7 +16,8 @@ import {
   type Schedule,
   type ScheduleMatch,
 } from "@/lib/drugs";
-import type { StoreRules } from "@/lib/stores/store-rules";
+import type { StoreRulesInZone } from "@/lib/stores/store-rules";
+import { calendarDayIn, daysBetweenDates, instantOf } from "@/lib/transfers/dates";
 import type { ErrorType, TransferRequest } from "@/lib/transfers/wire";
 
 export type ScheduleLabel = `C-${Schedule}`;
@@ -22,7 +25,13 @@ export const scheduleLabel = (s: Schedule): ScheduleLabel => `C-${s}`;
 
 /** A rule that refuses approval: its name (stable, for the API), what it says, and the rejection to send instead. */
 export type ApprovalBlock = {
-  rule: "schedule-ii" | "controlled-six-months" | "controlled-refills" | "legal-expiry" | "sender-expiry";
+  rule:
+    | "schedule-ii"
+    | "controlled-first-fill"
+    | "controlled-six-months"
+    | "controlled-refills"
+    | "legal-expiry"
+    | "sender-expiry";
   title: string;
   detail: string;
   reject: { errorType: ErrorType; description: string };
@@ -39,6 +48,11 @@ export type DrugReview = {
   /** YYYY-MM-DD: the written date plus 6 months (C-III/IV) or the store's validity for other prescriptions. */
   legalExpiry: string;
   legalExpiryBasis: string;
+  /** The store's calendar day (YYYY-MM-DD) the rules were judged on, and its time zone. */
+  today: string;
+  timeZone: string;
+  /** The sender's expiration date as the store's calendar day it passes on. */
+  senderExpiry: string;
   refills: ReturnType<typeof lawfulRefills> | null;
   blocks: ApprovalBlock[];
   /** Schedule III-V: the pharmacist confirms it was not transferred before (1306.25(a)). */
@@ -54,7 +68,7 @@ export function stricterSchedule(a: Schedule | null, b: Schedule | null): Schedu
 
 export function reviewDrug(
   request: TransferRequest,
-  rules: StoreRules,
+  rules: StoreRulesInZone,
   now: Date,
   chosen?: Schedule | null,
 ): DrugReview {
@@ -74,7 +88,8 @@ export function reviewDrug(
   const legalExpiryBasis = shortLived
     ? `written ${written} + ${CONTROLLED_EXPIRY_MONTHS} months (Schedule ${schedule}, 21 CFR 1306.22)`
     : `written ${written} + ${months} months (this store's rule for ${schedule ? `Schedule ${schedule}` : "non-controlled"} prescriptions)`;
-  const today = now.toISOString().slice(0, 10);
+  const today = calendarDayIn(now, rules.timeZone);
+  const lapsed = today > legalExpiry;
 
   const refills = shortLived
     ? lawfulRefills({
@@ -82,6 +97,7 @@ export function reviewDrug(
         refillsAuthorized: rx.refillsAuthorized,
         refillsRemaining: rx.refillsRemaining,
         filled: rx.firstFilledDate !== null,
+        lapsed,
       })
     : null;
 
@@ -97,11 +113,23 @@ export function reviewDrug(
       },
     });
   }
-  if (shortLived && today > legalExpiry) {
+  if (schedule !== null && schedule !== "II" && rx.firstFilledDate === null) {
+    const label = `Schedule ${schedule}`;
+    blocks.push({
+      rule: "controlled-first-fill",
+      title: `${label} first fill cannot be transferred here`,
+      detail: `${name} is ${label} and this prescription was never filled. A Schedule III–V prescription may be transferred between pharmacies only for refill dispensing (21 CFR 1306.25(a)); its first fill may move only as the unaltered electronic prescription (21 CFR 1306.08(e)-(g)), which a re-keyed copy through this service is not. Reject it, and ask the sender to transfer the electronic prescription or have the prescriber send a new one.`,
+      reject: {
+        errorType: "OTHER",
+        description: `prescription.firstFilledDate: ${name} is a ${label} controlled substance and this prescription was never filled; a Schedule III-V prescription can be transferred only for refill dispensing (21 CFR 1306.25(a)), and its first fill only as the unaltered electronic prescription (21 CFR 1306.08(e)-(g)), not through this interface. Please transfer the electronic prescription or ask the prescriber for a new prescription to this pharmacy.`,
+      },
+    });
+  }
+  if (shortLived && lapsed) {
     blocks.push({
       rule: "controlled-six-months",
       title: `Schedule ${schedule} prescription older than 6 months`,
-      detail: `Written on ${written}, ${daysBetween(written, today)} days ago: a Schedule ${schedule} prescription is void 6 months after it was written (21 CFR 1306.22(a)). It lapsed on ${legalExpiry}.`,
+      detail: `Written on ${written}, ${daysBetweenDates(written, today)} days ago: a Schedule ${schedule} prescription is void 6 months after it was written (21 CFR 1306.22(a)). It lapsed on ${legalExpiry}.`,
       reject: {
         errorType: "RX_EXPIRED",
         description: `prescription.writtenDate: written ${written}; a Schedule ${schedule} prescription (${name}) expires 6 months after it was written (21 CFR 1306.22), on ${legalExpiry}.`,
@@ -130,8 +158,9 @@ export function reviewDrug(
       },
     });
   }
-  const senderExpiry = rx.expirationDate.slice(0, 10);
-  if (Date.parse(rx.expirationDate) <= now.getTime()) {
+  // The instant the sender gave has passed (as at intake); said as the store's calendar day it passed on.
+  const senderExpiry = calendarDayIn(instantOf(rx.expirationDate), rules.timeZone);
+  if (instantOf(rx.expirationDate) <= now.getTime()) {
     blocks.push({
       rule: "sender-expiry",
       title: "Expired",
@@ -150,6 +179,9 @@ export function reviewDrug(
     allergyWarnings: allergyWarnings(rx.medicationName, request.patient.allergyDetails.allergies),
     legalExpiry,
     legalExpiryBasis,
+    today,
+    timeZone: rules.timeZone,
+    senderExpiry,
     refills,
     blocks,
     needsOneTimeConfirmation: schedule !== null && schedule !== "II",
@@ -176,10 +208,6 @@ function basisOf(match: ScheduleMatch, schedule: Schedule | null, chosen: Schedu
   // stricter schedule than the detected one.
   if (chosen === undefined || (match.status !== "unknown" && schedule === match.schedule)) return detected;
   return `set by pharmacist: ${schedule ? scheduleLabel(schedule) : "not controlled"} (${detected})`;
-}
-
-function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000);
 }
 
 export function capitalize(s: string): string {

@@ -17,7 +17,7 @@ function checksOf(change: (r: TransferRequest) => void, options?: ReviewCheckOpt
   const request = structuredClone(buildTransferRequest({}, { now: NOW }));
   change(request);
   return Object.fromEntries(
-    reviewChecks(request, NOW, reviewDrug(request, DEFAULT_STORE_RULES, NOW), options).map((c) => [c.id, c]),
+    reviewChecks(request, reviewDrug(request, DEFAULT_STORE_RULES, NOW), options).map((c) => [c.id, c]),
   );
 }
 

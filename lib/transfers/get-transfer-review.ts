@@ -5,7 +5,7 @@ import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import type { AllergyWarning } from "@/lib/drugs";
-import { DEFAULT_STORE_RULES, parseStoreRules, type StoreRules } from "@/lib/stores/store-rules";
+import { DEFAULT_STORE_RULES, inZone, parseStoreRules, type StoreRulesInZone } from "@/lib/stores/store-rules";
 import { reviewDrug, type DrugReview } from "@/lib/transfers/drug-review";
 import { reviewCheckOptions } from "@/lib/transfers/review-check-options";
 import { reviewChecks, type ReviewCheck } from "@/lib/transfers/review-checks";
@@ -42,7 +42,7 @@ export type TransferReview = {
   checks: ReviewCheck[];
   /** The drug's schedule, allergy cross-checks, legal expiry and the rules that refuse approval, as of now. */
   drug: DrugReview | null;
-  storeRules: StoreRules;
+  storeRules: StoreRulesInZone;
   claim: { heldBy: string; heldById: string; claimExpiresAt: string } | null;
   decision: DecisionRecord | null;
   callbackStatus: string | null;
@@ -80,7 +80,7 @@ export async function getTransferReview(
   const parsed = TransferRequestSchema.safeParse(row.request);
   const request = parsed.success ? parsed.data : null;
   const store = await db().store.findUnique({ where: { npi: row.receivingNpi } });
-  const storeRules = store ? parseStoreRules(store) : DEFAULT_STORE_RULES;
+  const storeRules = store ? inZone(parseStoreRules(store), store.timeZone) : DEFAULT_STORE_RULES;
   const drug = request ? reviewDrug(request, storeRules, now) : null;
   const claimLive = row.claimedBy && row.claimExpiresAt && row.claimExpiresAt > now && row.status === "RECEIVED";
 
@@ -96,7 +96,7 @@ export async function getTransferReview(
     storeRules,
     checks:
       request && drug
-        ? reviewChecks(request, now, drug, reviewCheckOptions())
+        ? reviewChecks(request, drug, reviewCheckOptions())
         : [
             {
               id: "schema",

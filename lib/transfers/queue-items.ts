@@ -2,7 +2,7 @@
 // review checks' counts.
 import { DEFAULT_ALERT_SETTINGS, type StoreAlertSettings } from "@/lib/alerts/alert-settings";
 import { arrivedAfterHours } from "@/lib/alerts/opening-hours";
-import { DEFAULT_STORE_RULES, type StoreRules } from "@/lib/stores/store-rules";
+import { DEFAULT_STORE_RULES, inZone, type StoreRules, type StoreRulesInZone } from "@/lib/stores/store-rules";
 import { reviewDrug, scheduleLabel } from "@/lib/transfers/drug-review";
 import type { PatientGroup } from "@/lib/transfers/queue-patient-groups";
 import type { Row } from "@/lib/transfers/queue-pages";
@@ -49,7 +49,7 @@ export type QueueItem = {
 function requestFlags(
   request: unknown,
   now: Date,
-  rules: StoreRules,
+  rules: StoreRulesInZone,
 ): Omit<QueueItem["flags"], "allergies" | "allergiesDescriptor"> & {
   allergyDetails: TransferRequest["patient"]["allergyDetails"] | null;
 } {
@@ -62,7 +62,7 @@ function requestFlags(
       schedule: drug.schedule ? { label: scheduleLabel(drug.schedule), substance: drug.match.substance } : null,
       scheduleUnknown: drug.match.status === "unknown",
       allergyAlert: strongest ? { severity: strongest.severity, message: strongest.message } : null,
-      ...countProblems(reviewChecks(stored, now, drug, reviewCheckOptions())),
+      ...countProblems(reviewChecks(stored, drug, reviewCheckOptions())),
     };
   } catch {
     return {
@@ -87,7 +87,7 @@ export function toItem(
   const { allergyDetails, ...drugFlags } = requestFlags(
     row.request,
     now,
-    rules.get(row.receiving_npi) ?? DEFAULT_STORE_RULES,
+    inZone(rules.get(row.receiving_npi) ?? DEFAULT_STORE_RULES, alertSettings.timeZone),
   );
   return {
     referenceID: row.id,

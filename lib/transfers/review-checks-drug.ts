@@ -1,7 +1,9 @@
 // The review checks from the drug's own rules (drug-review.ts): controlled schedule, allergy cross-check,
 // legal expiry and controlled refills.
 import { capitalize, refillsSentence, scheduleLabel, type DrugReview } from "@/lib/transfers/drug-review";
+import { daysBetweenDates } from "@/lib/transfers/dates";
 import type { ReviewCheck } from "@/lib/transfers/review-checks";
+import { EXPIRY_WARNING_DAYS } from "@/lib/transfers/review-checks-fills";
 import type { TransferRequest } from "@/lib/transfers/wire";
 
 /** The drug by its substance when the drug rules know it, else by the name the sender gave. */
@@ -13,6 +15,15 @@ export function drugName(request: TransferRequest, drug: DrugReview): string {
 export function scheduleCheck(request: TransferRequest, drug: DrugReview): ReviewCheck {
   const title = "Controlled substance";
   const { match, schedule } = drug;
+  const firstFill = drug.blocks.find((b) => b.rule === "controlled-first-fill");
+  if (schedule && firstFill) {
+    return {
+      id: "schedule",
+      title,
+      status: "fail",
+      detail: `${scheduleLabel(schedule)}: ${match.basis} ${firstFill.detail}`,
+    };
+  }
   if (schedule === "II") {
     const block = drug.blocks.find((b) => b.rule === "schedule-ii");
     return {
@@ -35,7 +46,7 @@ export function scheduleCheck(request: TransferRequest, drug: DrugReview): Revie
       detail: match.basis,
     };
   }
-  return { id: "schedule", title, status: "pass", detail: match.basis };
+  return { id: "schedule", title: "Not a controlled substance", status: "pass", detail: match.basis };
 }
 
 export function allergyCheck(request: TransferRequest, drug: DrugReview): ReviewCheck {
@@ -63,24 +74,33 @@ export function allergyCheck(request: TransferRequest, drug: DrugReview): Review
   };
 }
 
-export function legalExpiryCheck(request: TransferRequest, drug: DrugReview): ReviewCheck {
-  const title = "Legal expiry";
-  const sender = request.prescription.expirationDate.slice(0, 10);
-  const blocked = drug.blocks.find((b) => b.rule === "legal-expiry" || b.rule === "controlled-six-months");
-  if (blocked) return { id: "legal-expiry", title, status: "fail", detail: blocked.detail };
-  if (sender > drug.legalExpiry) {
+/**
+ * Expiry, one line: the stricter of the legal expiry (drug-review.ts) and the sender's expiration date
+ * decides, both on the store's calendar day. A refusal (either date passed) says which fact refused it.
+ */
+export function expiryCheck(drug: DrugReview): ReviewCheck {
+  const title = "Expiry";
+  const blocked = drug.blocks.find(
+    (b) => b.rule === "sender-expiry" || b.rule === "legal-expiry" || b.rule === "controlled-six-months",
+  );
+  if (blocked) return { id: "expiry", title, status: "fail", detail: blocked.detail };
+  const legal = `the legal expiry is ${drug.legalExpiry} (${drug.legalExpiryBasis})`;
+  const sender = `the sender's expiration date is ${drug.senderExpiry}`;
+  if (drug.senderExpiry > drug.legalExpiry) {
     return {
-      id: "legal-expiry",
+      id: "expiry",
       title,
       status: "fail",
-      detail: `The sender's expiration date ${sender} is later than the legal expiry ${drug.legalExpiry} (${drug.legalExpiryBasis}): the prescription is valid only until ${drug.legalExpiry}.`,
+      detail: `Valid only until ${drug.legalExpiry}: ${legal}, earlier than the sender's expiration date ${drug.senderExpiry}.`,
     };
   }
+  const days = daysBetweenDates(drug.today, drug.senderExpiry);
+  const left = days === 0 ? "today is its last day" : `in ${days} ${days === 1 ? "day" : "days"}`;
   return {
-    id: "legal-expiry",
+    id: "expiry",
     title,
-    status: "pass",
-    detail: `Legally valid until ${drug.legalExpiry} (${drug.legalExpiryBasis}); the sender's expiration date is ${sender}.`,
+    status: days < EXPIRY_WARNING_DAYS ? "warn" : "pass",
+    detail: `Valid until ${drug.senderExpiry}, ${left}: ${sender}; ${legal}.`,
   };
 }
 

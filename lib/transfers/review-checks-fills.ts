@@ -1,6 +1,7 @@
-// The review checks of the prescription's dates and fills: expiry, refill arithmetic, a fill history that
-// cannot be true, and a refill asked for too soon.
-import { instantOf } from "@/lib/transfers/dates";
+// The review checks of the prescription's fills: refill arithmetic, a fill history that cannot be true, and a
+// refill asked for too soon, counted in calendar days in the store's time zone (the sender's fill instants
+// read as the store's days).
+import { addDays, calendarDayIn, daysBetweenDates, instantOf } from "@/lib/transfers/dates";
 import { roundQuantity } from "@/lib/transfers/quantity-units";
 import type { ReviewCheck } from "@/lib/transfers/review-checks";
 import type { TransferRequest } from "@/lib/transfers/wire";
@@ -10,33 +11,6 @@ export const EXPIRY_WARNING_DAYS = 30;
 const DAY_MS = 86_400_000;
 /** The default early-refill allowance (EARLY_REFILL_ALLOWANCE_PERCENT / 100). */
 export const DEFAULT_EARLY_REFILL_ALLOWANCE = 0.25;
-
-export function daysUntil(dateTime: string, now: Date): number {
-  return Math.floor((instantOf(dateTime) - now.getTime()) / DAY_MS);
-}
-
-export function expiryCheck(request: TransferRequest, now: Date): ReviewCheck {
-  const expiration = request.prescription.expirationDate;
-  const days = daysUntil(expiration, now);
-  const date = expiration.slice(0, 10);
-  if (instantOf(expiration) <= now.getTime()) {
-    return {
-      id: "expiry",
-      title: "Expiry",
-      status: "fail",
-      detail: `Expired on ${date}: it cannot be transferred (reject with RX_EXPIRED).`,
-    };
-  }
-  if (instantOf(expiration) - now.getTime() < EXPIRY_WARNING_DAYS * DAY_MS) {
-    return {
-      id: "expiry",
-      title: "Expiry",
-      status: "warn",
-      detail: `Expires on ${date}, in ${days} ${days === 1 ? "day" : "days"}.`,
-    };
-  }
-  return { id: "expiry", title: "Expiry", status: "pass", detail: `Expires on ${date}, in ${days} days.` };
-}
 
 export function refillCheck(request: TransferRequest): ReviewCheck {
   const rx = request.prescription;
@@ -68,7 +42,7 @@ export function refillCheck(request: TransferRequest): ReviewCheck {
 }
 
 /** Fills the refill counts say happened, against the span of the fill dates: a history that cannot be true. */
-export function fillHistoryCheck(request: TransferRequest, allowance: number): ReviewCheck {
+export function fillHistoryCheck(request: TransferRequest, allowance: number, timeZone: string): ReviewCheck {
   const rx = request.prescription;
   const title = "Fill history";
   const fills = rx.refillsAuthorized - rx.refillsRemaining;
@@ -88,7 +62,7 @@ export function fillHistoryCheck(request: TransferRequest, allowance: number): R
       detail: `Never filled: the first fill and all ${rx.refillsRemaining} refills after it remain.`,
     };
   }
-  const first = rx.firstFilledDate.slice(0, 10);
+  const first = calendarDayIn(instantOf(rx.firstFilledDate), timeZone);
   if (fills < 2) return { id: "fill-history", title, status: "pass", detail: `Filled once, on ${first}.` };
   if (rx.lastFilledDate === null) {
     return {
@@ -98,8 +72,8 @@ export function fillHistoryCheck(request: TransferRequest, allowance: number): R
       detail: `Filled ${fills} times by the refill counts, but no last fill date was sent: confirm the fills with the sender.`,
     };
   }
-  const last = rx.lastFilledDate.slice(0, 10);
-  const spanDays = (instantOf(rx.lastFilledDate) - instantOf(rx.firstFilledDate)) / DAY_MS;
+  const last = calendarDayIn(instantOf(rx.lastFilledDate), timeZone);
+  const spanDays = daysBetweenDates(first, last);
   const neededDays = (fills - 1) * rx.daysSupply * (1 - allowance);
   const between = `Filled ${fills} times between ${first} and ${last} (${roundQuantity(spanDays)} ${spanDays === 1 ? "day" : "days"})`;
   if (spanDays < neededDays) {
@@ -125,16 +99,18 @@ export function fillHistoryCheck(request: TransferRequest, allowance: number): R
  */
 export function nextFillCheck(
   request: TransferRequest,
-  now: Date,
+  today: string,
+  timeZone: string,
   allowance = DEFAULT_EARLY_REFILL_ALLOWANCE,
 ): ReviewCheck | null {
   const rx = request.prescription;
   const last = rx.lastFilledDate ?? rx.firstFilledDate;
   if (last === null || rx.refillsRemaining < 1) return null;
-  const due = new Date(instantOf(last) + rx.daysSupply * (1 - allowance) * DAY_MS);
-  const dueDate = due.toISOString().slice(0, 10);
-  const basis = `last filled ${last.slice(0, 10)} with a ${rx.daysSupply}-day supply, refills allowed ${Math.round(allowance * 100)} % early`;
-  if (now < due) {
+  // Due on the store's calendar day: the last fill's day plus the days supply less the allowance, whole days.
+  const lastDay = calendarDayIn(instantOf(last), timeZone);
+  const dueDate = addDays(lastDay, Math.ceil(rx.daysSupply * (1 - allowance)));
+  const basis = `last filled ${lastDay} with a ${rx.daysSupply}-day supply, refills allowed ${Math.round(allowance * 100)} % early`;
+  if (today < dueDate) {
     return {
       id: "next-fill",
       title: "Refill too soon",

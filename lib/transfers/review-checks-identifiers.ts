@@ -18,8 +18,8 @@ export function npiCheck(request: TransferRequest): ReviewCheck {
     title: "NPI check digits",
     status: bad.length ? "fail" : "pass",
     detail: bad.length
-      ? `${bad.map(([who, npi]) => `${who} NPI ${npi}`).join(", ")} fails the Luhn check digit (prefix 80840).`
-      : `${npis.map(([who, npi]) => `${who} ${npi}`).join("; ")}: each passes the Luhn check digit (prefix 80840).`,
+      ? `${bad.map(([who, npi]) => `${who} NPI ${npi}`).join(", ")}: the last digit does not match the NPI check digit (mistyped, or not a real NPI).`
+      : `${npis.map(([who, npi]) => `${who} ${npi}`).join("; ")}: each NPI's check digit is right.`,
   };
 }
 

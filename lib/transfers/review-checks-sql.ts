@@ -9,11 +9,9 @@ import {
   MAX_UNITS_PER_DAY,
 } from "@/lib/transfers/review-checks-product";
 
-const DAY_MS = 86_400_000;
-
 /**
  * The checks that can warn on a stored transfer, as a SQL condition over `t.request` (alias `t`), for
- * the queue's "warnings" filter: expiry within EXPIRY_WARNING_DAYS (or past), a dispensed NDC that
+ * the queue's "warnings" filter: a Schedule III-V prescription never filled, expiry within EXPIRY_WARNING_DAYS (or past), a dispensed NDC that
  * differs, a DAW / substitution conflict, quantity problems, a prescriber DEA whose second letter is not
  * the last name's initial; and the drug's checks from the columns classified at intake (drug_schedule,
  * allergy_alert: drug-review.ts): Schedule II or a drug not in the tables, an allergy cross-check warning, a
@@ -22,9 +20,12 @@ const DAY_MS = 86_400_000;
  * the queue: the intake refuses them.) Not indexable: with LIMIT it stops at the first page of matches.
  */
 export function warningPredicateSql(now: Date, earlyRefillAllowance = DEFAULT_EARLY_REFILL_ALLOWANCE): Prisma.Sql {
-  const soon = new Date(now.getTime() + EXPIRY_WARNING_DAYS * DAY_MS);
-  const today = now.toISOString().slice(0, 10);
   const rx = Prisma.sql`t.request->'prescription'`;
+  // The store's calendar day, and the sender's instants read as its days (drug-review.ts): never UTC's.
+  const zone = Prisma.sql`COALESCE((SELECT s.time_zone FROM stores s WHERE s.npi = t.receiving_npi), 'UTC')`;
+  const today = Prisma.sql`(${now}::timestamptz AT TIME ZONE ${zone})::date`;
+  const dayOf = (field: string) => Prisma.sql`((${rx}->>${field})::timestamptz AT TIME ZONE ${zone})::date`;
+  const senderExpiry = dayOf("expirationDate");
   const legalExpiry = Prisma.sql`(left(${rx}->>'writtenDate', 10)::date + make_interval(months => CASE
       WHEN t.drug_schedule IN ('III', 'IV') THEN ${CONTROLLED_EXPIRY_MONTHS}
       ELSE COALESCE((SELECT s.rx_expiry_months FROM stores s WHERE s.npi = t.receiving_npi), ${DEFAULT_STORE_RULES.rxExpiryMonths}) END))::date`;
@@ -35,13 +36,13 @@ export function warningPredicateSql(now: Date, earlyRefillAllowance = DEFAULT_EA
     t.drug_schedule IN ('II', 'unknown')
     OR t.allergy_alert IS NOT NULL
     OR (t.drug_schedule IN ('II', 'III', 'IV', 'V') AND t.request->'prescriber'->>'dea' IS NULL)
-    OR left(${rx}->>'expirationDate', 10)::date > ${legalExpiry}
-    OR ${today}::date > ${legalExpiry}
+    OR (t.drug_schedule IN ('III', 'IV', 'V') AND ${rx}->>'firstFilledDate' IS NULL)
+    OR ${senderExpiry} > ${legalExpiry}
+    OR ${today} > ${legalExpiry}
+    OR ${senderExpiry} - ${today} < ${EXPIRY_WARNING_DAYS}
     OR (t.drug_schedule IN ('III', 'IV') AND (${refillsAfterFirst} > ${MAX_CONTROLLED_REFILLS}
         OR (${rx}->>'firstFilledDate' IS NOT NULL
             AND least(${refillsAfterFirst}, ${MAX_CONTROLLED_REFILLS}) - (${refillsAfterFirst} - (${rx}->>'refillsRemaining')::int) <= 0)))
-    OR
-    (t.request->'prescription'->>'expirationDate')::timestamptz < ${soon}
     OR (t.request->'prescription'->>'dispensedNDC' IS NOT NULL
         AND t.request->'prescription'->>'dispensedNDC' <> t.request->'prescription'->>'prescribedNDC')
     OR ((t.request->'prescription'->>'dawCode')::int IN (${Prisma.join(DAW_NO_SUBSTITUTION)})
@@ -53,7 +54,7 @@ export function warningPredicateSql(now: Date, earlyRefillAllowance = DEFAULT_EA
         AND (t.request->'prescription'->>'daysSupply')::numeric > 0
         AND (t.request->'prescription'->>'quantityDispensed')::numeric / (t.request->'prescription'->>'daysSupply')::numeric > ${MAX_UNITS_PER_DAY})
     OR (${fills} > 1 AND (${rx}->>'firstFilledDate' IS NULL OR ${rx}->>'lastFilledDate' IS NULL))
-    OR (${fills} > 1 AND extract(epoch FROM (${rx}->>'lastFilledDate')::timestamptz - (${rx}->>'firstFilledDate')::timestamptz) / 86400
+    OR (${fills} > 1 AND ${dayOf("lastFilledDate")} - ${dayOf("firstFilledDate")}
         < (${fills} - 1) * (${rx}->>'daysSupply')::numeric * ${1 - earlyRefillAllowance}::numeric)
     OR (t.request->'prescriber'->>'dea' ~ '^[ABFGM][A-Z]'
         AND substr(t.request->'prescriber'->>'dea', 2, 1) <> upper(left(btrim(t.request->'prescriber'->'name'->>'lastName'), 1)))

@@ -6,15 +6,9 @@
 // (review-checks-sql.ts); an integration test holds the two together. This module runs the checks in
 // the order the screen shows them; each family lives in review-checks-<family>.ts.
 import type { DrugReview } from "@/lib/transfers/drug-review";
-import {
-  allergyCheck,
-  controlledLimitsCheck,
-  legalExpiryCheck,
-  scheduleCheck,
-} from "@/lib/transfers/review-checks-drug";
+import { allergyCheck, controlledLimitsCheck, expiryCheck, scheduleCheck } from "@/lib/transfers/review-checks-drug";
 import {
   DEFAULT_EARLY_REFILL_ALLOWANCE,
-  expiryCheck,
   fillHistoryCheck,
   nextFillCheck,
   refillCheck,
@@ -33,21 +27,19 @@ export type ReviewCheckOptions = {
 
 export function reviewChecks(
   request: TransferRequest,
-  now: Date,
   drug: DrugReview,
   options: ReviewCheckOptions = {},
 ): ReviewCheck[] {
   const allowance = options.earlyRefillAllowance ?? DEFAULT_EARLY_REFILL_ALLOWANCE;
-  const nextFill = nextFillCheck(request, now, allowance);
+  const nextFill = nextFillCheck(request, drug.today, drug.timeZone, allowance);
   return [
     scheduleCheck(request, drug),
     allergyCheck(request, drug),
     npiCheck(request),
     deaCheck(request, drug),
-    expiryCheck(request, now),
-    legalExpiryCheck(request, drug),
+    expiryCheck(drug),
     refillCheck(request),
-    fillHistoryCheck(request, allowance),
+    fillHistoryCheck(request, allowance, drug.timeZone),
     ...(nextFill ? [nextFill] : []),
     ...(drug.refills ? [controlledLimitsCheck(drug)] : []),
     quantityCheck(request),

@@ -303,7 +303,7 @@ describe("the queue", () => {
     });
     for (const row of all) {
       const request = TransferRequestSchema.parse(row.request);
-      const problems = countProblems(reviewChecks(request, now, reviewDrug(request, DEFAULT_STORE_RULES, now)));
+      const problems = countProblems(reviewChecks(request, reviewDrug(request, DEFAULT_STORE_RULES, now)));
       expect(sqlWarned.has(row.id), `${row.id} ${JSON.stringify(problems)}`).toBe(
         problems.warnings + problems.failures > 0,
       );

@@ -16,7 +16,7 @@ import type { RejectPrefill } from "@/components/dashboard/review/reject-dialog"
 import { useSchemaForm, type SchemaForm } from "@/components/forms/use-schema-form";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import type { StoreRules } from "@/lib/stores/store-rules";
+import type { StoreRulesInZone } from "@/lib/stores/store-rules";
 import {
   ApproveInputSchema,
   DRUG_SCHEDULE_LABELS,
@@ -29,7 +29,7 @@ import { refillsSentence, reviewDrug, stricterSchedule, type DrugReview } from "
 import type { TransferRequest } from "@/lib/transfers/wire";
 
 /** The drug's facts the approve dialog applies as the pharmacist chooses: the same rules the server enforces. */
-export type ApprovalContext = { request: TransferRequest; rules: StoreRules };
+export type ApprovalContext = { request: TransferRequest; rules: StoreRulesInZone };
 
 type ApprovalForm = SchemaForm<typeof ApproveInputSchema>;
 type Match = DrugReview["match"];

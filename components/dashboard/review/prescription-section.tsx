@@ -1,15 +1,16 @@
 // The review screen's prescription section: the drug, its schedule, dates, quantities and fills. Server component.
 import { Badge } from "@/components/ui/badge";
-import { normalizeNdc } from "@/lib/drugs";
+import { NDC_NOT_CHECKED, normalizeNdc } from "@/lib/drugs";
+import { calendarDayIn, daysBetweenDates, instantOf } from "@/lib/transfers/dates";
 import { scheduleLabel, type DrugReview } from "@/lib/transfers/drug-review";
 import { formatQuantity } from "@/lib/transfers/quantity-units";
-import { daysUntil } from "@/lib/transfers/review-checks-fills";
 import { explainDaw } from "@/lib/transfers/review-checks-product";
 import type { TransferRequest } from "@/lib/transfers/wire";
 import { Field, Fields, Section } from "@/components/dashboard/review/section-layout";
 
-function dateOf(value: string | null): string | null {
-  return value ? value.slice(0, 10) : null;
+/** A fill instant as the store's calendar day (the day every date rule counts). */
+function dayOf(value: string | null, drug: DrugReview): string | null {
+  return value ? calendarDayIn(instantOf(value), drug.timeZone) : null;
 }
 
 /** An NDC as people read it (5-4-2), with the sender's own spelling where it differs. */
@@ -23,31 +24,72 @@ function Ndc({ value }: { value: string }) {
   );
 }
 
-/** The schedule from the drug itself, with how it was found. */
+/** The schedule from the drug itself, with how it was found (and, once per transfer, that NDCs are not looked up). */
 export function ScheduleLine({ drug }: { drug: DrugReview }) {
-  if (drug.schedule) {
+  const byName = drug.match.byNameOnly ? <span className="text-xs text-slate-500">{NDC_NOT_CHECKED}</span> : null;
+  if (drug.schedule || drug.match.status === "unknown") {
     return (
       <p className="mb-2 flex flex-wrap items-center gap-2">
-        <Badge tone="violet">{scheduleLabel(drug.schedule)}</Badge>
+        {drug.schedule ? (
+          <Badge tone="violet">{scheduleLabel(drug.schedule)}</Badge>
+        ) : (
+          <Badge tone="amber">Schedule unknown</Badge>
+        )}
         <span>{drug.match.basis}</span>
+        {byName}
       </p>
     );
   }
-  if (drug.match.status === "unknown") {
-    return (
-      <p className="mb-2 flex flex-wrap items-center gap-2">
-        <Badge tone="amber">Schedule unknown</Badge>
-        <span>{drug.match.basis}</span>
-      </p>
-    );
-  }
-  return <p className="mb-2 text-slate-600">{drug.match.basis}</p>;
+  return (
+    <p className="mb-2 flex flex-wrap items-center gap-2 text-slate-600">
+      <span>{drug.match.basis}</span>
+      {byName}
+    </p>
+  );
 }
 
-export function PrescriptionSection({ request, now, drug }: { request: TransferRequest; now: Date; drug: DrugReview }) {
+/** Refills remaining: the lawful number (the one every output states), the sender's beside it when they differ. */
+function RefillsRemaining({ request, drug }: { request: TransferRequest; drug: DrugReview }) {
+  const sent = request.prescription.refillsRemaining;
+  const lawful = drug.refills?.refillsRemaining ?? sent;
+  if (lawful === sent) return <>{sent}</>;
+  return (
+    <>
+      <span className="font-semibold">{lawful} lawfully</span>{" "}
+      <span className="text-amber-800">(the sender says {sent}; federal law allows no more)</span>
+    </>
+  );
+}
+
+/** Expiry: one line per fact, and the earlier date (the stricter) decides. Days are the store's calendar days. */
+function Expiry({ drug }: { drug: DrugReview }) {
+  const senderFirst = drug.senderExpiry <= drug.legalExpiry;
+  const until = senderFirst ? drug.senderExpiry : drug.legalExpiry;
+  const days = daysBetweenDates(drug.today, until);
+  const tone = days < 0 ? "font-semibold text-red-700" : days < 30 ? "font-semibold text-amber-800" : undefined;
+  return (
+    <>
+      <span className={tone}>
+        {until} (
+        {days < 0
+          ? `expired ${-days} ${-days === 1 ? "day" : "days"} ago`
+          : days === 0
+            ? "last day today"
+            : `in ${days} ${days === 1 ? "day" : "days"}`}
+        )
+      </span>
+      <span className="block text-slate-600">
+        {senderFirst ? "Decides: " : ""}the sender&apos;s expiration date, {drug.senderExpiry}
+      </span>
+      <span className="block text-slate-600">
+        {senderFirst ? "" : "Decides: "}legal expiry {drug.legalExpiry} ({drug.legalExpiryBasis})
+      </span>
+    </>
+  );
+}
+
+export function PrescriptionSection({ request, drug }: { request: TransferRequest; drug: DrugReview }) {
   const rx = request.prescription;
-  const days = daysUntil(rx.expirationDate, now);
-  const senderLater = rx.expirationDate.slice(0, 10) > drug.legalExpiry;
   const neverFilled = rx.firstFilledDate === null;
   return (
     <Section title="Prescription">
@@ -80,41 +122,25 @@ export function PrescriptionSection({ request, now, drug }: { request: TransferR
         <Field label="Quantity written">{formatQuantity(rx.quantityWritten, rx.drugForm)}</Field>
         <Field label="Quantity per fill">
           {formatQuantity(rx.quantityDispensed, rx.drugForm)}{" "}
-          <span className="text-xs text-slate-500">
-            (quantityDispensed: the quantity wanted per order, not a record of a dispensing)
-          </span>
+          <span className="text-xs text-slate-500">(wanted each fill; not a record of what was dispensed)</span>
         </Field>
         <Field label="Days supply">{rx.daysSupply}</Field>
         <Field label="Refills authorized">
           {rx.refillsAuthorized} <span className="text-slate-500">(including the first fill)</span>
         </Field>
-        <Field label="Refills remaining">{rx.refillsRemaining}</Field>
+        <Field label="Refills remaining">
+          <RefillsRemaining request={request} drug={drug} />
+        </Field>
         <Field label="DAW code">{explainDaw(rx.dawCode)}</Field>
         <Field label="Substitution">{rx.canSubstitute ? "Allowed" : "Not allowed"}</Field>
         <Field label="ICD-10 code">{rx.icdCode && <span className="font-mono">{rx.icdCode}</span>}</Field>
-        <Field label="Written">{dateOf(rx.writtenDate)}</Field>
+        <Field label="Written">{rx.writtenDate.slice(0, 10)}</Field>
         <Field label="First filled">
-          {dateOf(rx.firstFilledDate) ?? <span className="text-slate-600">never filled</span>}
+          {dayOf(rx.firstFilledDate, drug) ?? <span className="text-slate-600">never filled</span>}
         </Field>
-        <Field label="Last filled">{dateOf(rx.lastFilledDate)}</Field>
-        <Field label="Expires (sender)">
-          {dateOf(rx.expirationDate)}{" "}
-          <span
-            className={
-              days < 0 ? "font-semibold text-red-700" : days < 30 ? "font-semibold text-amber-800" : "text-slate-600"
-            }
-          >
-            ({days < 0 ? `expired ${-days} days ago` : `in ${days} ${days === 1 ? "day" : "days"}`})
-          </span>
-        </Field>
-        <Field label="Legal expiry">
-          <span className={senderLater ? "font-semibold text-red-700" : undefined}>{drug.legalExpiry}</span>{" "}
-          <span className="text-slate-600">({drug.legalExpiryBasis})</span>
-          {senderLater && (
-            <span className="block font-semibold text-red-700">
-              The sender&apos;s date is later than the legal expiry.
-            </span>
-          )}
+        <Field label="Last filled">{dayOf(rx.lastFilledDate, drug)}</Field>
+        <Field label="Valid until">
+          <Expiry drug={drug} />
         </Field>
         <Field label="Fax image" wide>
           {rx.faxImageURL && (

@@ -68,6 +68,7 @@ export function ReviewActions({
   summary,
   approval,
   windowMs,
+  storeTimeZone,
   claimMs,
   blocked,
 }: {
@@ -78,6 +79,8 @@ export function ReviewActions({
   /** The request and its store's rules, for the approve dialog; null when the stored request is unreadable. */
   approval: ApprovalContext | null;
   windowMs: number;
+  /** The receiving store's time zone: the window's end is said in the store's own clock. */
+  storeTimeZone: string;
   claimMs: number;
   /** Why approval is refused today (drug-review.ts), in words; empty when it is not. */
   blocked: string[];
@@ -127,7 +130,13 @@ export function ReviewActions({
 
   return (
     <div className="space-y-2">
-      <ReviewStatusLine activity={activity} userId={user.id} isPharmacist={isPharmacist} windowMs={windowMs} />
+      <ReviewStatusLine
+        activity={activity}
+        userId={user.id}
+        isPharmacist={isPharmacist}
+        windowMs={windowMs}
+        storeTimeZone={storeTimeZone}
+      />
       {activity.decision && <DecisionSummary referenceID={referenceID} decision={activity.decision} />}
 
       {notice && (

@@ -20,11 +20,13 @@ export function ReviewStatusLine({
   userId,
   isPharmacist,
   windowMs,
+  storeTimeZone,
 }: {
   activity: TransferActivity;
   userId: string;
   isPharmacist: boolean;
   windowMs: number;
+  storeTimeZone: string;
 }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -35,6 +37,7 @@ export function ReviewStatusLine({
   const claim = activity.claim;
   const age = Math.max(0, now - new Date(activity.receivedAt).getTime());
   const level = ageLevel(age, windowMs);
+  const windowEnd = new Date(new Date(activity.receivedAt).getTime() + windowMs).toISOString();
   return (
     <div className="flex flex-wrap items-center gap-2">
       <span aria-label="Status">
@@ -51,7 +54,8 @@ export function ReviewStatusLine({
           Waiting {formatDuration(age)} ·{" "}
           {age < windowMs
             ? `${formatDuration(windowMs - age)} left of the sender's 4-hour window`
-            : "past the sender's 4-hour window"}
+            : "past the sender's 4-hour window"}{" "}
+          (it ends <LocalTime iso={windowEnd} style="time" timeZone={storeTimeZone} /> store time)
         </span>
       )}
       <span role="status" aria-live="polite" className="text-slate-700">

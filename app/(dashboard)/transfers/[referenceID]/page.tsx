@@ -69,6 +69,7 @@ export default async function ReviewPage({ params }: Props) {
         initial={activity}
         user={{ id: user.id, name: user.name, role: user.role }}
         windowMs={SENDER_WINDOW_MS}
+        storeTimeZone={review.storeRules.timeZone}
         claimMs={claimMs()}
         blocked={review.drug?.blocks.map((b) => b.title) ?? []}
         approval={request && review.storeRules ? { request, rules: review.storeRules } : null}
@@ -92,7 +93,7 @@ export default async function ReviewPage({ params }: Props) {
           <div className="grid gap-3 lg:grid-cols-2 2xl:grid-cols-3">
             <PatientSection request={request} now={now} />
             <div className="lg:row-span-2">
-              {review.drug && <PrescriptionSection request={request} now={now} drug={review.drug} />}
+              {review.drug && <PrescriptionSection request={request} drug={review.drug} />}
             </div>
             <ChecksSection checks={review.checks} />
             <PrescriberSection prescriber={request.prescriber} />

@@ -136,7 +136,7 @@ export function reviewDrug(
       },
     });
   }
-  if (refills && refills.lawfulRemaining === 0) {
+  if (refills && refills.lawfulRemaining === 0 && !refills.lapsed) {
     blocks.push({
       rule: "controlled-refills",
       title: "No refill lawfully remains",

@@ -4,6 +4,7 @@
 // columns existed are classified once at start-up (classifyUnclassifiedTransfers), and a store's pending
 // transfers again when its state schedules change.
 import { allergyWarnings, scheduleOf, substanceKeyOf } from "@/lib/drugs";
+import { listedAllergies } from "@/lib/transfers/no-known-allergies";
 import { db } from "@/lib/db/prisma";
 import { getStoreRules } from "@/lib/stores/store-npis";
 import type { StoreRules } from "@/lib/stores/store-rules";
@@ -22,7 +23,7 @@ export type TransferClassification = {
 export function classifyTransfer(request: TransferRequest, rules: StoreRules): TransferClassification {
   const rx = request.prescription;
   const match = scheduleOf(rx, { extraSchedules: rules.extraSchedules });
-  const warnings = allergyWarnings(rx.medicationName, request.patient.allergyDetails.allergies);
+  const warnings = allergyWarnings(rx.medicationName, listedAllergies(request.patient.allergyDetails));
   return {
     drugSchedule: match.schedule ?? (match.status === "unknown" ? "unknown" : "none"),
     allergyAlert: warnings.some((w) => w.severity === "danger") ? "danger" : warnings.length ? "caution" : null,

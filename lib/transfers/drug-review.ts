@@ -18,6 +18,7 @@ import {
 } from "@/lib/drugs";
 import type { StoreRulesInZone } from "@/lib/stores/store-rules";
 import { calendarDayIn, daysBetweenDates, instantOf } from "@/lib/transfers/dates";
+import { listedAllergies } from "@/lib/transfers/no-known-allergies";
 import type { ErrorType, TransferRequest } from "@/lib/transfers/wire";
 
 export type ScheduleLabel = `C-${Schedule}`;
@@ -176,7 +177,7 @@ export function reviewDrug(
     match,
     schedule,
     scheduleBasis,
-    allergyWarnings: allergyWarnings(rx.medicationName, request.patient.allergyDetails.allergies),
+    allergyWarnings: allergyWarnings(rx.medicationName, listedAllergies(request.patient.allergyDetails)),
     legalExpiry,
     legalExpiryBasis,
     today,

@@ -4,6 +4,7 @@ import { DEFAULT_ALERT_SETTINGS, type StoreAlertSettings } from "@/lib/alerts/al
 import { arrivedAfterHours } from "@/lib/alerts/opening-hours";
 import { DEFAULT_STORE_RULES, inZone, type StoreRules, type StoreRulesInZone } from "@/lib/stores/store-rules";
 import { reviewDrug, scheduleLabel } from "@/lib/transfers/drug-review";
+import { listedAllergies } from "@/lib/transfers/no-known-allergies";
 import type { PatientGroup } from "@/lib/transfers/queue-patient-groups";
 import type { Row } from "@/lib/transfers/queue-pages";
 import type { QueueStatus } from "@/lib/transfers/queue-query";
@@ -104,7 +105,7 @@ export function toItem(
     decidedAt: row.decided_at?.toISOString() ?? null,
     decidedBy: row.decided_by,
     flags: {
-      allergies: allergyDetails?.allergies ?? [],
+      allergies: allergyDetails ? [...listedAllergies(allergyDetails)] : [],
       allergiesDescriptor: allergyDetails?.allergiesDescriptor ?? null,
       ...drugFlags,
     },

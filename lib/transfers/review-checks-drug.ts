@@ -2,6 +2,7 @@
 // legal expiry and controlled refills.
 import { capitalize, refillsSentence, scheduleLabel, type DrugReview } from "@/lib/transfers/drug-review";
 import { daysBetweenDates } from "@/lib/transfers/dates";
+import { listedAllergies, NO_KNOWN_ALLERGIES_TEXT } from "@/lib/transfers/no-known-allergies";
 import type { ReviewCheck } from "@/lib/transfers/review-checks";
 import { EXPIRY_WARNING_DAYS } from "@/lib/transfers/review-checks-fills";
 import type { TransferRequest } from "@/lib/transfers/wire";
@@ -64,13 +65,14 @@ export function allergyCheck(request: TransferRequest, drug: DrugReview): Review
   if (details.allergiesDescriptor === "NOT_AVAILABLE") {
     return { id: "allergy", title, status: "info", detail: "The sender has no allergy information: ask the patient." };
   }
+  const listed = listedAllergies(details);
   return {
     id: "allergy",
     title,
     status: "pass",
-    detail: details.allergies.length
-      ? `${drugName(request, drug)} is in no drug class of the listed allergies (${details.allergies.join(", ")}).`
-      : "No known allergies.",
+    detail: listed.length
+      ? `${drugName(request, drug)} is in no drug class of the listed allergies (${listed.join(", ")}).`
+      : `${NO_KNOWN_ALLERGIES_TEXT}.`,
   };
 }
 

@@ -1,6 +1,7 @@
 // Validation's second stage, the values: a structurally valid request whose identifiers, states, allergies,
 // quantities, refills and dates must also make sense (INVALID_INFO), and its expiry (RX_EXPIRED).
 import { hasDeaFormat, isUsStateCode, isValidDea, isValidNpi } from "@/lib/transfers/identifiers";
+import { isNoKnownAllergiesEntry } from "@/lib/transfers/no-known-allergies";
 import type { FieldIssue, ValidationContext } from "@/lib/transfers/validate-request";
 import type { Address, TransferRequest } from "@/lib/transfers/wire";
 import { instantOf, startOfDayUtc } from "@/lib/transfers/dates";
@@ -80,8 +81,17 @@ function checkAllergies(request: TransferRequest, invalid: Report): void {
   if (allergiesDescriptor === "KNOWN_ALLERGIES_INCLUDED" && allergies.length === 0) {
     invalid(path, "must list at least one allergy when allergiesDescriptor is KNOWN_ALLERGIES_INCLUDED");
   }
-  if (allergiesDescriptor !== "KNOWN_ALLERGIES_INCLUDED" && allergies.length > 0) {
-    invalid(path, `must be empty when allergiesDescriptor is ${allergiesDescriptor}`);
+  if (allergiesDescriptor === "NO_KNOWN_ALLERGIES") {
+    // "NKDA", "none"… agree with the descriptor (no-known-allergies.ts); a real allergy contradicts it.
+    const real = allergies.filter((a) => !isNoKnownAllergiesEntry(a));
+    if (real.length > 0) {
+      invalid(
+        path,
+        `lists an allergy (${JSON.stringify(real[0])}${real.length > 1 ? ` and ${real.length - 1} more` : ""}) while patient.allergyDetails.allergiesDescriptor is NO_KNOWN_ALLERGIES: send KNOWN_ALLERGIES_INCLUDED with the allergies, or no allergies`,
+      );
+    }
+  } else if (allergiesDescriptor === "NOT_AVAILABLE" && allergies.length > 0) {
+    invalid(path, "must be empty when patient.allergyDetails.allergiesDescriptor is NOT_AVAILABLE");
   }
 }
 

@@ -634,6 +634,32 @@ const SEMANTIC_CASES: SemanticCase[] = [
     paths: ["patient.allergyDetails.allergies"],
   },
   {
+    name: "a real allergy beside NKDA although none are known",
+    change: (r) =>
+      (r.patient.allergyDetails = { allergiesDescriptor: "NO_KNOWN_ALLERGIES", allergies: ["NKDA", "Codeine"] }),
+    type: "INVALID_INFO",
+    paths: ["patient.allergyDetails.allergies"],
+  },
+  ...["NKDA", "nkda", "N.K.D.A.", "NKA", "None", " none ", "No known drug allergies", "No Known Allergies", "NKMA"].map(
+    (entry): SemanticCase => ({
+      name: `no known allergies written as "${entry}"`,
+      change: (r) => (r.patient.allergyDetails = { allergiesDescriptor: "NO_KNOWN_ALLERGIES", allergies: [entry] }),
+      type: "ok",
+    }),
+  ),
+  ...["N/A", "NKFA", "Penicillin", "none of the penicillins"].map((entry): SemanticCase => ({
+    name: `"${entry}" is not a spelling of no known allergies`,
+    change: (r) => (r.patient.allergyDetails = { allergiesDescriptor: "NO_KNOWN_ALLERGIES", allergies: [entry] }),
+    type: "INVALID_INFO",
+    paths: ["patient.allergyDetails.allergies"],
+  })),
+  {
+    name: "NKDA when allergy information is not available",
+    change: (r) => (r.patient.allergyDetails = { allergiesDescriptor: "NOT_AVAILABLE", allergies: ["NKDA"] }),
+    type: "INVALID_INFO",
+    paths: ["patient.allergyDetails.allergies"],
+  },
+  {
     name: "allergies said to be included but none listed",
     change: (r) => (r.patient.allergyDetails.allergies = []),
     type: "INVALID_INFO",
@@ -872,6 +898,19 @@ describe("validateTransferRequest: semantics", () => {
     } else {
       expectFailure(result, type, paths ?? []);
     }
+  });
+
+  it("stores NKDA under NO_KNOWN_ALLERGIES as sent, and names both fields when a real allergy contradicts it", () => {
+    const nkda = valid();
+    nkda.patient.allergyDetails = { allergiesDescriptor: "NO_KNOWN_ALLERGIES", allergies: ["NKDA"] };
+    const accepted = validate(nkda);
+    expect(accepted.ok && accepted.request.patient.allergyDetails.allergies).toEqual(["NKDA"]);
+    const codeine = valid();
+    codeine.patient.allergyDetails = { allergiesDescriptor: "NO_KNOWN_ALLERGIES", allergies: ["NKDA", "Codeine"] };
+    const refused = validate(codeine);
+    expect(refused.ok ? null : refused.description).toBe(
+      'patient.allergyDetails.allergies lists an allergy ("Codeine") while patient.allergyDetails.allergiesDescriptor is NO_KNOWN_ALLERGIES: send KNOWN_ALLERGIES_INCLUDED with the allergies, or no allergies',
+    );
   });
 
   it("applies semantic checks only to a structurally valid request", () => {

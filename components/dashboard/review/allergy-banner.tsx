@@ -2,6 +2,7 @@
 // warnings the drug tables raise against this drug. Server component.
 import { AllergyWarnings } from "@/components/dashboard/review/allergy-warnings";
 import { type AllergyWarning } from "@/lib/drugs";
+import { listedAllergies, NO_KNOWN_ALLERGIES_TEXT } from "@/lib/transfers/no-known-allergies";
 import type { TransferRequest } from "@/lib/transfers/wire";
 
 export function AllergyBanner({
@@ -11,7 +12,8 @@ export function AllergyBanner({
   request: TransferRequest;
   warnings: readonly AllergyWarning[];
 }) {
-  const { allergiesDescriptor, allergies } = request.patient.allergyDetails;
+  const { allergiesDescriptor } = request.patient.allergyDetails;
+  const allergies = listedAllergies(request.patient.allergyDetails);
   if (allergiesDescriptor === "KNOWN_ALLERGIES_INCLUDED" || allergies.length > 0) {
     return (
       <section aria-label="Allergies" className="rounded border-2 border-red-700 bg-red-50 px-3 py-2 text-red-950">
@@ -24,7 +26,6 @@ export function AllergyBanner({
           ))}
         </ul>
         <AllergyWarnings warnings={warnings} />
-        <p className="mt-1 text-xs">Descriptor: {allergiesDescriptor}</p>
       </section>
     );
   }
@@ -36,7 +37,7 @@ export function AllergyBanner({
       >
         <h2 className="text-sm font-bold uppercase tracking-wide">Allergy information not available</h2>
         <p className="mt-1 font-medium">
-          The sender did not provide allergies (NOT_AVAILABLE). Confirm allergies with the patient before dispensing.
+          The sender has no allergy information. Confirm allergies with the patient before dispensing.
         </p>
       </section>
     );
@@ -46,8 +47,7 @@ export function AllergyBanner({
       aria-label="Allergies"
       className="rounded border border-emerald-600 bg-emerald-50 px-3 py-2 text-emerald-950"
     >
-      <h2 className="text-sm font-bold uppercase tracking-wide">No known allergies</h2>
-      <p className="mt-0.5 text-xs">Descriptor: NO_KNOWN_ALLERGIES</p>
+      <h2 className="text-sm font-bold uppercase tracking-wide">{NO_KNOWN_ALLERGIES_TEXT}</h2>
     </section>
   );
 }

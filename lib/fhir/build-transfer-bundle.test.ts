@@ -38,6 +38,7 @@ const approvedTransfers = fc
     primary: fc.boolean(),
     secondary: fc.boolean(),
     localRxNumber: fc.option(fc.stringMatching(/^[0-9]{4,9}$/)),
+    drugSchedule: fc.constantFrom(null, "CIII", "CIV", "CV"),
   })
   .map((p) => {
     const base = randomTransferRequest(seededRng(p.seed), { now: NOW });
@@ -65,6 +66,7 @@ const approvedTransfers = fc
       request,
       localRxNumber: p.localRxNumber,
       approvedAt: NOW,
+      drugSchedule: p.drugSchedule,
     };
   });
 
@@ -99,6 +101,7 @@ describe("the FHIR R4 Bundle of an approved transfer", () => {
       request: buildTransferRequest({}, { now: NOW }),
       localRxNumber: "77",
       approvedAt: NOW,
+      drugSchedule: null,
     });
     const broken = structuredClone(bundle) as unknown as { entry: { resource: Record<string, unknown> }[] };
     broken.entry.find((e) => e.resource.resourceType === "MedicationRequest")!.resource.status = 7;
@@ -114,11 +117,18 @@ describe("the FHIR R4 Bundle of an approved transfer", () => {
       },
       { now: NOW },
     );
-    const bundle = buildTransferBundle({ referenceID: "trf_abc", request, localRxNumber: "900123", approvedAt: NOW });
+    const bundle = buildTransferBundle({
+      referenceID: "trf_abc",
+      request,
+      localRxNumber: "900123",
+      approvedAt: NOW,
+      drugSchedule: null,
+    });
     const mr = one<MedicationRequest>(bundle, "MedicationRequest");
     // refillsAuthorized counts the first fill; numberOfRepeatsAllowed does not.
     expect(mr.dispenseRequest?.numberOfRepeatsAllowed).toBe(3);
-    expect(mr.note?.[0]?.text).toContain("Refills remaining: 2.");
+    expect(mr.note?.[0]?.text).toContain("Valid refills remaining: 2.");
+    expect(mr.note?.[0]?.text).not.toContain("transferring pharmacy sent");
     expect(mr.substitution?.allowedBoolean).toBe(false); // DAW 1 forbids it whatever canSubstitute says
     expect(mr.authoredOn).toBe(request.prescription.writtenDate);
     expect(mr.dosageInstruction?.[0]?.text).toBe(request.prescription.sig);
@@ -137,9 +147,36 @@ describe("the FHIR R4 Bundle of an approved transfer", () => {
       ["rxgroup", "GRP1"],
     ]);
     // Same transfer, same Bundle: a dispensing system can post it twice without two sets of resources.
-    expect(buildTransferBundle({ referenceID: "trf_abc", request, localRxNumber: "900123", approvedAt: NOW })).toEqual(
-      bundle,
+    expect(
+      buildTransferBundle({
+        referenceID: "trf_abc",
+        request,
+        localRxNumber: "900123",
+        approvedAt: NOW,
+        drugSchedule: null,
+      }),
+    ).toEqual(bundle);
+  });
+
+  it("carries the lawful refill count for Schedule III/IV, with what the sender sent in the note, and stays valid R4", () => {
+    // Clonazepam (C-IV) written with 11 refills after the first fill, 1 used: federal law allows 5, so 4 remain.
+    const request = buildTransferRequest(
+      { prescription: { medicationName: "Clonazepam", refillsAuthorized: 12, refillsRemaining: 10 } },
+      { now: NOW },
     );
+    const approved = { referenceID: "trf_cl", request, localRxNumber: null, approvedAt: NOW, drugSchedule: "CIV" };
+    const bundle = buildTransferBundle(approved);
+    expect(fhirSchemaErrors(bundle)).toEqual([]);
+    const mr = one<MedicationRequest>(bundle, "MedicationRequest");
+    expect(mr.dispenseRequest?.numberOfRepeatsAllowed).toBe(5);
+    expect(mr.note?.[0]?.text).toContain("Valid refills remaining: 4.");
+    expect(mr.note?.[0]?.text).toContain(
+      "The transferring pharmacy sent 11 refills after the first fill and 10 remaining; federal law allows at most 5 refills of this Schedule IV prescription (21 CFR 1306.22), so 4 lawfully remain.",
+    );
+    // Not controlled: the sender's numbers are the lawful ones.
+    const plain = one<MedicationRequest>(buildTransferBundle({ ...approved, drugSchedule: null }), "MedicationRequest");
+    expect(plain.dispenseRequest?.numberOfRepeatsAllowed).toBe(11);
+    expect(plain.note?.[0]?.text).toContain("Valid refills remaining: 10.");
   });
 
   it("says 'no information' for NOT_AVAILABLE allergies, and 'no known allergy' for NO_KNOWN_ALLERGIES", () => {
@@ -148,7 +185,13 @@ describe("the FHIR R4 Bundle of an approved transfer", () => {
         { patient: { allergyDetails: { allergiesDescriptor: descriptor, allergies: [] } } },
         { now: NOW },
       );
-      const bundle = buildTransferBundle({ referenceID: "trf_a", request, localRxNumber: null, approvedAt: NOW });
+      const bundle = buildTransferBundle({
+        referenceID: "trf_a",
+        request,
+        localRxNumber: null,
+        approvedAt: NOW,
+        drugSchedule: null,
+      });
       return resources(bundle)
         .filter((r) => r.resourceType === "AllergyIntolerance")
         .map((r) => (r as { code?: { coding?: { code?: string }[] } }).code?.coding?.[0]?.code);

@@ -8,6 +8,7 @@ import { buildMedicationRequest } from "@/lib/fhir/medication-request";
 import { buildPharmacy, buildPrescriber } from "@/lib/fhir/parties";
 import { buildAllergies, buildPatient } from "@/lib/fhir/patient";
 import { SYSTEMS, senderPatientSystem } from "@/lib/fhir/systems";
+import { scheduleOfRecord } from "@/lib/transfers/lawful-refill-count";
 import type { TransferRequest } from "@/lib/transfers/wire";
 
 export type ApprovedTransfer = {
@@ -15,6 +16,8 @@ export type ApprovedTransfer = {
   request: TransferRequest;
   localRxNumber: string | null;
   approvedAt: Date;
+  /** The decision's recorded schedule ("CIV", or null for not controlled): the refills are counted under it. */
+  drugSchedule: string | null;
 };
 
 export function buildTransferBundle(transfer: ApprovedTransfer): Bundle {
@@ -61,6 +64,7 @@ export function buildTransferBundle(transfer: ApprovedTransfer): Bundle {
       referenceID,
       request,
       localRxNumber: transfer.localRxNumber,
+      schedule: scheduleOfRecord(transfer.drugSchedule),
       refs: { patient, prescriber, sendingPharmacy, receivingPharmacy, coverages },
     }),
   );

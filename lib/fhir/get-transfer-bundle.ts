@@ -9,7 +9,11 @@ import { TransferRequestSchema } from "@/lib/transfers/wire";
 export async function getTransferBundle(opts: { referenceID: string }): Promise<Bundle> {
   const transfer = await db().transfer.findUnique({
     where: { id: opts.referenceID },
-    select: { id: true, request: true, decision: { select: { decision: true, decidedAt: true, localRxNumber: true } } },
+    select: {
+      id: true,
+      request: true,
+      decision: { select: { decision: true, decidedAt: true, localRxNumber: true, drugSchedule: true } },
+    },
   });
   if (!transfer) throw new DomainError("not_found", `No transfer ${opts.referenceID}.`);
   if (transfer.decision?.decision !== "APPROVED") {
@@ -20,5 +24,6 @@ export async function getTransferBundle(opts: { referenceID: string }): Promise<
     request: TransferRequestSchema.parse(transfer.request),
     localRxNumber: transfer.decision.localRxNumber,
     approvedAt: transfer.decision.decidedAt,
+    drugSchedule: transfer.decision.drugSchedule,
   });
 }

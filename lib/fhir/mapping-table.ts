@@ -78,12 +78,13 @@ export const FHIR_MAPPING: readonly MappingRow[] = [
     field: "prescription.refillsAuthorized",
     element: "dispenseRequest.numberOfRepeatsAllowed",
     conversion:
-      "refillsAuthorized − 1: the interface counts the first fill, FHIR counts only the repeats after it (4 authorized → 3)",
+      "refillsAuthorized − 1: the interface counts the first fill, FHIR counts only the repeats after it (4 authorized → 3); at most 5 for Schedule III/IV (21 CFR 1306.22: 12 authorized → 5)",
   },
   {
     field: "prescription.refillsRemaining",
     element: "MedicationRequest.note",
-    conversion: "“Refills remaining: N” unchanged (already counted after the first fill)",
+    conversion:
+      "“Valid refills remaining: N”, the lawful number (already counted after the first fill; capped for Schedule III/IV), with the sender's own number beside it when it differs",
   },
   {
     field: "prescription.firstFilledDate, lastFilledDate",

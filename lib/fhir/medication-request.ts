@@ -3,8 +3,9 @@
 // Refills: the interface's refillsAuthorized counts the first fill ("refills originally written, including
 // the first fill", 1-100); FHIR's dispenseRequest.numberOfRepeatsAllowed counts only the fills after the
 // first ("in addition to the original dispense"). So numberOfRepeatsAllowed = refillsAuthorized - 1 (the
-// refills originally authorized, the number the DEA record asks for). What is left of them travels as
-// refillsRemaining (already counted after the first fill, so unchanged) in a note, with the fill dates.
+// refills originally authorized, the number the DEA record asks for), capped at what federal law allows (at
+// most 5 for Schedule III/IV: lawful-refill-count.ts). What is left of them travels in a note as the lawful
+// number, with what the sender sent beside it when that differs, and the fill dates.
 //
 // Substitution: DAW 1 (prescriber: substitution not allowed) and DAW 7 (brand mandated by law) forbid it,
 // as does canSubstitute = false; otherwise it is allowed. The DAW code itself travels as the reason.
@@ -13,6 +14,8 @@
 // as sent (RFC 3339 with seconds and an offset, which is a valid FHIR dateTime).
 import type { Coverage, MedicationRequest, Organization, Patient, Practitioner, Reference } from "@medplum/fhirtypes";
 import { localRxSystem, senderRxSystem, SYSTEMS } from "@/lib/fhir/systems";
+import type { Schedule } from "@/lib/drugs";
+import { lawfulRefillCount, senderRefillsNote } from "@/lib/transfers/lawful-refill-count";
 import type { TransferRequest } from "@/lib/transfers/wire";
 
 /** NCPDP Product Selection Codes (DAW), 0-9. */
@@ -42,9 +45,12 @@ export function buildMedicationRequest(input: {
   referenceID: string;
   request: TransferRequest;
   localRxNumber: string | null;
+  /** The schedule the approval recorded: the lawful refill count depends on it. */
+  schedule: Schedule | null;
   refs: MedicationRequestRefs;
 }): MedicationRequest {
   const { request, refs } = input;
+  const refills = lawfulRefillCount(request, input.schedule);
   const rx = request.prescription;
   const ndcCodings = [{ system: SYSTEMS.ndc, code: rx.prescribedNDC, display: rx.medicationName }];
   const allowed = rx.canSubstitute && !(rx.dawCode !== null && DAW_FORBIDS_SUBSTITUTION.has(rx.dawCode));
@@ -77,11 +83,11 @@ export function buildMedicationRequest(input: {
     requester: refs.prescriber,
     ...(rx.icdCode ? { reasonCode: [{ coding: [{ system: SYSTEMS.icd10cm, code: rx.icdCode }] }] } : {}),
     ...(refs.coverages.length > 0 ? { insurance: refs.coverages } : {}),
-    note: [{ text: fillHistory(request) }],
+    note: [{ text: fillHistory(request, refills, senderRefillsNote(refills, input.schedule)) }],
     dosageInstruction: [{ text: rx.sig }],
     dispenseRequest: {
       validityPeriod: { start: rx.writtenDate, end: rx.expirationDate },
-      numberOfRepeatsAllowed: rx.refillsAuthorized - 1,
+      numberOfRepeatsAllowed: refills.lawfulAfterFirst,
       // Per fill (quantityDispensed is "quantity wanted per order"), in the units of the drug form.
       quantity: { value: rx.quantityDispensed, unit: rx.drugForm },
       expectedSupplyDuration: { value: rx.daysSupply, unit: "days", system: SYSTEMS.ucum, code: "d" },
@@ -102,12 +108,17 @@ export function buildMedicationRequest(input: {
 }
 
 /** The legal record's fill facts that FHIR has no element for, in words. */
-function fillHistory(request: TransferRequest): string {
+function fillHistory(
+  request: TransferRequest,
+  refills: ReturnType<typeof lawfulRefillCount>,
+  senderNote: string | null,
+): string {
   const rx = request.prescription;
   return [
     `Transferred from ${request.sendingPharmacy.name} (NPI ${request.sendingPharmacy.npi}), Rx ${rx.rxNumber}.`,
     `Fills authorized including the first: ${rx.refillsAuthorized} (refills after the first fill: ${rx.refillsAuthorized - 1}).`,
-    `Refills remaining: ${rx.refillsRemaining}.`,
+    `Valid refills remaining: ${refills.refillsRemaining}.`,
+    ...(senderNote ? [senderNote] : []),
     `Quantity written: ${rx.quantityWritten}; per fill: ${rx.quantityDispensed} (${rx.drugForm}).`,
     `First filled: ${rx.firstFilledDate ?? "never"}; last filled: ${rx.lastFilledDate ?? "never"}.`,
     ...(rx.dispensedNDC ? [`NDC to dispense: ${rx.dispensedNDC}.`] : []),

@@ -14,12 +14,19 @@ export const FEED_PAGE_MAX = 100;
 export type FeedItem = { referenceID: string; approvedAt: string; cursor: string; bundle: Bundle };
 export type FeedPage = { items: FeedItem[]; nextCursor: string; hasMore: boolean };
 
-type Row = { seq: bigint; transfer_id: string; approved_at: Date; request: unknown; local_rx_number: string | null };
+type Row = {
+  seq: bigint;
+  transfer_id: string;
+  approved_at: Date;
+  request: unknown;
+  local_rx_number: string | null;
+  drug_schedule: string | null;
+};
 
 export async function listIntegrationFeed(opts: { after: bigint; limit: number }): Promise<FeedPage> {
   await numberFeedEntries();
   const rows = await db().$queryRaw<Row[]>`
-    SELECT f.seq, f.transfer_id, f.approved_at, t.request, d.local_rx_number
+    SELECT f.seq, f.transfer_id, f.approved_at, t.request, d.local_rx_number, d.drug_schedule
       FROM integration_feed f
       JOIN transfers t ON t.id = f.transfer_id
       JOIN transfer_decisions d ON d.transfer_id = f.transfer_id
@@ -36,6 +43,7 @@ export async function listIntegrationFeed(opts: { after: bigint; limit: number }
       request: TransferRequestSchema.parse(row.request),
       localRxNumber: row.local_rx_number,
       approvedAt: row.approved_at,
+      drugSchedule: row.drug_schedule,
     }),
   }));
   const last = page.at(-1);

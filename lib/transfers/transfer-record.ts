@@ -3,6 +3,7 @@
 // same elements as columns, so the two can never disagree about what the record holds.
 import { addressLines, formatPhone, fullName } from "@/components/dashboard/format";
 import { normalizeNdc } from "@/lib/drugs";
+import { lawfulRefillCount, scheduleOfRecord } from "@/lib/transfers/lawful-refill-count";
 import { formatQuantity } from "@/lib/transfers/quantity-units";
 import { DRUG_SCHEDULE_LABELS, type DrugSchedule } from "@/lib/transfers/decision-inputs";
 import type { DecisionRecord } from "@/lib/transfers/get-transfer-review";
@@ -51,6 +52,9 @@ export function buildTransferRecord(input: {
   const approved = decision.decision === "APPROVED";
   const refillsAfterFirst = rx.refillsAuthorized - 1;
   const fills = rx.firstFilledDate ? 1 + (refillsAfterFirst - rx.refillsRemaining) : 0;
+  // The valid refills remaining (1306.25(b)(3)(iv)) under the schedule the decision recorded (the intake's for a
+  // rejection): the lawful number, the sender's beside it.
+  const refills = lawfulRefillCount(request, scheduleOfRecord(approved ? decision.drugSchedule : input.intakeSchedule));
   const e = (key: string, label: string, value: string | number | null | undefined): RecordElement => ({
     key,
     label,
@@ -164,7 +168,14 @@ export function buildTransferRecord(input: {
         ),
         e("totalFillsAuthorized", "Total fills authorized (including the first)", rx.refillsAuthorized),
         e("firstFilledDate", "Date of original dispensing", rx.firstFilledDate?.slice(0, 10) ?? "never dispensed"),
-        e("refillsRemaining", "Refills remaining", rx.refillsRemaining),
+        e("refillsRemaining", "Valid refills remaining (lawful number)", refills.refillsRemaining),
+        e(
+          "senderRefillsRemaining",
+          "Refills remaining as sent by the transferring pharmacy",
+          refills.senderRefillsRemaining === refills.refillsRemaining
+            ? `${refills.senderRefillsRemaining} (the same)`
+            : `${refills.senderRefillsRemaining} (more than federal law allows: not valid)`,
+        ),
         e(
           "earlierFills",
           "Earlier fills (dates and place)",

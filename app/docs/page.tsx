@@ -228,13 +228,27 @@ export default function DocsPage() {
             not.
           </li>
           <li>
+            <strong>Schedule III–V never filled</strong> (<code className="font-mono">firstFilledDate</code> null:
+            alprazolam, tramadol, zolpidem, testosterone, buprenorphine-naloxone, pregabalin…): ERROR{" "}
+            <code className="font-mono">OTHER</code>. A Schedule III–V prescription may be transferred only for refill
+            dispensing (21 CFR 1306.25(a)); its first fill may move only as the unaltered electronic prescription (21
+            CFR 1306.08(e)-(g)), which a JSON copy is not. Transfer the electronic prescription, or ask the prescriber
+            for a new one to the receiving pharmacy.
+          </li>
+          <li>
             <strong>Schedule III–IV written more than 6 months ago</strong>, or any prescription past its legal validity
             (by default 12 months after it was written): <code className="font-mono">RX_EXPIRED</code> (21 CFR 1306.22).
+            The months are counted in calendar months from <code className="font-mono">writtenDate</code> (the date as
+            you wrote it), and judged on the receiving store&apos;s own calendar day, in its time zone: a prescription
+            is valid through the last day, until midnight where the store is.
           </li>
           <li>
             <strong>Schedule III–IV with no lawful refill left</strong> (at most 5 refills after the first fill in all):{" "}
             <code className="font-mono">INVALID_INFO</code>. Send <code className="font-mono">refillsAuthorized</code>{" "}
-            including the first fill, as the interface defines it.
+            including the first fill, as the interface defines it. When more refills were written than the law allows,
+            the transfer can still be approved, but for the lawful number only: our records and the prescription we pass
+            on state the valid refills remaining (5 less those used), whatever{" "}
+            <code className="font-mono">refillsRemaining</code> says.
           </li>
           <li>
             <strong>Schedule III–V</strong> may be transferred once between pharmacies (21 CFR 1306.25(a)): do not send

@@ -31,6 +31,8 @@ export type QueueItem = {
     schedule: { label: string; substance: string | null } | null;
     /** The drug is in neither the controlled-substance table nor the list of known non-controlled drugs. */
     scheduleUnknown: boolean;
+    /** Why approval is refused today (the first rule, drug-review.ts), e.g. a Schedule III-V first fill; else null. */
+    approvalBlocked: string | null;
     /** The strongest allergy cross-check warning, with its message. */
     allergyAlert: { severity: "danger" | "caution"; message: string } | null;
     warnings: number;
@@ -62,6 +64,7 @@ function requestFlags(
       allergyDetails: stored.patient.allergyDetails,
       schedule: drug.schedule ? { label: scheduleLabel(drug.schedule), substance: drug.match.substance } : null,
       scheduleUnknown: drug.match.status === "unknown",
+      approvalBlocked: drug.blocks[0]?.title ?? null,
       allergyAlert: strongest ? { severity: strongest.severity, message: strongest.message } : null,
       ...countProblems(reviewChecks(stored, drug, reviewCheckOptions())),
     };
@@ -70,6 +73,7 @@ function requestFlags(
       allergyDetails: null,
       schedule: null,
       scheduleUnknown: false,
+      approvalBlocked: null,
       allergyAlert: null,
       warnings: 0,
       failures: 1,

@@ -13,6 +13,7 @@ import { newId } from "@/lib/ids";
 import { getStoreRules } from "@/lib/stores/store-npis";
 import { classifyTransfer } from "@/lib/transfers/classify-transfer";
 import { hashRequestContent } from "@/lib/transfers/content-hash";
+import { listedAllergies } from "@/lib/transfers/no-known-allergies";
 import { receivedResponse } from "@/lib/transfers/responses";
 import type { TransferRequest, TransferResponse } from "@/lib/transfers/wire";
 
@@ -76,8 +77,9 @@ async function transferRow(partnerId: string, request: TransferRequest, contentH
   const id = newId("trf");
   const response = receivedResponse(request.metadata.requestID, id);
   const { patient, prescription, sendingPharmacy, receivingPharmacy } = request;
+  // "NKDA" under NO_KNOWN_ALLERGIES is no allergy (no-known-allergies.ts).
   const hasAllergies =
-    patient.allergyDetails.allergies.length > 0 ||
+    listedAllergies(patient.allergyDetails).length > 0 ||
     patient.allergyDetails.allergiesDescriptor === "KNOWN_ALLERGIES_INCLUDED";
   const { drugSchedule, allergyAlert, substanceKey } = classifyTransfer(
     request,

@@ -54,3 +54,11 @@ export function countProblems(checks: readonly ReviewCheck[]): { warnings: numbe
     failures: checks.filter((c) => c.status === "fail").length,
   };
 }
+
+/** "1 failed", "2 warnings": the words the queue and the review screen both say for the same counts. */
+export function problemWords(counts: { warnings: number; failures: number }): string[] {
+  return [
+    ...(counts.failures > 0 ? [`${counts.failures} failed`] : []),
+    ...(counts.warnings > 0 ? [`${counts.warnings} ${counts.warnings === 1 ? "warning" : "warnings"}`] : []),
+  ];
+}

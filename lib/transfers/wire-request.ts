@@ -68,7 +68,11 @@ export const AllergyDetailsSchema = z
     allergies: z
       .array(text(TEXT_LIMITS.allergy))
       .max(TEXT_LIMITS.allergies)
-      .meta({ description: "Allergy descriptions; may be empty.", example: ["Penicillin", "Sulfa drugs"] }),
+      .meta({
+        description:
+          "Allergy descriptions; may be empty. Under NO_KNOWN_ALLERGIES it may hold only a usual spelling of no known allergies (NKDA, NKA, NKMA, none, no known drug allergies); under NOT_AVAILABLE it must be empty.",
+        example: ["Penicillin", "Sulfa drugs"],
+      }),
   })
   .meta({ id: "AllergyDetails", description: "The patient's allergies." });
 export type AllergyDetails = z.infer<typeof AllergyDetailsSchema>;

@@ -188,7 +188,7 @@ describe("approval rules from the drug", () => {
       `/api/transfers/${id}`,
       { cookie },
     );
-    expect(review.body.checks.find((c) => c.id === "legal-expiry")).toMatchObject({ status: "fail" });
+    expect(review.body.checks.find((c) => c.id === "expiry")).toMatchObject({ status: "fail" });
     const problem = await expectRefused(id, {}, "legal-expiry");
     expect(problem.reject).toMatchObject({ errorType: "RX_EXPIRED" });
   });

@@ -7,6 +7,7 @@ import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { TD_CLASS, TR_CLASS } from "@/components/ui/table";
 import type { QueueItem } from "@/lib/transfers/queue-items";
+import { problemWords } from "@/lib/transfers/review-checks";
 
 const AGE_STYLES: Record<AgeLevel, string> = {
   fresh: "border-slate-200 bg-white text-slate-700",
@@ -78,12 +79,12 @@ function Flags({ item }: { item: QueueItem }) {
           Schedule unknown
         </Badge>
       )}
-      {flags.failures > 0 && <Badge tone="red">{flags.failures} failed</Badge>}
-      {flags.warnings > 0 && (
-        <Badge tone="amber">
-          {flags.warnings} {flags.warnings === 1 ? "warning" : "warnings"}
+      {flags.approvalBlocked && <Badge tone="solidRed">{flags.approvalBlocked}</Badge>}
+      {problemWords(flags).map((words) => (
+        <Badge key={words} tone={words.endsWith("failed") ? "red" : "amber"}>
+          {words}
         </Badge>
-      )}
+      ))}
       {item.callbackStatus === "FAILED" || item.callbackStatus === "GONE" ? (
         <Badge tone="red">Callback {item.callbackStatus.toLowerCase()}</Badge>
       ) : null}

@@ -1,6 +1,6 @@
 // The review screen's checks (what the server verified, with its verdict) and the raw request as received.
 // Server components.
-import { type CheckStatus, type ReviewCheck } from "@/lib/transfers/review-checks";
+import { countProblems, problemWords, type CheckStatus, type ReviewCheck } from "@/lib/transfers/review-checks";
 import { Section } from "@/components/dashboard/review/section-layout";
 
 const CHECK_LOOK: Record<CheckStatus, { icon: string; label: string; className: string }> = {
@@ -11,9 +11,10 @@ const CHECK_LOOK: Record<CheckStatus, { icon: string; label: string; className: 
 };
 
 export function ChecksSection({ checks }: { checks: ReviewCheck[] }) {
-  const problems = checks.filter((c) => c.status === "warn" || c.status === "fail").length;
+  // The same count and words as the queue row of this transfer.
+  const problems = problemWords(countProblems(checks)).join(", ");
   return (
-    <Section title={`Automated checks${problems ? ` · ${problems} to look at` : ""}`} id="checks">
+    <Section title={`Automated checks${problems ? ` · ${problems}` : ""}`} id="checks">
       <p className="mb-1 text-xs text-slate-600">
         What to look at before deciding. Transfers with missing or invalid information were already turned away when
         they arrived.

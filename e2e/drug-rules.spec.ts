@@ -1,7 +1,10 @@
 // What the drug itself means, as a pharmacist meets it in Chromium (issue 10): oxycodone shows C-II and cannot
 // be approved (a prefilled rejection is offered instead); alprazolam written 200 days ago cannot be approved;
 // amoxicillin for a patient allergic to penicillin is a red warning, repeated in the approve dialog, and can
-// still be approved; and the printable record carries every legal element on one US Letter page.
+// still be approved; and the printable record carries every legal element on one US Letter page. Second round:
+// a Schedule III-V first fill (tramadol) is refused like C-II; clonazepam's refills are the lawful number on the
+// screen and the record; NKDA reads as no known allergies; the screen speaks a pharmacist's words, says each fact
+// once, and counts problems as the queue does; the six months end at the store's midnight.
 import { expect, test } from "./fixtures";
 import {
   createPharmacist,
@@ -13,6 +16,8 @@ import {
   transferStatus,
 } from "./dashboard-helpers";
 import { db } from "../lib/db/prisma";
+import { legalExpiry, NDC_NOT_CHECKED } from "../lib/drugs";
+import { calendarDayIn } from "../lib/transfers/dates";
 import type { TransferRequest } from "../lib/transfers/wire";
 
 const DAY_MS = 86_400_000;
@@ -195,7 +200,8 @@ test("zolpidem needs the one-time-transfer confirmation; the record shows every 
     ["Original refills authorized (after the first fill, as DEA counts)", "2"],
     ["Total fills authorized (including the first)", "3"],
     ["Date of original dispensing", rx.firstFilledDate!.slice(0, 10)],
-    ["Refills remaining", "1"],
+    ["Valid refills remaining (lawful number)", "1"],
+    ["Refills remaining as sent by the transferring pharmacy", "1 (the same)"],
     ["Earlier fills (dates and place)", transfer.sendingPharmacy.name],
     ["Phone", transfer.sendingPharmacy.contactInfo!.phoneNumber.slice(0, 3)],
     ["Prescription (Rx) number", rx.rxNumber],
@@ -219,4 +225,180 @@ test("zolpidem needs the one-time-transfer confirmation; the record shows every 
   const pdf = await page.pdf({ format: "Letter", printBackground: false });
   const pages = pdf.toString("latin1").match(/\/Type\s*\/Page[^s]/g) ?? [];
   expect(pages.length).toBe(1);
+});
+
+test("tramadol never filled: flagged in the queue, refused like C-II (1306.25(a)), and rejected with a prefilled description", async ({
+  page,
+  request,
+}) => {
+  const pharmacist = await createPharmacist("Kim Alvarez, PharmD");
+  const partner = await createSender();
+  const transfer = transferRequest((r) => {
+    drug(r, "Tramadol Hydrochloride", "50 mg");
+    r.prescription.writtenDate = isoDaysAgo(3);
+    r.prescription.firstFilledDate = null;
+    r.prescription.lastFilledDate = null;
+    r.prescription.refillsAuthorized = 3;
+    r.prescription.refillsRemaining = 2;
+  });
+  const referenceID = await sendTransfer(request, partner, transfer);
+  await signIn(page, pharmacist);
+  const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: queueName(transfer) }) });
+  await expect(row).toContainText("C-IV");
+  await expect(row).toContainText("Schedule IV first fill cannot be transferred here");
+  await row.getByRole("link", { name: queueName(transfer) }).click();
+  await expect(page.getByRole("region", { name: /Automated checks/ })).toContainText(
+    "only for refill dispensing (21 CFR 1306.25(a))",
+  );
+
+  await page.keyboard.press("a");
+  const refused = page.getByRole("dialog", { name: "This transfer cannot be approved" });
+  await expect(refused).toContainText("Schedule IV first fill cannot be transferred here");
+  await expect(refused).toContainText("1306.08(e)-(g)");
+  await expect(refused.getByRole("checkbox")).toHaveCount(0);
+  await refused.getByRole("button", { name: /Reject with OTHER instead/ }).click();
+  const reject = page.getByRole("dialog", { name: "Reject transfer" });
+  await expect(reject.getByLabel("Description")).toHaveValue(
+    /^prescription\.firstFilledDate: Tramadol is a Schedule IV/,
+  );
+  await reject.getByRole("button", { name: "Confirm rejection" }).click();
+  await expect(page.getByText("Rejected. ERROR is on its way to the sender.")).toBeVisible();
+  const outcome = await transferStatus(request, partner, referenceID);
+  expect(outcome.error?.type).toBe("OTHER");
+  expect(outcome.error?.description).toContain("refill dispensing (21 CFR 1306.25(a))");
+});
+
+test("clonazepam written with 11 refills: the screen, the dialog and the record state the lawful 4, the sender's 10 beside it", async ({
+  page,
+  request,
+}) => {
+  const pharmacist = await createPharmacist("Lee Carver, RPh");
+  const partner = await createSender();
+  const transfer = transferRequest((r) => {
+    drug(r, "Clonazepam", "0.5 mg");
+    r.prescription.writtenDate = isoDaysAgo(40);
+    r.prescription.firstFilledDate = isoDaysAgo(39);
+    r.prescription.lastFilledDate = isoDaysAgo(9);
+    r.prescription.expirationDate = new Date(Date.now() + 130 * DAY_MS).toISOString().replace(/\.\d{3}Z$/, "Z");
+    r.prescription.refillsAuthorized = 12;
+    r.prescription.refillsRemaining = 10;
+  });
+  const referenceID = await sendTransfer(request, partner, transfer);
+  await signIn(page, pharmacist, `/transfers/${referenceID}`);
+  const prescription = page.getByRole("region", { name: "Prescription" });
+  await expect(prescription).toContainText("4 lawfully (the sender says 10; federal law allows no more)");
+  await page.keyboard.press("a");
+  const dialog = page.getByRole("dialog", { name: "Approve transfer" });
+  await expect(dialog).toContainText("federal law allows 5; 1 used, 4 lawfully remain");
+  await dialog.getByRole("checkbox", { name: /not been transferred before/ }).check();
+  await dialog.getByRole("button", { name: "Confirm approval" }).click();
+  await expect(page.getByText("Approved. CONFIRMED is on its way to the sender")).toBeVisible();
+
+  await page.goto(`/transfers/${referenceID}/record`);
+  const rowOf = (label: string) =>
+    page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: label, exact: true }) });
+  await expect(rowOf("Valid refills remaining (lawful number)")).toContainText("4");
+  await expect(rowOf("Refills remaining as sent by the transferring pharmacy")).toContainText(
+    "10 (more than federal law allows: not valid)",
+  );
+});
+
+test("NKDA reads as no known allergies; the screen speaks a pharmacist's words and says each fact once", async ({
+  page,
+  request,
+}) => {
+  const pharmacist = await createPharmacist("Noor Haddad, PharmD");
+  const partner = await createSender();
+  const transfer = transferRequest((r) => {
+    drug(r, "Atorvastatin Calcium", "20 mg");
+    r.patient.allergyDetails = { allergiesDescriptor: "NO_KNOWN_ALLERGIES", allergies: ["NKDA"] };
+    // A sender's date later than the legal expiry: one expiry line, the stricter date deciding.
+    r.prescription.writtenDate = isoDaysAgo(40);
+    r.prescription.firstFilledDate = isoDaysAgo(39);
+    r.prescription.lastFilledDate = isoDaysAgo(9);
+    r.prescription.expirationDate = new Date(Date.now() + 400 * DAY_MS).toISOString().replace(/\.\d{3}Z$/, "Z");
+  });
+  await sendTransfer(request, partner, transfer);
+  await signIn(page, pharmacist);
+  const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: queueName(transfer) }) });
+  await expect(row).not.toContainText("Allergies (");
+  const queueWords = (await row.getByText(/^\d+ (failed|warnings?)$/).allTextContents()).join(", ");
+  expect(queueWords).toBe("1 failed");
+  await row.getByRole("link", { name: queueName(transfer) }).click();
+
+  const banner = page.getByRole("region", { name: "Allergies" });
+  await expect(banner).toContainText("No known allergies");
+  await expect(banner).not.toContainText("NKDA");
+  // The heading counts what the queue counted, in the same words.
+  await expect(page.getByRole("heading", { name: `Automated checks · ${queueWords}` })).toBeVisible();
+  const checks = page.getByRole("region", { name: /Automated checks/ });
+  await expect(checks.getByText("Not a controlled substance", { exact: true })).toBeVisible();
+  await expect(checks.getByText("Expiry", { exact: true })).toHaveCount(1);
+  await expect(checks).not.toContainText("Legal expiry");
+  await expect(checks).toContainText("Valid only until");
+
+  // API words stay in the raw request panel; the NDC note is said once.
+  const main = page.locator("main");
+  const shown = (await main.innerText()).replace(/\{[\s\S]*\}/, "");
+  for (const apiWord of ["Descriptor", "KNOWN_ALLERGIES", "quantityDispensed", "Luhn", "80840"])
+    expect(shown, apiWord).not.toContain(apiWord);
+  await expect(page.getByText(NDC_NOT_CHECKED)).toHaveCount(1);
+});
+
+test("the six months end at the store's midnight, not UTC's (a lorazepam written six months ago)", async ({
+  page,
+  request,
+}) => {
+  // A store zone whose day differs from UTC's now, well away from its midnight; the written date whose six
+  // months end on the day that decides (as in tests/integration/drug-rules-refills-zone.test.ts).
+  const now = Date.now();
+  const utc = calendarDayIn(now, "UTC");
+  let chosen: { zone: string; written: string; lawfulHere: boolean } | null = null;
+  for (const { zone, ahead } of [
+    { zone: "Pacific/Kiritimati", ahead: true },
+    { zone: "Pacific/Pago_Pago", ahead: false },
+  ]) {
+    const day = calendarDayIn(now, zone);
+    const margin = 20 * 60_000;
+    if (day === utc || calendarDayIn(now - margin, zone) !== day || calendarDayIn(now + margin, zone) !== day) continue;
+    for (let back = 175; back <= 190 && !chosen; back++) {
+      const written = calendarDayIn(now - back * DAY_MS, "UTC");
+      if (
+        legalExpiry({ writtenDate: written, schedule: "IV", nonControlledMonths: 12 }).toISOString().slice(0, 10) ===
+        (ahead ? utc : day)
+      )
+        chosen = { zone, written: `${written}T12:00:00Z`, lawfulHere: !ahead };
+    }
+    if (chosen) break;
+  }
+  expect(chosen, "a zone away from midnight with an exact six-month date").not.toBeNull();
+  const { zone, written, lawfulHere } = chosen!;
+
+  const pharmacist = await createPharmacist("Ari Quinn, PharmD");
+  const partner = await createSender();
+  const transfer = transferRequest((r) => {
+    drug(r, "Lorazepam", "1 mg");
+    r.prescription.writtenDate = written;
+    r.prescription.firstFilledDate = isoDaysAgo(20);
+    r.prescription.lastFilledDate = isoDaysAgo(10);
+    r.prescription.expirationDate = new Date(Date.now() + 60 * DAY_MS).toISOString().replace(/\.\d{3}Z$/, "Z");
+    r.prescription.refillsAuthorized = 3;
+    r.prescription.refillsRemaining = 1;
+  });
+  const store = await db().store.findUniqueOrThrow({ where: { npi: transfer.receivingPharmacy.npi } });
+  const referenceID = await sendTransfer(request, partner, transfer);
+  try {
+    await db().store.update({ where: { id: store.id }, data: { timeZone: zone } });
+    await signIn(page, pharmacist, `/transfers/${referenceID}`);
+    await page.keyboard.press("a");
+    if (lawfulHere) {
+      await expect(page.getByRole("dialog", { name: "Approve transfer" })).toBeVisible();
+    } else {
+      await expect(page.getByRole("dialog", { name: "This transfer cannot be approved" })).toContainText(
+        "Schedule IV prescription older than 6 months",
+      );
+    }
+  } finally {
+    await db().store.update({ where: { id: store.id }, data: { timeZone: store.timeZone } });
+  }
 });

@@ -8,7 +8,6 @@ import type { TransferRequest } from "@/lib/transfers/wire";
 
 /** A prescription expiring within this many days is flagged. */
 export const EXPIRY_WARNING_DAYS = 30;
-const DAY_MS = 86_400_000;
 /** The default early-refill allowance (EARLY_REFILL_ALLOWANCE_PERCENT / 100). */
 export const DEFAULT_EARLY_REFILL_ALLOWANCE = 0.25;
 

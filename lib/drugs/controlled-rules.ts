@@ -50,7 +50,7 @@ export type LawfulRefills = {
   used: number;
   /**
    * Refills after the first fill that may still lawfully be dispensed: the number every output states (the
-   * record's "valid refills remaining", 1306.25(b)(3)(iv); FHIR's numberOfRepeatsAllowed; the exports). None
+   * record's "valid refills remaining", 1306.25(b)(3)(iv), and so the CSV export; the FHIR note). None
    * once a Schedule III/IV prescription is six months old.
    */
   refillsRemaining: number;

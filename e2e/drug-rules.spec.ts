@@ -15,6 +15,7 @@ import {
   transferRequest,
   transferStatus,
 } from "./dashboard-helpers";
+import { formatLocal } from "../components/ui/local-time";
 import { db } from "../lib/db/prisma";
 import { legalExpiry, NDC_NOT_CHECKED } from "../lib/drugs";
 import { calendarDayIn } from "../lib/transfers/dates";
@@ -390,6 +391,10 @@ test("the six months end at the store's midnight, not UTC's (a lorazepam written
   try {
     await db().store.update({ where: { id: store.id }, data: { timeZone: zone } });
     await signIn(page, pharmacist, `/transfers/${referenceID}`);
+    // The sender's 4-hour window ends at a time said in the store's clock, not the reader's.
+    const { receivedAt } = await db().transfer.findUniqueOrThrow({ where: { id: referenceID } });
+    const windowEnd = new Date(receivedAt.getTime() + 4 * 3_600_000).toISOString();
+    await expect(page.getByText(`(it ends ${formatLocal(windowEnd, "time", zone)} store time)`)).toBeVisible();
     await page.keyboard.press("a");
     if (lawfulHere) {
       await expect(page.getByRole("dialog", { name: "Approve transfer" })).toBeVisible();

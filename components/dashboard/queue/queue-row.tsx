@@ -84,7 +84,7 @@ function Flags({ item }: { item: QueueItem }) {
           {flags.warnings} {flags.warnings === 1 ? "warning" : "warnings"}
         </Badge>
       )}
-      {item.callbackStatus === "FAILED" || item.callbackStatus === "GONE" ? (
+      {item.callbackStatus === "FAILED" || item.callbackStatus === "GONE" || item.callbackStatus === "REFUSED" ? (
         <Badge tone="red">Callback {item.callbackStatus.toLowerCase()}</Badge>
       ) : null}
     </div>

@@ -34,7 +34,6 @@ export type ReadAnswer = {
 
 /** Text that can go to the timeline and to PostgreSQL: no NUL, no other control characters, capped. */
 function cleanText(value: string, cap: number): string {
-  // eslint-disable-next-line no-control-regex
   const cleaned = value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "").replace(/[\ud800-\udfff]/g, "");
   return cleaned.length > cap ? `${cleaned.slice(0, cap)}…` : cleaned;
 }

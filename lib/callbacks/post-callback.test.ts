@@ -182,7 +182,10 @@ describe("postCallback", () => {
 
     it("RX_CALLBACK_ERROR with a 4xx is a refusal too", async () => {
       const result = await postCallback({ ...base, url: `http://127.0.0.1:${port}/rx-error-400` });
-      expect(result).toMatchObject({ statusCode: 400, sender: { responseType: "RX_CALLBACK_ERROR", errorType: "OTHER" } });
+      expect(result).toMatchObject({
+        statusCode: 400,
+        sender: { responseType: "RX_CALLBACK_ERROR", errorType: "OTHER" },
+      });
       expect(isSuccess(result)).toBe(false);
     });
 

@@ -200,7 +200,8 @@ async function attempt(input: PostCallbackInput, signal: AbortSignal, started: n
         if (isRedirect) return { ...base, error: "redirect not followed" };
         if ("ended" in body) {
           // The status alone says nothing: the body may hold RX_CALLBACK_ERROR.
-          if (body.ended === "interrupted") return { ...base, error: "interrupted: the worker is shutting down", interrupted: true };
+          if (body.ended === "interrupted")
+            return { ...base, error: "interrupted: the worker is shutting down", interrupted: true };
           return {
             ...base,
             error:

@@ -180,7 +180,8 @@ function createMetrics() {
     "Share of a partner's /v1 answers over the last hour that the sender counts as failures (5xx, 408, 429, slower than its timeout), all instances; the sender cuts the partner off above 0.5.",
     ["partner_id"],
     (g, d) => {
-      for (const [partnerId, r] of d.partnerAnswers) if (r.failureRate !== null) g.set({ partner_id: partnerId }, r.failureRate);
+      for (const [partnerId, r] of d.partnerAnswers)
+        if (r.failureRate !== null) g.set({ partner_id: partnerId }, r.failureRate);
     },
   );
   dbGauge(

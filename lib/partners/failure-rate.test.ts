@@ -3,7 +3,8 @@ import { answerKindOf, answerRateOf, SENDER_TIMEOUT_MS } from "@/lib/partners/fa
 
 describe("answerKindOf: a /v1 answer as the sender counts it", () => {
   it("counts 5xx, 408, 429 and answers slower than the sender's timeout as failures", () => {
-    for (const status of [500, 502, 503, 504, 408, 429]) expect(answerKindOf(status, 10), String(status)).toBe("failure");
+    for (const status of [500, 502, 503, 504, 408, 429])
+      expect(answerKindOf(status, 10), String(status)).toBe("failure");
     expect(answerKindOf(200, SENDER_TIMEOUT_MS + 1)).toBe("failure");
   });
 
@@ -22,6 +23,9 @@ describe("answerRateOf", () => {
     });
     expect(answerRateOf({ answers: 10, failures: 3, clientErrors: 0 }).level).toBe("warning");
     expect(answerRateOf({ answers: 10, failures: 5, clientErrors: 0 }).level).toBe("critical");
-    expect(answerRateOf({ answers: 0, failures: 0, clientErrors: 0 })).toMatchObject({ failureRate: null, level: "ok" });
+    expect(answerRateOf({ answers: 0, failures: 0, clientErrors: 0 })).toMatchObject({
+      failureRate: null,
+      level: "ok",
+    });
   });
 });

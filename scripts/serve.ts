@@ -9,6 +9,7 @@ import path from "node:path";
 import { startAuditHeadLog } from "@/lib/audit/audit-head-log";
 import { startCallbackWorker, type CallbackWorker } from "@/lib/callbacks/worker";
 import { disconnectDb } from "@/lib/db/prisma";
+import { flushPartnerAnswers } from "@/lib/partners/partner-answer-counts";
 import { env, setEnv } from "@/lib/env";
 import { seedDemoOnce } from "@/lib/demo/seed-demo";
 import { startDevFront } from "@/lib/http/dev-front";
@@ -92,6 +93,7 @@ async function main(): Promise<void> {
     // The worker finishes (or hands back) the deliveries in flight before the database goes away.
     await Promise.all([worker?.stop(), web.stop(), ops.close()]);
     await auditHeads.stop(); // the last head, after the last request's record
+    await flushPartnerAnswers(); // the last answers' counts (lib/partners/partner-answer-counts.ts)
     await disconnectDb();
     await db.stop();
     process.exit(code);

@@ -18,11 +18,13 @@ export function callbackHealthText(c: PartnerCallbacks): {
     week.retrying ? `${week.retrying} retrying` : null,
     week.failed ? `${week.failed} failed` : null,
     week.gone ? `${week.gone} stopped (410)` : null,
+    week.refused ? `${week.refused} refused by the sender` : null,
   ].filter(Boolean);
   const detail = counts.length ? `Last 7 days: ${counts.join(", ")}.` : "No callbacks in the last 7 days.";
   if (c.state === "gone") return { label: "Endpoint gone (410)", tone: "red", detail };
   if (c.state === "failing")
     return { label: c.isFlagged ? "Failing" : "Failing (just started)", tone: c.isFlagged ? "red" : "amber", detail };
+  if (week.refused) return { label: "Refused by the sender", tone: "red", detail };
   if (week.failed || week.retrying) return { label: "Some failures", tone: "amber", detail };
   if (week.delivered) return { label: "Healthy", tone: "green", detail };
   return { label: "No recent callbacks", tone: "neutral", detail };

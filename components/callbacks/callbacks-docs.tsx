@@ -139,6 +139,12 @@ export function CallbacksDocs() {
           afterwards.
         </li>
         <li>
+          A body whose <code>metadata.responseType</code> is <code>RX_CALLBACK_ERROR</code> (with any status, 200
+          included) refuses it: the callback is marked refused with your <code>error.type</code> and{" "}
+          <code>error.description</code>, is not retried, and our admins are alerted to fix the cause and redeliver it.{" "}
+          <code>RX_CALLBACK_SUCCESS</code>, or no such field, in a 2xx acknowledges it.
+        </li>
+        <li>
           Anything else is retried: 3xx (redirects are <strong>not followed</strong>: register the final URL), 4xx, 5xx,
           a timeout or a connection error.
         </li>

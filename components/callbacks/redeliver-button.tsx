@@ -21,14 +21,18 @@ function redeliveryState(
   if (!attempt) return { text: "Redelivery queued: waiting for a worker to send it…", tone: "wait" };
   if (attempt.statusCode === null && attempt.error === null)
     return { text: `Redelivery (attempt ${attempt.attemptNumber}) being sent…`, tone: "wait" };
-  if (attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300) {
+  // A 2xx is an acknowledgement unless its body said otherwise (RX_CALLBACK_ERROR: error holds it).
+  if (attempt.statusCode !== null && attempt.statusCode >= 200 && attempt.statusCode < 300 && attempt.error === null) {
     return {
       text: `Redelivered: the sender acknowledged attempt ${attempt.attemptNumber} (HTTP ${attempt.statusCode}) at`,
       tone: "ok",
       at: attempt.startedAt,
     };
   }
-  const answer = attempt.statusCode !== null ? `HTTP ${attempt.statusCode}` : (attempt.error ?? "no answer");
+  const answer =
+    attempt.statusCode !== null
+      ? `HTTP ${attempt.statusCode}${attempt.error ? ` (${attempt.error})` : ""}`
+      : (attempt.error ?? "no answer");
   return {
     text: `Redelivery failed: attempt ${attempt.attemptNumber} got ${answer} at`,
     tone: "fail",

@@ -33,6 +33,19 @@ describe("callbackHealth", () => {
     expect(health.summary).toMatch(/failing \(2 attempts, last: HTTP 503\).*closes in 30 min/);
   });
 
+  it("calls a callback the sender refused (RX_CALLBACK_ERROR) refused and failing, never delivered", () => {
+    const callback = {
+      attemptCount: 1,
+      lastStatusCode: 200,
+      lastError: "HTTP 200: RX_CALLBACK_ERROR MISSING_INFO: could not map callback - requestID is missing",
+      nextAttemptAt: null,
+      deliveredAt: null,
+    };
+    const health = callbackHealth({ receivedAt: received, callbackStatus: "REFUSED", callback }, at(1));
+    expect(health).toMatchObject({ state: "refused", isFailing: true });
+    expect(health.summary).toMatch(/^Callback refused by the sender \(HTTP 200: RX_CALLBACK_ERROR MISSING_INFO/);
+  });
+
   it("does not call a queued first attempt failing", () => {
     const callback = {
       attemptCount: 0,

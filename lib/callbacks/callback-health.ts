@@ -31,7 +31,9 @@ export type CallbackState =
   /** Retried for 72 hours without success. */
   | "failed"
   /** The endpoint answered 410 Gone. */
-  | "gone";
+  | "gone"
+  /** The sender's callback API answered RX_CALLBACK_ERROR: received, not processed. */
+  | "refused";
 
 export type CallbackHealth = {
   state: CallbackState;
@@ -73,12 +75,13 @@ export function callbackHealth(
   else if (callbackStatus === "DELIVERED") state = "delivered";
   else if (callbackStatus === "FAILED") state = "failed";
   else if (callbackStatus === "GONE") state = "gone";
+  else if (callbackStatus === "REFUSED") state = "refused";
   else state = callback && (callback.lastStatusCode !== null || callback.lastError !== null) ? "retrying" : "sending";
 
   const delivered = state === "delivered";
   const isWindowClosed = !delivered && remaining <= 0;
   const isWindowWarning = !delivered && remaining <= warnBefore;
-  const isFailing = state === "retrying" || state === "failed" || state === "gone";
+  const isFailing = state === "retrying" || state === "failed" || state === "gone" || state === "refused";
 
   const window = isWindowClosed
     ? "the sender's 4-hour window has closed"
@@ -90,6 +93,7 @@ export function callbackHealth(
     delivered: `Callback delivered${callback?.deliveredAt ? ` at ${callback.deliveredAt.toISOString()}` : ""}.`,
     failed: `Callback failed after 72 hours of retries${failureText(callback)}.`,
     gone: "Callback stopped: the sender's endpoint answered 410 Gone.",
+    refused: `Callback refused by the sender${callback?.lastError ? ` (${callback.lastError})` : ""}: not delivered; fix the cause, then redeliver.`,
   }[state];
 
   return { state, isFailing, windowClosesAt, isWindowWarning, isWindowClosed, summary };

@@ -39,6 +39,7 @@ export type DeliveryOutcome =
   | "claimed-elsewhere"
   | "delivered"
   | "gone"
+  | "refused"
   | "retry-scheduled"
   | "failed"
   | "manual-failed"

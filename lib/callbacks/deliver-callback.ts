@@ -17,7 +17,9 @@ import { observeCallbackAttempt } from "@/lib/ops/metrics";
 import { serializeCallbackBody } from "@/lib/callbacks/callback-body";
 import { cancelScheduledDelivery, scheduleDelivery } from "@/lib/callbacks/job-queue";
 import { recordCallbackSuccesses } from "@/lib/callbacks/record-callback-successes";
+import { isRefusedBySender } from "@/lib/callbacks/callback-answer";
 import {
+  attemptFailed,
   checkCallbackTarget,
   isSuccess,
   postCallback,
@@ -91,9 +93,12 @@ async function setTransferCallbackStatus(tx: Tx, transferId: string, status: Sta
   await tx.$executeRaw`UPDATE transfers SET callback_status = ${status}::"CallbackStatus" WHERE id = ${transferId}`;
 }
 
-/** Records an attempt's answer and decides what comes next (a failure's retry, deadline, 410 and so on). */
+/**
+ * Records an attempt's answer and decides what comes next (a failure's retry, deadline, 410, the sender's
+ * refusal and so on).
+ */
 export async function recordOutcome(claim: Claim, result: AttemptResult, manual: boolean): Promise<DeliveryOutcome> {
-  if (isSuccess(result.statusCode)) {
+  if (isSuccess(result)) {
     await recordCallbackSuccesses({ successes: [{ claim, result }] });
     return "delivered";
   }
@@ -105,8 +110,27 @@ export async function recordOutcome(claim: Claim, result: AttemptResult, manual:
 
     await tx.$executeRaw`
       UPDATE callback_attempts
-         SET status_code = ${result.statusCode}, error = ${result.error}, latency_ms = ${result.latencyMs}
+         SET status_code = ${result.statusCode}, error = ${result.error}, latency_ms = ${result.latencyMs},
+             sender_response_type = ${result.sender?.responseType ?? null},
+             sender_error_type = ${result.sender?.errorType ?? null},
+             sender_error_description = ${result.sender?.description ?? null},
+             response_excerpt = ${result.excerpt}
        WHERE callback_id = ${callbackId} AND attempt_number = ${claim.attemptNumber}`;
+
+    if (isRefusedBySender(result)) {
+      // The sender received the callback and could not process it: retrying the same body cannot help, and
+      // its guides treat this as a client error. A person fixes the cause and redelivers. A callback the
+      // sender already acknowledged stays DELIVERED.
+      if (current.status !== "DELIVERED") {
+        await tx.$executeRaw`
+          UPDATE callbacks SET status = 'REFUSED', next_attempt_at = NULL, last_status_code = ${result.statusCode},
+                 last_error = ${describeFailure(result)}
+           WHERE id = ${callbackId}`;
+        await setTransferCallbackStatus(tx, current.transfer_id, "REFUSED");
+        await cancelScheduledDelivery(tx, callbackId);
+      }
+      return "refused";
+    }
     // The latest automatic attempt owns the retry schedule. A later one exists only when this attempt
     // outlived its lease; manual attempts ("Redeliver") never take the schedule over.
     const latest = await tx.$queryRaw<{ n: number | null }[]>`
@@ -123,7 +147,7 @@ export async function recordOutcome(claim: Claim, result: AttemptResult, manual:
     }
 
     if (result.statusCode === 410) {
-      if (current.status === "PENDING" || current.status === "FAILED") {
+      if (current.status === "PENDING" || current.status === "FAILED" || current.status === "REFUSED") {
         await tx.$executeRaw`
           UPDATE callbacks SET status = 'GONE', next_attempt_at = NULL, last_status_code = 410,
                  last_error = 'the endpoint answered 410 Gone: no more attempts'
@@ -206,8 +230,7 @@ export async function sendAttempt(claim: Claim, signal?: AbortSignal, shared?: B
       claim.partner,
       shared ? shared.keys() : undefined,
     );
-    if ("error" in request)
-      return { statusCode: null, error: request.error, latencyMs: 0, retryAfter: null, interrupted: false };
+    if ("error" in request) return attemptFailed(request.error);
     return await postCallback({
       ...targetInput(claim.partner.callback_url),
       body: request.body,
@@ -223,20 +246,19 @@ export async function sendAttempt(claim: Claim, signal?: AbortSignal, shared?: B
       attempt: claim.attemptNumber,
       ...errorFields(err),
     });
-    return {
-      statusCode: null,
-      error: "internal error preparing the callback",
-      latencyMs: 0,
-      retryAfter: null,
-      interrupted: false,
-    };
+    return attemptFailed("internal error preparing the callback");
   }
 }
 
 /** The attempt's metrics and log line, once its outcome is recorded. */
 export function reportAttempt(claim: Claim, result: AttemptResult, manual: boolean, outcome: DeliveryOutcome): void {
   // The callback row is created with the decision, in its transaction: its creation time is the decision's.
-  observeCallbackAttempt({ ...result, delivered: outcome === "delivered", decidedAt: claim.callback.created_at });
+  observeCallbackAttempt({
+    ...result,
+    delivered: outcome === "delivered",
+    refused: isRefusedBySender(result),
+    decidedAt: claim.callback.created_at,
+  });
   log(outcome === "delivered" ? "info" : "warn", "callback attempt", {
     callbackId: claim.callback.id,
     transferId: claim.callback.transfer_id,
@@ -245,6 +267,7 @@ export function reportAttempt(claim: Claim, result: AttemptResult, manual: boole
     manual,
     statusCode: result.statusCode,
     error: result.error,
+    senderResponseType: result.sender?.responseType,
     latencyMs: result.latencyMs,
     outcome,
   });

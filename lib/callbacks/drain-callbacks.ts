@@ -72,11 +72,11 @@ async function sendAndRecord(claims: Claim[], signal?: AbortSignal): Promise<[st
   const sent: Sent[] = await Promise.all(
     claims.map(async (claim) => ({ claim, result: await sendAttempt(claim, signal, shared) })),
   );
-  const successes = sent.filter((s) => isSuccess(s.result.statusCode));
+  const successes = sent.filter((s) => isSuccess(s.result));
   const recorded = await Promise.allSettled([
     recordCallbackSuccesses({ successes }).then(() => successes.map((s) => ({ ...s, outcome: "delivered" as const }))),
     ...sent
-      .filter((s) => !isSuccess(s.result.statusCode))
+      .filter((s) => !isSuccess(s.result))
       .map(async (s) => [{ ...s, outcome: await recordOutcome(s.claim, s.result, false) }]),
   ]);
   const outcomes: [string, DeliveryOutcome][] = [];

@@ -11,6 +11,12 @@ export type CallbackAttemptView = {
   error: string | null;
   latencyMs: number | null;
   manual: boolean;
+  /** What the sender's callback API said: metadata.responseType, and error.type/description of an RX_CALLBACK_ERROR. */
+  senderResponseType: string | null;
+  senderErrorType: string | null;
+  senderErrorDescription: string | null;
+  /** The start of an answer body that is not the sender's shape. */
+  responseExcerpt: string | null;
   /** No result yet: in flight (an attempt whose worker stopped says so once its lease has run out). */
   isInFlight: boolean;
 };
@@ -47,6 +53,10 @@ export function callbackView(callback: CallbackRow): CallbackTimeline {
       error: a.error,
       latencyMs: a.latencyMs,
       manual: a.manual,
+      senderResponseType: a.senderResponseType,
+      senderErrorType: a.senderErrorType,
+      senderErrorDescription: a.senderErrorDescription,
+      responseExcerpt: a.responseExcerpt,
       isInFlight: a.statusCode === null && a.error === null,
     })),
   };

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Resolver } from "@/lib/callbacks/network-guard";
-import { checkCallbackTarget, postCallback } from "@/lib/callbacks/post-callback";
+import { checkCallbackTarget, isSuccess, postCallback } from "@/lib/callbacks/post-callback";
 
 let server: Server;
 let port: number;
@@ -19,6 +19,26 @@ beforeAll(async () => {
       seen.push({ url: req.url ?? "", host: req.headers.host, body });
       if (req.url === "/redirect") return void res.writeHead(307, { location: "/target" }).end();
       if (req.url === "/hang") return; // never answers
+      const sender = (type: string, status = 200, error?: object) =>
+        res
+          .writeHead(status, { "content-type": "application/json" })
+          .end(JSON.stringify({ requestID: "r1", metadata: { responseType: type }, ...(error ? { error } : {}) }));
+      if (req.url === "/rx-success") return sender("RX_CALLBACK_SUCCESS");
+      if (req.url === "/rx-error-200")
+        return sender("RX_CALLBACK_ERROR", 200, {
+          type: "MISSING_INFO",
+          description: "could not map callback - requestID is missing",
+        });
+      if (req.url === "/rx-error-400") return sender("RX_CALLBACK_ERROR", 400, { type: "OTHER", description: "no" });
+      if (req.url === "/rx-unknown") return sender("SOMETHING_ELSE");
+      if (req.url === "/rx-success-500") return sender("RX_CALLBACK_SUCCESS", 500);
+      if (req.url === "/empty-204") return void res.writeHead(204).end();
+      if (req.url === "/slow-body") {
+        // The status line at once, then a body that never ends.
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"metadata":');
+        return;
+      }
       if (req.url === "/huge") {
         res.writeHead(200);
         const chunk = Buffer.alloc(64 * 1024, 120);
@@ -97,7 +117,8 @@ describe("postCallback", () => {
 
   it("stops reading a huge answer and keeps its status", async () => {
     const result = await postCallback({ ...base, url: `http://127.0.0.1:${port}/huge` });
-    expect(result).toMatchObject({ statusCode: 200, error: null });
+    expect(result).toMatchObject({ statusCode: 200, error: null, sender: null });
+    expect(result.excerpt?.length).toBeLessThanOrEqual(301);
     expect(result.latencyMs).toBeLessThan(1500);
   });
 
@@ -142,5 +163,62 @@ describe("postCallback", () => {
     const results = await Promise.all([1, 2].map(() => postCallback({ ...base, url, target })));
     for (const r of results) expect(r.error).toMatch(/^callback address refused: 127\.0\.0\.1, a loopback address/);
     expect(seen.length).toBe(before);
+  });
+
+  describe("reads the sender's answer (RX_CALLBACK_SUCCESS / RX_CALLBACK_ERROR)", () => {
+    it("a 200 saying RX_CALLBACK_ERROR is the sender's refusal, with its error kept, not a delivery", async () => {
+      const result = await postCallback({ ...base, url: `http://127.0.0.1:${port}/rx-error-200` });
+      expect(result).toMatchObject({
+        statusCode: 200,
+        sender: {
+          responseType: "RX_CALLBACK_ERROR",
+          errorType: "MISSING_INFO",
+          description: "could not map callback - requestID is missing",
+        },
+        error: "RX_CALLBACK_ERROR MISSING_INFO: could not map callback - requestID is missing",
+      });
+      expect(isSuccess(result)).toBe(false);
+    });
+
+    it("RX_CALLBACK_ERROR with a 4xx is a refusal too", async () => {
+      const result = await postCallback({ ...base, url: `http://127.0.0.1:${port}/rx-error-400` });
+      expect(result).toMatchObject({
+        statusCode: 400,
+        sender: { responseType: "RX_CALLBACK_ERROR", errorType: "OTHER" },
+      });
+      expect(isSuccess(result)).toBe(false);
+    });
+
+    it("a 2xx saying RX_CALLBACK_SUCCESS is delivered; an empty or plain 2xx stays a delivery", async () => {
+      const ok = await postCallback({ ...base, url: `http://127.0.0.1:${port}/rx-success` });
+      expect(ok).toMatchObject({ statusCode: 200, error: null, sender: { responseType: "RX_CALLBACK_SUCCESS" } });
+      expect(isSuccess(ok)).toBe(true);
+      const empty = await postCallback({ ...base, url: `http://127.0.0.1:${port}/empty-204` });
+      expect(empty).toMatchObject({ statusCode: 204, error: null, sender: null, excerpt: null });
+      expect(isSuccess(empty)).toBe(true);
+      const plain = await postCallback({ ...base, url: `http://127.0.0.1:${port}/plain-ok` });
+      expect(plain).toMatchObject({ statusCode: 202, error: null, sender: null, excerpt: "ok" });
+      expect(isSuccess(plain)).toBe(true);
+    });
+
+    it("a 2xx of another responseType, or RX_CALLBACK_SUCCESS with a 5xx, is not delivered", async () => {
+      const unknown = await postCallback({ ...base, url: `http://127.0.0.1:${port}/rx-unknown` });
+      expect(unknown.error).toMatch(/responseType "SOMETHING_ELSE" is not RX_CALLBACK_SUCCESS/);
+      expect(isSuccess(unknown)).toBe(false);
+      const fiveHundred = await postCallback({ ...base, url: `http://127.0.0.1:${port}/rx-success-500` });
+      expect(fiveHundred.statusCode).toBe(500);
+      expect(isSuccess(fiveHundred)).toBe(false);
+    });
+
+    it("a body that never ends is a timeout at the deadline, not a hang and not a delivery", async () => {
+      const result = await postCallback({ ...base, url: `http://127.0.0.1:${port}/slow-body`, timeoutMs: 300 });
+      expect(result).toMatchObject({
+        statusCode: 200,
+        error: "timeout: the answer's body did not end within 300 ms",
+        interrupted: false,
+      });
+      expect(result.latencyMs).toBeLessThan(1500);
+      expect(isSuccess(result)).toBe(false);
+    });
   });
 });

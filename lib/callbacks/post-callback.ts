@@ -1,13 +1,24 @@
 // One HTTP attempt at a callback: POST the body to the partner's URL and report the status code or the
-// error, and the latency. No redirects are followed (a 3xx is a failed attempt), the whole attempt (DNS,
-// connect, TLS, answer) has one deadline, the host is resolved and checked for every attempt (once for all
-// of a batch's attempts, made at one instant: checkCallbackTarget) and the request goes over a keep-alive
-// connection to that checked address (callback-connections.ts; the URL's host still names the server in
-// the Host header and TLS SNI), and the answer's body is read only up to a small cap
-// and thrown away: it may hold anything. An answer larger than the cap costs the connection.
+// error, the latency, and what the answer's body said (callback-answer.ts: the sender's callback API
+// answers RX_CALLBACK_SUCCESS or RX_CALLBACK_ERROR). No redirects are followed (a 3xx is a failed attempt),
+// the whole attempt (DNS, connect, TLS, answer and its body) has one deadline, the host is resolved and
+// checked for every attempt (once for all of a batch's attempts, made at one instant: checkCallbackTarget)
+// and the request goes over a keep-alive connection to that checked address (callback-connections.ts; the
+// URL's host still names the server in the Host header and TLS SNI). The answer's body is read only up to
+// a small cap (a larger one costs the connection); a body that has not ended by the deadline is a timeout.
 import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
+import {
+  ANSWER_READ_CAP,
+  isDelivered,
+  readCallbackAnswer,
+  refusalText,
+  RX_CALLBACK_ERROR,
+  RX_CALLBACK_SUCCESS,
+  unknownTypeText,
+  type SenderAnswer,
+} from "@/lib/callbacks/callback-answer";
 import { callbackAgent, forgetCallbackOrigin } from "@/lib/callbacks/callback-connections";
 import {
   CallbackAddressRefused,
@@ -16,9 +27,6 @@ import {
   type ResolvedAddress,
   type Resolver,
 } from "@/lib/callbacks/network-guard";
-
-/** Bytes of the answer we read (and discard) before closing the connection. */
-const RESPONSE_READ_CAP = 16 * 1024;
 
 export type AttemptResult = {
   /** The HTTP status code, when an answer came. */
@@ -30,6 +38,10 @@ export type AttemptResult = {
   retryAfter: string | null;
   /** The attempt was cut short because this process is shutting down: not the partner's fault. */
   interrupted: boolean;
+  /** The answer's body in the sender's shape (its metadata.responseType, and error of an RX_CALLBACK_ERROR). */
+  sender: SenderAnswer | null;
+  /** The start of an answer body that is not the sender's shape. */
+  excerpt: string | null;
 };
 
 export type PostCallbackInput = {
@@ -47,7 +59,20 @@ export type PostCallbackInput = {
   target?: Promise<CallbackTarget | TargetRefused>;
 };
 
-export const isSuccess = (status: number | null): boolean => status !== null && status >= 200 && status <= 299;
+/** Delivered (callback-answer.ts): a complete 2xx whose body is not the sender's shape or says RX_CALLBACK_SUCCESS. */
+export const isSuccess = (result: Pick<AttemptResult, "statusCode" | "error" | "sender">): boolean =>
+  isDelivered(result);
+
+/** An attempt that got no usable answer. */
+export const attemptFailed = (error: string, latencyMs = 0, interrupted = false): AttemptResult => ({
+  statusCode: null,
+  error,
+  latencyMs,
+  retryAfter: null,
+  interrupted,
+  sender: null,
+  excerpt: null,
+});
 
 class ShutdownAbort extends Error {}
 
@@ -119,13 +144,7 @@ export async function postCallback(input: PostCallbackInput): Promise<AttemptRes
 
 async function attempt(input: PostCallbackInput, signal: AbortSignal, started: number): Promise<AttemptResult> {
   const latency = () => Math.round(performance.now() - started);
-  const failed = (error: string, interrupted = false): AttemptResult => ({
-    statusCode: null,
-    error,
-    latencyMs: latency(),
-    retryAfter: null,
-    interrupted,
-  });
+  const failed = (error: string, interrupted = false): AttemptResult => attemptFailed(error, latency(), interrupted);
   const describeAbort = () =>
     input.signal?.aborted
       ? failed("interrupted: the worker is shutting down", true)
@@ -146,8 +165,8 @@ async function attempt(input: PostCallbackInput, signal: AbortSignal, started: n
 
   return new Promise<AttemptResult>((resolve) => {
     let settled = false;
-    // Once the status line has arrived the attempt has its answer, whatever happens to the body after it.
-    let answered: (() => AttemptResult) | null = null;
+    // Once the status line has arrived, what an interruption means depends on that answer.
+    let answered: ((ended: "timeout" | "interrupted" | "broken") => AttemptResult) | null = null;
     const finish = (result: AttemptResult) => {
       if (settled) return;
       settled = true;
@@ -174,34 +193,58 @@ async function attempt(input: PostCallbackInput, signal: AbortSignal, started: n
       const retryAfterHeader = response.headers["retry-after"];
       const retryAfter = Array.isArray(retryAfterHeader) ? (retryAfterHeader[0] ?? null) : (retryAfterHeader ?? null);
       const isRedirect = statusCode !== null && statusCode >= 300 && statusCode <= 399;
-      const result = (): AttemptResult => ({
-        statusCode,
-        error: isRedirect ? "redirect not followed" : null,
-        latencyMs: latency(),
-        retryAfter,
-        interrupted: false,
-      });
-      answered = result;
+      const chunks: Buffer[] = [];
       let read = 0;
+      const result = (body: { complete: boolean } | { ended: "timeout" | "interrupted" | "broken" }): AttemptResult => {
+        const base = { statusCode, latencyMs: latency(), retryAfter, interrupted: false, sender: null, excerpt: null };
+        if (isRedirect) return { ...base, error: "redirect not followed" };
+        if ("ended" in body) {
+          // The status alone says nothing: the body may hold RX_CALLBACK_ERROR.
+          if (body.ended === "interrupted")
+            return { ...base, error: "interrupted: the worker is shutting down", interrupted: true };
+          return {
+            ...base,
+            error:
+              body.ended === "timeout"
+                ? `timeout: the answer's body did not end within ${input.timeoutMs} ms`
+                : "connection closed before the answer's body ended",
+          };
+        }
+        const answer = readCallbackAnswer(Buffer.concat(chunks), body.complete);
+        const sender = answer.sender;
+        const is2xx = statusCode !== null && statusCode >= 200 && statusCode <= 299;
+        const error = !sender
+          ? null
+          : sender.responseType === RX_CALLBACK_ERROR
+            ? refusalText(sender)
+            : is2xx && sender.responseType !== RX_CALLBACK_SUCCESS
+              ? unknownTypeText(sender)
+              : null;
+        return { ...base, error, sender, excerpt: answer.excerpt };
+      };
+      answered = (ended) => result({ ended });
       response.on("data", (chunk: Buffer) => {
+        if (settled) return;
+        const room = ANSWER_READ_CAP - read;
         read += chunk.length;
-        if (read > RESPONSE_READ_CAP) {
-          finish(result());
+        chunks.push(room < chunk.length ? chunk.subarray(0, Math.max(0, room)) : chunk);
+        if (read > ANSWER_READ_CAP) {
+          finish(result({ complete: false }));
           request.destroy();
         }
       });
-      response.on("end", () => finish(result()));
-      response.on("close", () => finish(result()));
-      response.on("error", () => finish(result()));
+      response.on("end", () => finish(result({ complete: true })));
+      response.on("close", () => finish(result({ ended: "broken" })));
+      response.on("error", () => finish(result({ ended: "broken" })));
     });
     const onAbort = () => {
-      if (!settled) finish(answered ? answered() : describeAbort());
+      if (!settled) finish(answered ? answered(input.signal?.aborted ? "interrupted" : "timeout") : describeAbort());
       request.destroy(new ShutdownAbort("aborted"));
     };
     if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
     request.on("error", (err) => {
-      if (answered) return finish(answered());
+      if (answered) return finish(answered("broken"));
       if (signal.aborted) return finish(describeAbort());
       finish(failed(networkErrorText(err)));
     });

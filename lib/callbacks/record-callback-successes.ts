@@ -21,14 +21,18 @@ export async function recordCallbackSuccesses(opts: RecordCallbackSuccessesOptio
   const codes = successes.map((s) => s.result.statusCode);
   const errors = successes.map((s) => s.result.error);
   const latencies = successes.map((s) => s.result.latencyMs);
+  const types = successes.map((s) => s.result.sender?.responseType ?? null);
+  const excerpts = successes.map((s) => s.result.excerpt);
   const partnerIds = [...new Set(successes.map((s) => s.claim.callback.partner_id))];
   const now = new Date();
   await poolQuery(Prisma.sql`
     WITH done AS (
-      SELECT * FROM unnest(${ids}::text[], ${attempts}::int[], ${codes}::int[], ${errors}::text[], ${latencies}::int[])
-          AS d(callback_id, attempt_number, status_code, error, latency_ms)),
+      SELECT * FROM unnest(${ids}::text[], ${attempts}::int[], ${codes}::int[], ${errors}::text[], ${latencies}::int[],
+                           ${types}::text[], ${excerpts}::text[])
+          AS d(callback_id, attempt_number, status_code, error, latency_ms, sender_response_type, response_excerpt)),
     attempt AS (
-      UPDATE callback_attempts a SET status_code = d.status_code, error = d.error, latency_ms = d.latency_ms
+      UPDATE callback_attempts a SET status_code = d.status_code, error = d.error, latency_ms = d.latency_ms,
+             sender_response_type = d.sender_response_type, response_excerpt = d.response_excerpt
         FROM done d WHERE a.callback_id = d.callback_id AND a.attempt_number = d.attempt_number),
     delivered AS (
       UPDATE callbacks c SET status = 'DELIVERED', delivered_at = ${now}::timestamptz, next_attempt_at = NULL,

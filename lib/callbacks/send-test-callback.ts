@@ -7,7 +7,7 @@ import type { Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { signedCallbackRequest } from "@/lib/callbacks/deliver-callback";
 import { serializeCallbackBody } from "@/lib/callbacks/callback-body";
-import { isSuccess, postCallback } from "@/lib/callbacks/post-callback";
+import { attemptFailed, isSuccess, postCallback } from "@/lib/callbacks/post-callback";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
@@ -59,7 +59,7 @@ export async function sendTestCallback(partnerId: string, actor: Actor): Promise
   });
   const attempt =
     "error" in request
-      ? { statusCode: null, error: request.error, latencyMs: 0 }
+      ? attemptFailed(request.error)
       : await postCallback({
           url: partner.callbackUrl,
           body: request.body,
@@ -72,7 +72,7 @@ export async function sendTestCallback(partnerId: string, actor: Actor): Promise
     webhookId,
     url: partner.callbackUrl,
     sentAt: now.toISOString(),
-    ok: isSuccess(attempt.statusCode),
+    ok: isSuccess(attempt),
     statusCode: attempt.statusCode,
     error: attempt.error,
     latencyMs: attempt.latencyMs,

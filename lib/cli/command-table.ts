@@ -54,6 +54,8 @@ export type CliCommand = {
   summary: readonly string[];
   /** false: the database is started without applying migrations (a restore applies the backup's own). */
   migrate?: boolean;
+  /** false: no database, no keys: the command only talks to a running service (sender simulate). */
+  database?: boolean;
   run(ctx: CliContext): Promise<CliResult>;
 };
 

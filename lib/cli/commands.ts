@@ -2,12 +2,14 @@
 // usage text (usage.ts) are both made from it; scripts/cli.ts runs the command found.
 import { AUDIT_COMMANDS } from "@/lib/cli/audit";
 import { BACKUP_COMMANDS } from "@/lib/cli/backup";
+import { CALLBACK_COMMANDS } from "@/lib/cli/callbacks";
 import { CLIENT_COMMANDS } from "@/lib/cli/clients";
 import type { CliCommand } from "@/lib/cli/command-table";
 import { INTEGRATION_KEY_COMMANDS } from "@/lib/cli/integration-keys";
 import { KEY_COMMANDS } from "@/lib/cli/keys";
 import { PARTNER_COMMANDS } from "@/lib/cli/partners";
 import { SECRET_COMMANDS } from "@/lib/cli/secrets";
+import { SENDER_COMMANDS } from "@/lib/cli/sender";
 import { STORE_COMMANDS } from "@/lib/cli/stores";
 import { TRANSFER_COMMANDS } from "@/lib/cli/transfers";
 import { fullUsage } from "@/lib/cli/usage";
@@ -24,6 +26,8 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   ...INTEGRATION_KEY_COMMANDS,
   ...AUDIT_COMMANDS,
   ...SECRET_COMMANDS,
+  ...CALLBACK_COMMANDS,
+  ...SENDER_COMMANDS,
 ];
 
 /** `npm run cli -- --help`. */

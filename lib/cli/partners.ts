@@ -1,4 +1,5 @@
 // `partner …`: sending partners (the same operations and input schemas as Administration → Partners).
+import { percent } from "@/lib/partners/failure-rate";
 import {
   CallbackUrlInputSchema,
   CreatePartnerInputSchema,
@@ -107,6 +108,12 @@ export const PARTNER_COMMANDS: readonly CliCommand[] = [
           `NPIs           ${details.npis.join(", ") || "any"}`,
           ...(details.npiWarning ? [`warning        ${details.npiWarning}`] : []),
           `received       ${details.traffic.last24h} in 24 h, ${details.traffic.last7d} in 7 days, last ${details.traffic.lastReceivedAt ?? "never"}`,
+          `failure rate   ${percent(details.answerRate.failureRate)} of ${details.answerRate.answers} answers in the last hour (5xx, 408, 429, timeouts; the sender cuts off above 50 %); ${details.answerRate.clientErrors} 4xx ERROR apart`,
+          ...(details.refusedCallbacks.length
+            ? [
+                `refused        ${details.refusedCallbacks.length} callback(s) refused by the sender (callbacks list --status REFUSED)`,
+              ]
+            : []),
           `API keys       ${active.map((k) => `${k.keyId} ${k.display}`).join(", ") || "none active"}`,
           `OAuth clients  ${
             details.oauthClients

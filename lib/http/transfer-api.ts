@@ -9,6 +9,7 @@ import { isJsonContentType, MAX_BODY_BYTES } from "@/lib/http/read-body";
 import { requestIdOf } from "@/lib/http/request-context";
 import { log } from "@/lib/log";
 import { observeV1Request } from "@/lib/ops/metrics";
+import { recordPartnerAnswer } from "@/lib/partners/partner-answer-counts";
 import { consumeRateLimit } from "@/lib/rate-limit/consume-rate-limit";
 import { env } from "@/lib/env";
 import { getStoreNpis } from "@/lib/stores/store-npis";
@@ -19,7 +20,8 @@ import { errorResponse } from "@/lib/transfers/responses";
 import { readRequestId, validateTransferRequest } from "@/lib/transfers/validate-request";
 import type { ErrorType, TransferRequest, TransferResponse } from "@/lib/transfers/wire";
 
-type Ctx = { requestId: string; started: number; route: string };
+/** partnerId: whose credentials these are, once known (a 503 after that is still counted against the partner). */
+type Ctx = { requestId: string; started: number; route: string; partnerId?: string };
 
 function answer(
   ctx: Ctx,
@@ -28,6 +30,8 @@ function answer(
   headers: Record<string, string> = {},
   logFields: Record<string, unknown> = {},
 ): ApiAnswer {
+  const partnerId = (logFields.partnerId as string | undefined) ?? ctx.partnerId;
+  recordPartnerAnswer(partnerId, status, performance.now() - ctx.started);
   observeV1Request(
     ctx.route,
     status,
@@ -146,6 +150,7 @@ export function handlePostTransfer(request: ApiRequest): Promise<ApiAnswer> {
     const auth = await authenticateSender(request.headers.get("authorization"));
     if (!auth.ok) return unauthorized(ctx, requestID, auth.description, auth.error);
     const sender = auth.sender;
+    ctx.partnerId = sender.partnerId;
     const limited = await rateLimited(ctx, sender, requestID, known.counted);
     if (limited) return limited;
 
@@ -193,6 +198,7 @@ async function receiveWithKnownKey(
 ): Promise<{ answer?: ApiAnswer; counted?: string }> {
   const key = knownApiKeyOf(request.headers.get("authorization"));
   if (!key) return {};
+  ctx.partnerId = key.partnerId;
   const sender: Sender = { partnerId: key.partnerId, npis: key.npis, credential: "apiKey", credentialId: key.keyId };
   const rate = await consumeRateLimit(rateLimitKey(sender), env().V1_RATE_LIMIT_PER_MINUTE, 60);
   if (!rate.allowed) return {};
@@ -285,6 +291,7 @@ function handleGetTransferStatus(request: ApiRequest, referenceID: string): Prom
   return guarded(request, "GET /v1/transfer/{referenceID}", async (ctx) => {
     const auth = await authenticateSender(request.headers.get("authorization"));
     if (!auth.ok) return unauthorized(ctx, "", auth.description, auth.error);
+    ctx.partnerId = auth.sender.partnerId;
     const limited = await rateLimited(ctx, auth.sender, "");
     if (limited) return limited;
     const problem = textProblem(referenceID);

@@ -2,6 +2,7 @@
 // examples, the transfer-outcome webhook, and the security every operation accepts.
 import * as z from "zod";
 import type { ZodOpenApiObject, ZodOpenApiPathsObject, ZodOpenApiResponseObject } from "zod-openapi";
+import { CallbackAnswerSchema } from "@/lib/callbacks/callback-answer";
 import { EXAMPLES, exampleError, exampleRequest } from "@/lib/openapi/examples";
 import {
   OAuthErrorSchema,
@@ -166,6 +167,56 @@ export function buildPaths(): ZodOpenApiPathsObject {
   };
 }
 
+/**
+ * The callback answers we understand (lib/callbacks/callback-answer.ts): the sender's callback API's shape
+ * (metadata.responseType RX_CALLBACK_SUCCESS or RX_CALLBACK_ERROR) and a plain webhook receiver's 2xx.
+ */
+const CALLBACK_ANSWERS = {
+  "2XX": {
+    description:
+      "Received. An empty or non-JSON body, or JSON without `metadata.responseType` (a plain webhook receiver), or `metadata.responseType: RX_CALLBACK_SUCCESS` (the sender's callback API: received and processed): delivered, no further attempts for this webhook-id. `RX_CALLBACK_ERROR` in a 2xx body is a refusal (see `default`); any other responseType is a failure and is retried. The body is read up to 16 KB and must end within the 15-second deadline.",
+    content: {
+      "application/json": {
+        schema: CallbackAnswerSchema,
+        examples: {
+          processed: {
+            summary: "RX_CALLBACK_SUCCESS: received and processed",
+            value: {
+              requestID: "req_example_20261123",
+              metadata: {
+                responseType: "RX_CALLBACK_SUCCESS",
+                referenceID: "trf_01JD3Q5ZK8M7X2V9R4T6W8Y0A",
+                responseID: "cbr_1",
+                responseTimestamp: "2026-11-23T15:04:05Z",
+              },
+            },
+          },
+          refused: {
+            summary: "RX_CALLBACK_ERROR: received but not processed (with any status, 200 included)",
+            value: {
+              requestID: "",
+              metadata: {
+                responseType: "RX_CALLBACK_ERROR",
+                referenceID: "trf_01JD3Q5ZK8M7X2V9R4T6W8Y0A",
+                responseID: "cbr_2",
+                responseTimestamp: "2026-11-23T15:04:05Z",
+              },
+              error: { type: "MISSING_INFO", description: "could not map callback - requestID is missing" },
+            },
+          },
+        },
+      },
+    },
+  },
+  "410": {
+    description: "Gone: stop sending callbacks to this URL (the partner is flagged for our admins).",
+  },
+  default: {
+    description:
+      "A body whose `metadata.responseType` is `RX_CALLBACK_ERROR`, with any status: refused by the sender. The callback is marked REFUSED with your `error.type` and `error.description`, not retried automatically, and our admins are alerted; it is sent again (same webhook-id) when someone redelivers it after the cause is fixed. Any other answer (3xx, 4xx, 5xx, another responseType in a 2xx body), or none, or a body that has not ended within 15 seconds: the callback is retried.",
+  },
+} as const;
+
 export function buildWebhooks(): NonNullable<ZodOpenApiObject["webhooks"]> {
   return {
     transferOutcome: {
@@ -191,15 +242,7 @@ export function buildWebhooks(): NonNullable<ZodOpenApiObject["webhooks"]> {
             },
           },
         },
-        responses: {
-          "2XX": {
-            description: "Received: no further attempts for this webhook-id. The body is read up to 16 KB and ignored.",
-          },
-          "410": {
-            description: "Gone: stop sending callbacks to this URL (the partner is flagged for our admins).",
-          },
-          default: { description: "Any other answer, or none within 15 seconds: the callback is retried." },
-        },
+        responses: CALLBACK_ANSWERS,
       },
     },
   };

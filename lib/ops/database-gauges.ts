@@ -2,20 +2,24 @@
 // once per 15 s. Each query reads an index (transfers by status and received_at, callbacks by status,
 // audit events by action and time) or a small table (partners, the runnable jobs).
 import { db } from "@/lib/db/prisma";
+import { readPartnerAnswerRates } from "@/lib/partners/partner-answer-counts";
+import type { PartnerAnswerRate } from "@/lib/partners/failure-rate";
 
 export type DatabaseGauges = {
   pendingByAge: Record<"0-1h" | "1-2h" | "2-3h" | "3-4h" | "over-4h", number>;
   oldestPendingAgeSeconds: number;
-  callbacksByStatus: Record<"PENDING" | "FAILED" | "GONE", number>;
+  callbacksByStatus: Record<"PENDING" | "FAILED" | "GONE" | "REFUSED", number>;
   failingPartners: { partnerId: string; failingSeconds: number }[];
   jobQueueLagSeconds: number;
   signInFailures15m: number;
   lockouts15m: number;
+  /** Each partner's /v1 answers of the last hour as the sender counts them (only partners that had any). */
+  partnerAnswers: Map<string, PartnerAnswerRate>;
 };
 
 export async function readDatabaseGauges(): Promise<DatabaseGauges> {
   const client = db();
-  const [pending, callbacks, partners, jobs, signIns] = await Promise.all([
+  const [pending, callbacks, partners, jobs, signIns, partnerAnswers] = await Promise.all([
     client.$queryRaw<{ h0: number; h1: number; h2: number; h3: number; h4: number; oldest: number }[]>`
       SELECT count(*) FILTER (WHERE received_at > now() - interval '1 hour')::int AS h0,
              count(*) FILTER (WHERE received_at <= now() - interval '1 hour' AND received_at > now() - interval '2 hours')::int AS h1,
@@ -26,7 +30,7 @@ export async function readDatabaseGauges(): Promise<DatabaseGauges> {
         FROM transfers WHERE status = 'RECEIVED'`,
     client.$queryRaw<{ status: string; n: number }[]>`
       SELECT status::text AS status, count(*)::int AS n FROM callbacks
-       WHERE status IN ('PENDING', 'FAILED', 'GONE') GROUP BY status`,
+       WHERE status IN ('PENDING', 'FAILED', 'GONE', 'REFUSED') GROUP BY status`,
     client.$queryRaw<{ id: string; seconds: number }[]>`
       SELECT id, extract(epoch FROM now() - callback_failing_since)::float8 AS seconds
         FROM partners WHERE callback_failing_since IS NOT NULL`,
@@ -38,9 +42,10 @@ export async function readDatabaseGauges(): Promise<DatabaseGauges> {
              count(*) FILTER (WHERE action = 'auth.locked_out')::int AS lockouts
         FROM audit_events
        WHERE action IN ('auth.sign_in_failed', 'auth.locked_out') AND at > now() - interval '15 minutes'`,
+    readPartnerAnswerRates(),
   ]);
   const p = pending[0] ?? { h0: 0, h1: 0, h2: 0, h3: 0, h4: 0, oldest: 0 };
-  const byStatus = { PENDING: 0, FAILED: 0, GONE: 0 };
+  const byStatus = { PENDING: 0, FAILED: 0, GONE: 0, REFUSED: 0 };
   for (const row of callbacks) if (row.status in byStatus) byStatus[row.status as keyof typeof byStatus] = row.n;
   return {
     pendingByAge: { "0-1h": p.h0, "1-2h": p.h1, "2-3h": p.h2, "3-4h": p.h3, "over-4h": p.h4 },
@@ -50,5 +55,6 @@ export async function readDatabaseGauges(): Promise<DatabaseGauges> {
     jobQueueLagSeconds: Math.max(0, jobs[0]?.lag ?? 0),
     signInFailures15m: signIns[0]?.failures ?? 0,
     lockouts15m: signIns[0]?.lockouts ?? 0,
+    partnerAnswers,
   };
 }

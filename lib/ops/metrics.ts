@@ -22,6 +22,7 @@ export const CALLBACK_ATTEMPT_RESULTS = [
   "3xx",
   "4xx",
   "5xx",
+  "sender_refused",
   "timeout",
   "refused",
   "blocked",
@@ -103,7 +104,7 @@ function createMetrics() {
     }),
     callbackAttempts: new client.Counter({
       name: "rx_callback_attempts_total",
-      help: "Callback attempts made by this instance's worker, by result (HTTP class, timeout, refused, blocked by the network guard, interrupted, error).",
+      help: "Callback attempts made by this instance's worker, by result (HTTP class, sender_refused: the sender's callback API answered RX_CALLBACK_ERROR, timeout, refused connection, blocked by the network guard, interrupted, error).",
       labelNames: ["result"] as const,
       registers: [registry],
     }),
@@ -160,7 +161,7 @@ function createMetrics() {
   );
   dbGauge(
     "rx_callbacks",
-    "Callbacks not delivered, by status (PENDING, FAILED, GONE), all instances.",
+    "Callbacks not delivered, by status (PENDING, FAILED, GONE, REFUSED: the sender answered RX_CALLBACK_ERROR), all instances.",
     ["status"],
     (g, d) => {
       for (const [status, n] of Object.entries(d.callbacksByStatus)) g.set({ status }, n);
@@ -172,6 +173,27 @@ function createMetrics() {
     ["partner_id"],
     (g, d) => {
       for (const p of d.failingPartners) g.set({ partner_id: p.partnerId }, p.failingSeconds);
+    },
+  );
+  dbGauge(
+    "rx_partner_v1_failure_ratio_1h",
+    "Share of a partner's /v1 answers over the last hour that the sender counts as failures (5xx, 408, 429, slower than its timeout), all instances; the sender cuts the partner off above 0.5.",
+    ["partner_id"],
+    (g, d) => {
+      for (const [partnerId, r] of d.partnerAnswers)
+        if (r.failureRate !== null) g.set({ partner_id: partnerId }, r.failureRate);
+    },
+  );
+  dbGauge(
+    "rx_partner_v1_answers_1h",
+    "A partner's /v1 answers over the last hour, all instances: all, failure (as the sender counts them), client_error (other 4xx ERROR answers, not in the failure ratio).",
+    ["partner_id", "kind"],
+    (g, d) => {
+      for (const [partnerId, r] of d.partnerAnswers) {
+        g.set({ partner_id: partnerId, kind: "all" }, r.answers);
+        g.set({ partner_id: partnerId, kind: "failure" }, r.failures);
+        g.set({ partner_id: partnerId, kind: "client_error" }, r.clientErrors);
+      }
     },
   );
   dbGauge(
@@ -264,6 +286,8 @@ export function observeDecision(outcome: "approved" | "rejected"): void {
 
 /** Sorts an attempt's answer or error text (lib/callbacks/post-callback.ts) into a bounded result. */
 export function classifyAttempt(statusCode: number | null, error: string | null): CallbackAttemptResult {
+  // A status line followed by a body that never ended is a timeout, not an answer.
+  if (error?.startsWith("timeout")) return "timeout";
   if (statusCode !== null) {
     const cls = Math.floor(statusCode / 100);
     return cls === 2 ? "2xx" : cls === 3 ? "3xx" : cls === 4 ? "4xx" : cls === 5 ? "5xx" : "error";
@@ -285,11 +309,13 @@ export function observeCallbackAttempt(input: {
   error: string | null;
   latencyMs: number;
   delivered: boolean;
+  /** The sender's callback API answered RX_CALLBACK_ERROR. */
+  refused: boolean;
   decidedAt: Date;
 }): void {
   if (!enabled()) return;
   const m = metrics();
-  m.callbackAttempts.inc({ result: classifyAttempt(input.statusCode, input.error) });
+  m.callbackAttempts.inc({ result: input.refused ? "sender_refused" : classifyAttempt(input.statusCode, input.error) });
   m.callbackLatency.observe(input.latencyMs / 1000);
   if (input.delivered) m.decisionToCallback.observe(Math.max(0, (Date.now() - input.decidedAt.getTime()) / 1000));
 }

@@ -8,6 +8,7 @@ import { metrics } from "@/lib/ops/metrics";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const ALERTS = path.join(ROOT, "deploy/prometheus/alerts.yml");
+const ALERT_TESTS = path.join(ROOT, "deploy/prometheus/alerts.test.yml");
 const DASHBOARD = path.join(ROOT, "deploy/grafana/rx-transfer.json");
 const hasPromtool = spawnSync("promtool", ["--version"]).status === 0;
 
@@ -28,11 +29,17 @@ async function exposedMetrics(): Promise<Set<string>> {
 describe("deploy/prometheus/alerts.yml", () => {
   it.skipIf(!hasPromtool)("passes promtool check rules", () => {
     const result = spawnSync("promtool", ["check", "rules", ALERTS], { encoding: "utf8" });
-    expect(result.stdout + result.stderr).toContain("SUCCESS: 6 rules found");
+    expect(result.stdout + result.stderr).toContain("SUCCESS: 9 rules found");
     expect(result.status).toBe(0);
   });
 
-  it("has the six rules of the issue, each with a severity and a summary", () => {
+  it.skipIf(!hasPromtool)("fires as alerts.test.yml expects (promtool test rules)", () => {
+    const result = spawnSync("promtool", ["test", "rules", ALERT_TESTS], { encoding: "utf8" });
+    expect(result.stdout + result.stderr).toContain("SUCCESS");
+    expect(result.status).toBe(0);
+  });
+
+  it("has the rules of the issues, each with a severity and a summary", () => {
     const text = readFileSync(ALERTS, "utf8");
     const alerts = [...text.matchAll(/- alert: (\w+)/g)].map((m) => m[1]);
     expect(alerts).toEqual([
@@ -42,9 +49,12 @@ describe("deploy/prometheus/alerts.yml", () => {
       "RxCallbackFailedOrGone",
       "RxInstanceNotReady",
       "RxIntake5xxAbove1Percent",
+      "RxCallbackRefusedBySender",
+      "RxPartnerFailureRateWarning",
+      "RxPartnerFailureRateCritical",
     ]);
-    expect(text.match(/severity: (warning|critical)/g)).toHaveLength(6);
-    expect(text.match(/summary: /g)).toHaveLength(6);
+    expect(text.match(/severity: (warning|critical)/g)).toHaveLength(9);
+    expect(text.match(/summary: /g)).toHaveLength(9);
   });
 
   it("names only metrics the service exposes", async () => {

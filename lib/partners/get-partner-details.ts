@@ -3,6 +3,7 @@
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
+import { readPartnerAnswerRate } from "@/lib/partners/partner-answer-counts";
 import { apiKeyStateOf, callbacksOf, EMPTY_TRAFFIC, partnerBasics, trafficOf } from "@/lib/partners/partner-stats";
 import type { PartnerDetails } from "@/lib/partners/partner-views";
 
@@ -16,7 +17,17 @@ export async function getPartnerDetails(partnerId: string): Promise<PartnerDetai
     },
   });
   if (!p) throw new DomainError("not_found", `no partner ${partnerId}`);
-  const stats = (await trafficOf([p.id])).get(p.id);
+  const [traffic, answerRate, refused] = await Promise.all([
+    trafficOf([p.id]),
+    readPartnerAnswerRate(p.id),
+    db().callback.findMany({
+      where: { partnerId: p.id, status: "REFUSED" },
+      orderBy: { createdAt: "desc" },
+      take: 20,
+      select: { transferId: true, lastError: true, attempts: { orderBy: { attemptNumber: "desc" }, take: 1 } },
+    }),
+  ]);
+  const stats = traffic.get(p.id);
   const previousValid = p.previousWebhookSecret && p.previousSecretExpiresAt && p.previousSecretExpiresAt > now;
   return {
     ...partnerBasics(p),
@@ -26,6 +37,12 @@ export async function getPartnerDetails(partnerId: string): Promise<PartnerDetai
     callbackPrivateNetworksAllowed: env().CALLBACK_ALLOW_PRIVATE_NETWORKS,
     traffic: stats?.traffic ?? { ...EMPTY_TRAFFIC },
     callbacks: callbacksOf(p, stats, now),
+    answerRate,
+    refusedCallbacks: refused.map((c) => ({
+      referenceID: c.transferId,
+      at: (c.attempts[0]?.startedAt ?? now).toISOString(),
+      reason: c.lastError,
+    })),
     apiKeys: p.apiKeys.map((k) => ({
       keyId: k.id,
       display: `${k.prefix}…${k.last4}`,

@@ -28,7 +28,14 @@ export function partnerBasics(p: {
 }
 
 export const EMPTY_TRAFFIC: PartnerTraffic = { last24h: 0, last7d: 0, lastReceivedAt: null };
-const EMPTY_CALLBACKS: PartnerCallbacks["last7d"] = { delivered: 0, pending: 0, retrying: 0, failed: 0, gone: 0 };
+const EMPTY_CALLBACKS: PartnerCallbacks["last7d"] = {
+  delivered: 0,
+  pending: 0,
+  retrying: 0,
+  failed: 0,
+  gone: 0,
+  refused: 0,
+};
 
 /** Counts over the (partner_id, received_at) and (partner_id, created_at) indexes, one row per partner. */
 export async function trafficOf(
@@ -58,6 +65,7 @@ export async function trafficOf(
       retrying: number;
       failed: number;
       gone: number;
+      refused: number;
       last_delivered_at: Date | null;
     }[]
   >`
@@ -67,6 +75,7 @@ export async function trafficOf(
            count(*) FILTER (WHERE c.status = 'PENDING' AND (c.last_status_code IS NOT NULL OR c.last_error IS NOT NULL))::int AS retrying,
            count(*) FILTER (WHERE c.status = 'FAILED')::int AS failed,
            count(*) FILTER (WHERE c.status = 'GONE')::int AS gone,
+           count(*) FILTER (WHERE c.status = 'REFUSED')::int AS refused,
            max(c.delivered_at) AS last_delivered_at
       FROM callbacks c
      WHERE c.partner_id = ANY(${partnerIds}::text[]) AND c.created_at > now() - interval '7 days'
@@ -87,6 +96,7 @@ export async function trafficOf(
       retrying: c.retrying,
       failed: c.failed,
       gone: c.gone,
+      refused: c.refused,
     };
     entry.lastDeliveredAt = c.last_delivered_at?.toISOString() ?? null;
   }

@@ -1,6 +1,7 @@
 // What the admin screens show about sending partners, as types only: the server reads fill them
 // (list-partner-summaries.ts, get-partner-details.ts) and the client components render them. Secrets never
 // appear here: keys show as prefix…last4, the outbound credential by its header name only.
+import type { PartnerAnswerRate } from "@/lib/partners/failure-rate";
 
 export type PartnerTraffic = { last24h: number; last7d: number; lastReceivedAt: string | null };
 
@@ -10,7 +11,8 @@ export type PartnerCallbacks = {
   isFlagged: boolean;
   since: string | null;
   /** Callbacks created in the last 7 days, by outcome. */
-  last7d: { delivered: number; pending: number; retrying: number; failed: number; gone: number };
+  /** refused: the sender's callback API answered RX_CALLBACK_ERROR. */
+  last7d: { delivered: number; pending: number; retrying: number; failed: number; gone: number; refused: number };
   lastDeliveredAt: string | null;
 };
 
@@ -27,6 +29,15 @@ export type PartnerSummary = {
   activeClients: number;
   traffic: PartnerTraffic;
   callbacks: PartnerCallbacks;
+};
+
+/** A callback the sender refused (RX_CALLBACK_ERROR), for the partner's page. */
+export type RefusedCallback = {
+  referenceID: string;
+  /** When the refusing answer came. */
+  at: string;
+  /** The sender's error.type and error.description, as the callback's last error. */
+  reason: string | null;
 };
 
 export type ApiKeyState = "active" | "expired" | "revoked";
@@ -59,5 +70,9 @@ export type PartnerDetails = Omit<PartnerSummary, "activeKeys" | "activeClients"
   callbackPrivateNetworksAllowed: boolean;
   apiKeys: ApiKeyInfo[];
   oauthClients: OAuthClientInfo[];
+  /** The last hour's /v1 answers as the sender counts them against its 50 % cut-off (lib/partners/failure-rate.ts). */
+  answerRate: PartnerAnswerRate;
+  /** The latest callbacks in status REFUSED (at most 20), newest first. */
+  refusedCallbacks: RefusedCallback[];
   serverTime: string;
 };

@@ -2,10 +2,12 @@
 // sender's callback, and a timeline (received, viewed by whom, claimed, released, decided, each callback
 // attempt). The review screen polls it, so it is not itself recorded as a view. Callback rows are only
 // read here; lib/callbacks owns writing them.
+import { RX_CALLBACK_ERROR } from "@/lib/callbacks/callback-answer";
 import { callbackView, type CallbackTimeline } from "@/lib/callbacks/find-callback-timeline";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { errorTypeText } from "@/lib/transfers/decision-inputs";
+import type { CallbackAttempt } from "@/generated/prisma/client";
 import type { Decision, TransferStatus } from "@/generated/prisma/enums";
 
 export type TimelineKind =
@@ -29,7 +31,7 @@ export type TimelineEvent = {
   actor: string | null;
   /** Repeated views by the same person in a row are folded into one entry. */
   count?: number;
-  /** For callback attempts: did the sender acknowledge (2xx)? */
+  /** For callback attempts: did the sender acknowledge (2xx, and not RX_CALLBACK_ERROR)? */
   ok?: boolean;
 };
 
@@ -150,18 +152,7 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
       text: "Callback to the sender queued",
       actor: null,
     });
-    for (const a of callback.attempts) {
-      const ok = a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300;
-      const outcome = a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? "in progress");
-      const latency = a.latencyMs !== null ? `, ${a.latencyMs} ms` : "";
-      timeline.push({
-        at: a.startedAt.toISOString(),
-        kind: "callback_attempt",
-        text: `Callback attempt ${a.attemptNumber}${a.manual ? " (manual redelivery)" : ""}: ${outcome}${latency}${ok ? "" : a.statusCode !== null && a.error ? ` – ${a.error}` : ""}`,
-        actor: null,
-        ok,
-      });
-    }
+    for (const a of callback.attempts) timeline.push(attemptEvent(a));
     if (callback.deliveredAt) {
       timeline.push({
         at: callback.deliveredAt.toISOString(),
@@ -197,5 +188,29 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
     callback: callback ? callbackView(callback) : null,
     timeline,
     serverTime: now.toISOString(),
+  };
+}
+
+/** One callback attempt on the timeline: its answer, and what the sender's callback API said in it. */
+function attemptEvent(a: CallbackAttempt): TimelineEvent {
+  const refused = a.senderResponseType === RX_CALLBACK_ERROR;
+  const ok = !refused && a.statusCode !== null && a.statusCode >= 200 && a.statusCode < 300 && a.error === null;
+  const outcome = a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? "in progress");
+  const latency = a.latencyMs !== null ? `, ${a.latencyMs} ms` : "";
+  const detail = refused
+    ? ` – refused by the sender: ${[a.senderErrorType, a.senderErrorDescription].filter(Boolean).join(": ") || RX_CALLBACK_ERROR}`
+    : !ok && a.statusCode !== null && a.error
+      ? ` – ${a.error}`
+      : a.senderResponseType
+        ? ` – ${a.senderResponseType}`
+        : a.responseExcerpt
+          ? ` – answered: ${a.responseExcerpt}`
+          : "";
+  return {
+    at: a.startedAt.toISOString(),
+    kind: "callback_attempt",
+    text: `Callback attempt ${a.attemptNumber}${a.manual ? " (manual redelivery)" : ""}: ${outcome}${latency}${detail}`,
+    actor: null,
+    ok,
   };
 }

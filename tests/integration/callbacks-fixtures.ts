@@ -57,6 +57,25 @@ export async function decideTransfer(opts: {
     received = outcome.response;
   }
   const transferId = received.metadata.referenceID;
+  const { callbackId, outcome } = await recordDecision({
+    partnerId: opts.partner.partnerId,
+    transferId,
+    request,
+    decision: opts.decision,
+    inTransaction: opts.inTransaction,
+  });
+  return { transferId, callbackId, request, received, outcome, committedAt: Date.now() };
+}
+
+/** Decides a RECEIVED transfer as the dashboard does: status, outcome and the outbox entry in one transaction. */
+export async function recordDecision(opts: {
+  partnerId: string;
+  transferId: string;
+  request: TransferRequest;
+  decision: "CONFIRMED" | "ERROR";
+  inTransaction?: (tx: Prisma.TransactionClient, callbackId: string) => Promise<void>;
+}): Promise<{ callbackId: string; outcome: TransferResponse }> {
+  const { transferId, request } = opts;
   const metadata = {
     responseType: opts.decision,
     referenceID: transferId,
@@ -87,13 +106,13 @@ export async function decideTransfer(opts: {
     });
     const { callbackId } = await enqueueCallback(tx, {
       transferId,
-      partnerId: opts.partner.partnerId,
+      partnerId: opts.partnerId,
       response: outcome,
     });
     await opts.inTransaction?.(tx, callbackId);
     return callbackId;
   });
-  return { transferId, callbackId, request, received, outcome, committedAt: Date.now() };
+  return { callbackId, outcome };
 }
 
 export async function waitUntil<T>(

@@ -2,6 +2,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { plural } from "@/components/admin/format";
+import { PartnersAtRisk } from "@/components/admin/partners-at-risk";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { getAdminOverview } from "@/lib/admin/admin-overview";
@@ -29,6 +30,7 @@ export default async function AdminOverviewPage() {
   return (
     <div className="space-y-3">
       <h1 className="text-lg font-semibold">Administration</h1>
+      <PartnersAtRisk />
       {o.partners.flagged.length > 0 && (
         <div role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-red-900">
           <p className="font-medium">

@@ -15,6 +15,7 @@ import { ProfileForm } from "@/components/admin/partner/profile-form";
 import type { Shown } from "@/components/admin/partner/section";
 import { TrafficSection } from "@/components/admin/partner/traffic-section";
 import { WebhookSecretSection } from "@/components/admin/partner/webhook-secret-section";
+import { SenderViewSection } from "@/components/admin/partner/sender-view-section";
 import { SecretPanel } from "@/components/admin/secret-panel";
 import type { PartnerDetails } from "@/lib/partners/partner-views";
 
@@ -43,6 +44,7 @@ export function PartnerDetailView({ initial, callbackUrlHint }: { initial: Partn
         </SecretPanel>
       )}
       <TrafficSection p={p} />
+      <SenderViewSection p={p} />
       <ApiKeysSection p={p} onShow={setShown} />
       <OAuthClientsSection p={p} onShow={setShown} />
       <div className="grid gap-3 lg:grid-cols-2">

@@ -85,7 +85,7 @@ function Flags({ item }: { item: QueueItem }) {
           {words}
         </Badge>
       ))}
-      {item.callbackStatus === "FAILED" || item.callbackStatus === "GONE" ? (
+      {item.callbackStatus === "FAILED" || item.callbackStatus === "GONE" || item.callbackStatus === "REFUSED" ? (
         <Badge tone="red">Callback {item.callbackStatus.toLowerCase()}</Badge>
       ) : null}
     </div>

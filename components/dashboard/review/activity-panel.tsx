@@ -22,7 +22,7 @@ const DOT: Record<TimelineKind, string> = {
   event: "bg-slate-400",
 };
 
-const CALLBACK_TONE = { PENDING: "blue", DELIVERED: "green", FAILED: "red", GONE: "red" } as const;
+const CALLBACK_TONE = { PENDING: "blue", DELIVERED: "green", FAILED: "red", GONE: "red", REFUSED: "red" } as const;
 
 export function ActivityPanel({ referenceID, initial }: { referenceID: string; initial: TransferActivity }) {
   const activity = useTransferActivity(referenceID, initial).data;
@@ -35,6 +35,9 @@ export function ActivityPanel({ referenceID, initial }: { referenceID: string; i
           <Badge tone={CALLBACK_TONE[callback.status as keyof typeof CALLBACK_TONE] ?? "neutral"}>
             {callback.status}
           </Badge>
+          {callback.status === "REFUSED" && (
+            <span className="text-red-800">Refused by the sender, not delivered: {callback.lastError}</span>
+          )}
           <span className="text-slate-600">
             {callback.attemptCount} {callback.attemptCount === 1 ? "attempt" : "attempts"}
             {callback.status === "PENDING" && callback.nextAttemptAt && (

@@ -89,7 +89,7 @@ function printMetrics(metrics: MetricsOverheadResult): void {
 function printQueue(queue: QueueSize[]): void {
   for (const size of queue) {
     process.stdout.write(
-      `\nqueue at ${size.transfers.toLocaleString()} transfers (ms; baseline: the bare keyset index read of the same page)\n`,
+      `\nqueue at ${size.transfers.toLocaleString()} transfers${size.databaseBytes ? ` (database ${(size.databaseBytes / 2 ** 30).toFixed(2)} GiB)` : ""} (ms; baseline: the bare keyset index read of the same page)\n`,
     );
     process.stdout.write(
       `${table([

@@ -5,10 +5,13 @@ import pg from "pg";
 import { Prisma } from "@/generated/prisma/client";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
-import { getPatientHistory } from "@/lib/transfers/get-patient-history";
+import { DUPLICATE_THERAPY_DAYS, getPatientHistory, HISTORY_LIMIT } from "@/lib/transfers/get-patient-history";
 import { listQueue } from "@/lib/transfers/list-queue";
 import { QueueQuerySchema, type QueueQuery } from "@/lib/transfers/queue-query";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
+import { getTransferActivity } from "@/lib/transfers/get-transfer-activity";
+import { getTransferReview } from "@/lib/transfers/get-transfer-review";
+import { historyRowsSql } from "@/lib/transfers/patient-history-sql";
 import { percentile, progress } from "./support";
 
 const LAST_NAMES = [
@@ -85,16 +88,28 @@ export type QueueCase = {
   ratio: number;
   plan: string[];
 };
-export type QueueSize = { transfers: number; seedSeconds: number; cases: QueueCase[] };
+export type QueueSize = { transfers: number; seedSeconds: number; databaseBytes?: number; cases: QueueCase[] };
 
-/** Adds transfers up to `total` in batches: ~2 % pending, the rest decided, spread over a year. */
+/**
+ * One patient holds this share of the seeded table (100 000 of 1 000 000): a chronic patient, or a sender
+ * reusing one patient id. Real data is skewed like this, and the statistics it gives the planner once made
+ * the patient history walk the whole table for everyone else (bench/README.md).
+ */
+export const SKEWED_PATIENT_SHARE = 0.1;
+export const SKEWED_PATIENT_REFERENCE = "benchskew";
+
+/**
+ * Adds transfers up to `total` in batches: ~2 % pending, the rest decided, spread over a year; of them,
+ * SKEWED_PATIENT_SHARE belong to one patient (the intake template's name and date of birth, one sender's id).
+ */
 export async function seedTransfers(databaseUrl: string, partnerId: string, total: number): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const started = Date.now();
   try {
-    const have = Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM transfers")).rows[0]!.n);
     const template = JSON.stringify(buildTransferRequest());
+    await seedSkewedPatient(client, partnerId, Math.round(total * SKEWED_PATIENT_SHARE), total, template);
+    const have = Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM transfers")).rows[0]!.n);
     const batch = 100_000;
     for (let from = have + 1; from <= total; from += batch) {
       const to = Math.min(total, from + batch - 1);
@@ -128,6 +143,41 @@ export async function seedTransfers(databaseUrl: string, partnerId: string, tota
     await client.end();
   }
   return Math.round((Date.now() - started) / 1000);
+}
+
+/** Tops the skewed patient up to `count` transfers, spread over the same year as the rest. */
+async function seedSkewedPatient(
+  client: pg.Client,
+  partnerId: string,
+  count: number,
+  total: number,
+  template: string,
+): Promise<void> {
+  const have = Number(
+    (
+      await client.query<{ n: string }>("SELECT count(*) AS n FROM transfers WHERE patient_reference_id = $1", [
+        SKEWED_PATIENT_REFERENCE,
+      ])
+    ).rows[0]!.n,
+  );
+  if (have >= count) return;
+  const done = progress(`seeding ${(count - have).toLocaleString()} transfers of one patient (skew)`, 1);
+  await client.query(
+    `INSERT INTO transfers (id, partner_id, request_id, content_hash, status, active_rx_key,
+       patient_first_name, patient_last_name, patient_search, patient_dob, sending_npi, sending_name, receiving_npi,
+       rx_number, drug_name, drug_strength, has_allergies, drug_schedule, drug_substance_key, patient_reference_id,
+       received_at, request, response, response_id)
+     SELECT 'trf_skew' || lpad(i::text, 9, '0'), $1, 'skew-' || i, md5('skew' || i),
+            s.status::"TransferStatus", CASE WHEN s.status <> 'REJECTED' THEN 'skew:' || i END,
+            'Maria', 'Alvarez', 'alvarez maria', date '1958-03-14',
+            '1843501234', 'Bench Sender Pharmacy', '1245319599', 'RXS' || i, 'Atorvastatin', '20 mg',
+            true, 'none', 'atorvastatin', $2, now() - make_interval(secs => (i * 31536000.0 / $3::bigint)),
+            $4::jsonb, '{}'::jsonb, 'rsp_skew' || i
+       FROM generate_series($5::bigint, $6::bigint) AS i
+       CROSS JOIN LATERAL (SELECT CASE WHEN i % 50 = 0 THEN 'RECEIVED' WHEN i % 12 = 0 THEN 'REJECTED' ELSE 'CONFIRMED' END AS status) s`,
+    [partnerId, SKEWED_PATIENT_REFERENCE, count, template, have + 1, count],
+  );
+  done();
 }
 
 type Captured = { query: string; params: string };
@@ -245,56 +295,187 @@ export async function benchQueue(opts: {
       plan,
     });
   }
-  results.push(await benchHistory(opts, capture));
+  results.push(...(await benchHistory(opts, capture)));
+  results.push(...(await benchReviewScreen(opts)));
   return results;
 }
 
+type HistoryKeys = {
+  id: string;
+  partner_id: string;
+  patient_name_key: string;
+  patient_dob: string;
+  patient_reference_id: string | null;
+};
+
 /**
- * The review screen's patient history (issue 17) for a pending transfer: both match rules (name + date of
- * birth, and the sender's patient id: 5 transfers share each bench patient id) with the audit row it writes,
- * beside the bare index read of the same matches.
+ * The review screen's patient history, for the oldest pending transfer of a bench patient (5 transfers share
+ * each bench patient id) beside the patient with SKEWED_PATIENT_SHARE of the table, and for that patient's own
+ * oldest pending transfer: getPatientHistory as the screen calls it (with its audit row), then its rows
+ * statement alone beside the previous shape's (one OR of both rules under the ORDER BY … LIMIT), in the same
+ * run on the same table. Baseline: the bare index reads of the same matches (at most 51 per rule, unordered).
  */
 async function benchHistory(
   opts: { databaseUrl: string; actor: SessionUser; runs: number },
   capture: { take(): Captured[] },
-): Promise<QueueCase> {
-  const [target] = await db().$queryRaw<
+): Promise<QueueCase[]> {
+  const target = async (where: Prisma.Sql) => {
+    const [row] = await db().$queryRaw<HistoryKeys[]>`
+      SELECT id, partner_id, patient_name_key, patient_dob::text AS patient_dob, patient_reference_id FROM transfers
+       WHERE status = 'RECEIVED' AND ${where} ORDER BY received_at, id LIMIT 1`;
+    if (!row) throw new Error("bench: no pending transfer for the history case");
+    return row;
+  };
+  const common = await target(Prisma.sql`patient_reference_id <> ${SKEWED_PATIENT_REFERENCE}`);
+  const skewed = await target(Prisma.sql`patient_reference_id = ${SKEWED_PATIENT_REFERENCE}`);
+  const skewCount = (
+    await db().$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM transfers WHERE patient_reference_id = ${SKEWED_PATIENT_REFERENCE}`
+  )[0]!.n;
+  const floor = (t: HistoryKeys) => () => db().$queryRaw`
+    (SELECT id FROM transfers WHERE patient_name_key = ${t.patient_name_key} AND patient_dob = ${t.patient_dob}::date LIMIT 51)
+    UNION ALL
+    (SELECT id FROM transfers WHERE partner_id = ${t.partner_id} AND patient_reference_id = ${t.patient_reference_id} LIMIT 51)`;
+  const ours = (t: HistoryKeys) => () =>
+    getPatientHistory({ referenceID: t.id, actor: opts.actor, clientAddress: "127.0.0.1" });
+  // The rows statement alone, in each shape: what the two shapes differ in, without the target's read and
+  // the audit row that getPatientHistory adds to both.
+  const statement = (t: HistoryKeys) => {
+    const sql = historyRowsSql(t, { limit: HISTORY_LIMIT + 1, duplicateTherapyDays: DUPLICATE_THERAPY_DAYS })!;
+    return () => db().$queryRaw(sql);
+  };
+  const previous = (t: HistoryKeys) => () => db().$queryRaw(previousHistoryShape(t.id));
+  const many = skewCount.toLocaleString();
+  const cases: { name: string; run: () => Promise<unknown>; floor: () => Promise<unknown> }[] = [
     {
-      id: string;
-      partner_id: string;
-      patient_name_key: string;
-      patient_dob: Date;
-      patient_reference_id: string | null;
-    }[]
-  >`
-    SELECT id, partner_id, patient_name_key, patient_dob, patient_reference_id FROM transfers
-     WHERE status = 'RECEIVED' ORDER BY received_at, id LIMIT 1`;
-  if (!target) throw new Error("bench: no pending transfer for the history case");
-  const run = () => getPatientHistory({ referenceID: target.id, actor: opts.actor, clientAddress: "127.0.0.1" });
-  const floor = () => db().$queryRaw`
-    SELECT id FROM transfers
-     WHERE (patient_name_key = ${target.patient_name_key} AND patient_dob = ${target.patient_dob})
-        OR (partner_id = ${target.partner_id} AND patient_reference_id = ${target.patient_reference_id})`;
-  const done = progress("queue: patient history (review screen)", 1);
-  await timeIt(3, run);
-  await timeIt(3, floor);
-  capture.take();
-  await run();
-  const historyQuery = capture.take().find((q) => q.query.includes("WITH cur"));
-  const ours = await timeIt(opts.runs, run);
-  const base = await timeIt(opts.runs, floor);
+      name: `patient history (getPatientHistory: target, rows, audit row), beside a patient with ${many}`,
+      run: ours(common),
+      floor: floor(common),
+    },
+    { name: "  its rows statement (each rule's index, limited, UNION)", run: statement(common), floor: floor(common) },
+    { name: "  the previous rows statement (one OR of both rules)", run: previous(common), floor: floor(common) },
+    {
+      name: `patient history (getPatientHistory) of the patient with ${many} transfers`,
+      run: ours(skewed),
+      floor: floor(skewed),
+    },
+    { name: "  its rows statement (each rule's index, limited, UNION)", run: statement(skewed), floor: floor(skewed) },
+    { name: "  the previous rows statement (one OR of both rules)", run: previous(skewed), floor: floor(skewed) },
+  ];
+  const plans: string[][] = [];
+  for (const c of cases) {
+    await timeIt(3, c.run);
+    await timeIt(3, c.floor);
+    capture.take();
+    await c.run();
+    const historyQuery = capture.take().find((q) => q.query.includes("WITH cur"));
+    plans.push(historyQuery ? await explain(opts.databaseUrl, historyQuery) : []);
+  }
+  // Round robin, a sample of each case in turn: the shapes compared see the same moments of a busy machine.
+  const done = progress(`queue: patient history, ${cases.length} cases in turn`, 1);
+  const ms = cases.map((): number[] => []);
+  const base = cases.map((): number[] => []);
+  for (let i = 0; i < opts.runs; i++) {
+    for (const [k, c] of cases.entries()) ms[k]!.push(...(await timeIt(1, c.run)));
+    for (const [k, c] of cases.entries()) base[k]!.push(...(await timeIt(1, c.floor)));
+  }
   done();
-  const p50 = percentile(ours, 50);
+  return cases.map((c, k) => {
+    const p50 = percentile(ms[k]!, 50);
+    const baselineP50 = percentile(base[k]!, 50);
+    return {
+      name: c.name,
+      p50: round(p50),
+      p95: round(percentile(ms[k]!, 95)),
+      baselineP50: round(baselineP50),
+      baselineP95: round(percentile(base[k]!, 95)),
+      ratio: round(p50 / baselineP50),
+      plan: plans[k]!,
+    };
+  });
+}
+
+/**
+ * The review screen's server work beside the queue page's, as the routes call the domain operations: the page
+ * renders getTransferReview (with its audit row) and getTransferActivity, then the screen asks for the patient
+ * history (another audit row); the queue page is listQueue's first page (with its audit row). Both for the
+ * oldest pending transfer of a bench patient; baseline: the transfer's primary-key read.
+ */
+async function benchReviewScreen(opts: { actor: SessionUser; runs: number }): Promise<QueueCase[]> {
+  const [row] = await db().$queryRaw<{ id: string }[]>`
+    SELECT id FROM transfers WHERE status = 'RECEIVED' AND patient_reference_id <> ${SKEWED_PATIENT_REFERENCE}
+     ORDER BY received_at, id LIMIT 1`;
+  const id = row!.id;
+  const ctx = { actor: opts.actor, clientAddress: "127.0.0.1" };
+  const floor = () => db().$queryRaw`SELECT id FROM transfers WHERE id = ${id}`;
+  const cases: { name: string; run: () => Promise<unknown> }[] = [
+    {
+      name: "queue page (listQueue, first page)",
+      run: () => listQueue(QueueQuerySchema.parse({}), ctx),
+    },
+    {
+      name: "review screen's server work (the three below)",
+      run: async () => {
+        await getTransferReview(id, { ...ctx, screen: "review" });
+        await getTransferActivity(id);
+        await getPatientHistory({ referenceID: id, ...ctx });
+      },
+    },
+    { name: "  getTransferReview", run: () => getTransferReview(id, { ...ctx, screen: "review" }) },
+    { name: "  getTransferActivity", run: () => getTransferActivity(id) },
+    { name: "  getPatientHistory", run: () => getPatientHistory({ referenceID: id, ...ctx }) },
+  ];
+  for (const c of cases) {
+    await timeIt(3, c.run);
+    await timeIt(3, floor);
+  }
+  // Round robin, as the history's cases: the pages compared see the same moments of a busy machine.
+  const done = progress(`review screen and queue page, ${cases.length} cases in turn`, 1);
+  const ms = cases.map((): number[] => []);
+  const base: number[] = [];
+  for (let i = 0; i < opts.runs; i++) {
+    for (const [k, c] of cases.entries()) ms[k]!.push(...(await timeIt(1, c.run)));
+    base.push(...(await timeIt(1, floor)));
+  }
+  done();
   const baselineP50 = percentile(base, 50);
-  return {
-    name: "patient history (name + DOB or sender's patient id)",
-    p50: round(p50),
-    p95: round(percentile(ours, 95)),
+  return cases.map((c, k) => ({
+    name: c.name,
+    p50: round(percentile(ms[k]!, 50)),
+    p95: round(percentile(ms[k]!, 95)),
     baselineP50: round(baselineP50),
     baselineP95: round(percentile(base, 95)),
-    ratio: round(p50 / baselineP50),
-    plan: historyQuery ? await explain(opts.databaseUrl, historyQuery) : [],
-  };
+    ratio: round(percentile(ms[k]!, 50) / baselineP50),
+    plan: [],
+  }));
+}
+
+/**
+ * The patient history's rows as one OR of both match rules under ORDER BY … LIMIT (what getPatientHistory
+ * sent before lib/transfers/patient-history-sql.ts), kept here to measure against in the same run.
+ */
+function previousHistoryShape(referenceID: string): Prisma.Sql {
+  return Prisma.sql`
+    WITH cur AS (
+      SELECT id, partner_id, patient_name_key, patient_dob, patient_reference_id, drug_substance_key, received_at
+        FROM transfers WHERE id = ${referenceID})
+    SELECT h.id, h.status::text AS status, h.drug_name, h.drug_strength, h.received_at, h.decided_at,
+           d.pharmacist_name AS decided_by, d.error_type, p.name AS sender,
+           (h.patient_name_key = cur.patient_name_key AND h.patient_dob = cur.patient_dob) AS by_name,
+           (h.partner_id = cur.partner_id AND h.patient_reference_id = cur.patient_reference_id) AS by_patient_id,
+           (h.patient_dob <> cur.patient_dob) AS dob_differs,
+           (h.status IN ('RECEIVED', 'CONFIRMED') AND h.drug_substance_key <> '' AND h.drug_substance_key = cur.drug_substance_key
+             AND h.received_at BETWEEN cur.received_at - make_interval(days => ${DUPLICATE_THERAPY_DAYS})
+                                   AND cur.received_at + make_interval(days => ${DUPLICATE_THERAPY_DAYS})) AS duplicate,
+           ((h.received_at, h.id) > (cur.received_at, cur.id)) AS after_current
+      FROM cur
+      JOIN transfers h ON h.id <> cur.id
+       AND ((cur.patient_name_key <> '|' AND h.patient_name_key = cur.patient_name_key AND h.patient_dob = cur.patient_dob)
+         OR (h.partner_id = cur.partner_id AND h.patient_reference_id = cur.patient_reference_id))
+      JOIN partners p ON p.id = h.partner_id
+      LEFT JOIN transfer_decisions d ON d.transfer_id = h.id
+     ORDER BY h.received_at DESC, h.id DESC
+     LIMIT ${HISTORY_LIMIT + 1}`;
 }
 
 function round(n: number): number {

@@ -1,6 +1,7 @@
-// `npm run bench [-- --quick] [--only intake|queue|callbacks|approvals|metrics|dashboard]`: every figure beside its baseline, measured
-// in the same run, reported as a ratio; a table on stdout and the whole result as JSON in bench/results/.
-// --quick is the smoke run the test suite uses (short runs, small data); --only measures one part.
+// `npm run bench [-- --quick] [--only intake|queue|callbacks|approvals|metrics|dashboard|scale]`: every figure beside its
+// baseline, measured in the same run, reported as a ratio; a table on stdout and the whole result as JSON in
+// bench/results/. --quick is the smoke run the test suite uses (short runs, small data); --only measures one
+// part. `scale` (the queue at 5 000 000 transfers) runs only when asked: `--only scale`, or `--scale` with the rest.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -20,10 +21,13 @@ import { benchCallbacks, type CallbacksResult } from "./callbacks";
 import { benchDashboard, type DashboardResult } from "./dashboard";
 import { benchQueue, seedTransfers, type QueueSize } from "./queue";
 import { printTables } from "./print-tables";
+import { gib, SCALE_TRANSFERS, scaleDisk, type ScaleDisk } from "./scale-disk";
 import { ROOT } from "./support";
 
 const quick = process.argv.includes("--quick");
-const PARTS = ["intake", "queue", "dashboard", "callbacks", "metrics", "approvals"] as const;
+/** Read before setEnv points DATABASE_URL at the bench's own database: is the server someone else's? */
+const externalDatabase = Boolean(process.env.DATABASE_URL);
+const PARTS = ["intake", "queue", "dashboard", "callbacks", "metrics", "approvals", "scale"] as const;
 type Part = (typeof PARTS)[number];
 const onlyArg = process.argv[process.argv.indexOf("--only") + 1];
 if (process.argv.includes("--only") && !PARTS.includes(onlyArg as Part)) {
@@ -46,9 +50,19 @@ const callbacksSweep = process.argv.includes("--callbacks-sweep")
       return [...size!.split("x").map(Number), delay === undefined ? undefined : Number(delay)] as const;
     })
   : [];
-const runs = (part: Part) => !process.argv.includes("--only") || onlyArg === part;
+const runs = (part: Part) =>
+  process.argv.includes("--only") ? onlyArg === part : part !== "scale" || process.argv.includes("--scale");
+/** `--scale-transfers N`: the scale part's table size instead of SCALE_TRANSFERS. */
+const scaleTransfers = process.argv.includes("--scale-transfers")
+  ? Number(process.argv[process.argv.indexOf("--scale-transfers") + 1])
+  : SCALE_TRANSFERS;
 const settings = quick ? { connections: 10, seconds: 3, rounds: 1 } : { connections: 50, seconds: 20, rounds: 2 };
-const queueSizes = quick ? [20_000] : [100_000, 1_000_000];
+/** `--queue-sizes 1000000` (comma-separated): the queue part's table sizes instead of the defaults. */
+const queueSizes = process.argv.includes("--queue-sizes")
+  ? process.argv[process.argv.indexOf("--queue-sizes") + 1]!.split(",").map(Number)
+  : quick
+    ? [20_000]
+    : [100_000, 1_000_000];
 const queueRuns = quick ? 5 : 40;
 const approvalSettings = quick ? { count: 20, rounds: 1 } : { count: 300, rounds: 4 };
 // The dashboard in Chromium: over the largest queue size (seeded here when the queue part did not run).
@@ -66,6 +80,17 @@ async function serverVersion(url: string): Promise<string> {
   await client.connect();
   try {
     return (await client.query<{ server_version: string }>("SHOW server_version")).rows[0]!.server_version;
+  } finally {
+    await client.end();
+  }
+}
+
+async function databaseBytes(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ b: string }>("SELECT pg_database_size(current_database())::text AS b");
+    return Number(rows[0]!.b);
   } finally {
     await client.end();
   }
@@ -149,6 +174,31 @@ async function main(): Promise<void> {
         queue.push({
           transfers: size,
           seedSeconds,
+          databaseBytes: await databaseBytes(databaseUrl),
+          cases: await benchQueue({ databaseUrl, partnerId: partner.partnerId, actor, runs: queueRuns }),
+        });
+      }
+    }
+
+    let scale: (ScaleDisk & { skipped: string | null }) | undefined;
+    if (runs("scale")) {
+      const disk = scaleDisk(scaleTransfers, externalDatabase);
+      const needs = `${scaleTransfers.toLocaleString()} transfers need about ${gib(disk.needBytes)} of disk at ${disk.where}`;
+      if (disk.freeBytes !== null && disk.freeBytes < disk.needBytes) {
+        const skipped = `${needs}; ${gib(disk.freeBytes)} is free there. Free some, or point TMPDIR (or DATABASE_URL) at a larger disk.`;
+        step(`scale: skipped. ${skipped}`);
+        scale = { ...disk, skipped };
+      } else {
+        step(
+          `scale: queue and patient history at ${scaleTransfers.toLocaleString()} transfers (${needs}${disk.freeBytes === null ? ", not checked" : `; ${gib(disk.freeBytes)} free`})`,
+        );
+        scale = { ...disk, skipped: null };
+        const seedSeconds = await seedTransfers(databaseUrl, partner.partnerId, scaleTransfers);
+        queue ??= [];
+        queue.push({
+          transfers: scaleTransfers,
+          seedSeconds,
+          databaseBytes: await databaseBytes(databaseUrl),
           cases: await benchQueue({ databaseUrl, partnerId: partner.partnerId, actor, runs: queueRuns }),
         });
       }
@@ -226,6 +276,7 @@ async function main(): Promise<void> {
       machine: { ...machine(), postgres: pgVersion },
       intake,
       queue,
+      scale,
       dashboard,
       approvals,
       callbacks,

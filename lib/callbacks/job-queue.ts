@@ -19,19 +19,30 @@ type Tx = Prisma.TransactionClient;
 export const redeliveryJobKey = (callbackId: string) => `redeliver:${callbackId}`;
 
 /**
- * The call that queues (or moves) a callback's automatic delivery job to run at `runAt` (now when null), as an
- * SQL fragment, so that a statement that writes the callback can queue its job in the same round trip.
+ * graphile-worker runs due jobs by priority (lower first), then run_at. A decision's first attempt (queued to
+ * run now) goes ahead of every later attempt (queued for a time: a retry, an early or interrupted one): else a
+ * partner whose endpoint is down, its retries falling due by the hundred, holds back every other partner's
+ * fresh callbacks until each of its failures is recorded.
+ */
+export const FIRST_ATTEMPT_PRIORITY = 0;
+export const LATER_ATTEMPT_PRIORITY = 1;
+
+/**
+ * The call that queues (or moves) a callback's automatic delivery job to run at `runAt` (now when null: the
+ * first attempt), as an SQL fragment, so that a statement that writes the callback can queue its job in the
+ * same round trip.
  */
 export function deliveryJobSql(callbackId: string, runAt: Date | null): Prisma.Sql {
   return Prisma.sql`graphile_worker.add_job(
       ${DELIVER_TASK}::text,
       json_build_object('callbackId', ${callbackId}::text),
       run_at := coalesce(${runAt}::timestamptz, now()),
-      job_key := ${callbackId}::text
+      job_key := ${callbackId}::text,
+      priority := ${runAt === null ? FIRST_ATTEMPT_PRIORITY : LATER_ATTEMPT_PRIORITY}::int
     )`;
 }
 
-/** Queues (or moves) the callback's automatic delivery job to run at `runAt` (now when null). */
+/** Queues (or moves) the callback's automatic delivery job to run at `runAt` (now when null: the first attempt). */
 export async function scheduleDelivery(tx: Tx, callbackId: string, runAt: Date | null): Promise<void> {
   await tx.$executeRaw`SELECT ${deliveryJobSql(callbackId, runAt)}`;
 }

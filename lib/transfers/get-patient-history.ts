@@ -1,8 +1,8 @@
 // The patient's history on the review screen: earlier (and later) transfers for the same person, how each was
 // matched, the duplicate-therapy warning, and the next pending transfer of the same patient.
 //
-// Matching (issue 17), on indexed columns only (migration 20261124130000_patient_history; no read of any
-// request JSON):
+// Matching, on indexed columns only (migration 20261124130000_patient_history; no read of any request JSON;
+// the SQL and its plan: patient-history-sql.ts):
 //   - "name-dob": the same normalised last + first name (patient_name_key) AND the same date of birth. A
 //     name match with another date of birth is not a match.
 //   - "patient-id": the same sender (partner) and the same sender's patientReferenceID: a strong match,
@@ -15,6 +15,7 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
+import { findHistoryTarget, historyRowsSql } from "@/lib/transfers/patient-history-sql";
 
 export const DUPLICATE_THERAPY_DAYS = 90;
 /** The most history rows listed (newest first); the panel says when there are more. */
@@ -70,32 +71,12 @@ type Row = {
 export async function getPatientHistory(opts: GetPatientHistoryOptions): Promise<PatientHistory> {
   const { referenceID } = opts;
   if (referenceID.length > 64) throw new DomainError("not_found", `No transfer ${referenceID}.`);
-  const exists = await db().$queryRaw<{ id: string }[]>`SELECT id FROM transfers WHERE id = ${referenceID}`;
-  if (exists.length === 0) throw new DomainError("not_found", `No transfer ${referenceID}.`);
+  const target = await findHistoryTarget(referenceID);
+  if (!target) throw new DomainError("not_found", `No transfer ${referenceID}.`);
 
-  // The two match rules are an OR of two index reads (a BitmapOr over transfers_patient_name_key_patient_dob_idx
-  // and transfers_partner_id_patient_reference_id_idx). A name that normalises to nothing ("|") matches no one.
-  const rows = await db().$queryRaw<Row[]>`
-    WITH cur AS (
-      SELECT id, partner_id, patient_name_key, patient_dob, patient_reference_id, drug_substance_key, received_at
-        FROM transfers WHERE id = ${referenceID})
-    SELECT h.id, h.status::text AS status, h.drug_name, h.drug_strength, h.received_at, h.decided_at,
-           d.pharmacist_name AS decided_by, d.error_type, p.name AS sender,
-           (h.patient_name_key = cur.patient_name_key AND h.patient_dob = cur.patient_dob) AS by_name,
-           (h.partner_id = cur.partner_id AND h.patient_reference_id = cur.patient_reference_id) AS by_patient_id,
-           (h.patient_dob <> cur.patient_dob) AS dob_differs,
-           (h.status IN ('RECEIVED', 'CONFIRMED') AND h.drug_substance_key <> '' AND h.drug_substance_key = cur.drug_substance_key
-             AND h.received_at BETWEEN cur.received_at - make_interval(days => ${DUPLICATE_THERAPY_DAYS})
-                                   AND cur.received_at + make_interval(days => ${DUPLICATE_THERAPY_DAYS})) AS duplicate,
-           ((h.received_at, h.id) > (cur.received_at, cur.id)) AS after_current
-      FROM cur
-      JOIN transfers h ON h.id <> cur.id
-       AND ((cur.patient_name_key <> '|' AND h.patient_name_key = cur.patient_name_key AND h.patient_dob = cur.patient_dob)
-         OR (h.partner_id = cur.partner_id AND h.patient_reference_id = cur.patient_reference_id))
-      JOIN partners p ON p.id = h.partner_id
-      LEFT JOIN transfer_decisions d ON d.transfer_id = h.id
-     ORDER BY h.received_at DESC, h.id DESC
-     LIMIT ${HISTORY_LIMIT + 1}`;
+  // One more than shown, to know whether there are more (patient-history-sql.ts says how the plan stays bounded).
+  const sql = historyRowsSql(target, { limit: HISTORY_LIMIT + 1, duplicateTherapyDays: DUPLICATE_THERAPY_DAYS });
+  const rows = sql ? await db().$queryRaw<Row[]>(sql) : [];
 
   const listed = rows.slice(0, HISTORY_LIMIT);
   const entries = listed.map(toEntry);

@@ -6,14 +6,39 @@ import { alertEmail } from "@/lib/alerts/alert-email";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 
-let transport: { url: string; transporter: Transporter } | undefined;
+/**
+ * SMTP_URL's server and login. Parsed here rather than handed to nodemailer as `url`, whose query options
+ * would override the TLS requirement below (the schema refuses a query anyway).
+ */
+function smtpConnection(url: string): {
+  host: string;
+  port?: number;
+  secure: boolean;
+  auth?: { user: string; pass: string };
+} {
+  const parsed = new URL(url);
+  const user = decodeURIComponent(parsed.username);
+  return {
+    host: parsed.hostname.replace(/^\[(.*)\]$/, "$1"),
+    port: parsed.port ? Number(parsed.port) : undefined,
+    secure: parsed.protocol === "smtps:",
+    auth: user ? { user, pass: decodeURIComponent(parsed.password) } : undefined,
+  };
+}
 
-function mailer(url: string): Transporter {
-  if (transport?.url !== url) {
+let transport: { url: string; plaintext: boolean; transporter: Transporter } | undefined;
+
+function mailer(url: string, plaintext: boolean): Transporter {
+  if (transport?.url !== url || transport.plaintext !== plaintext) {
     transport = {
       url,
+      plaintext,
+      // smtps:// is TLS from the first byte; smtp:// must upgrade with STARTTLS before anything (the login
+      // included) is sent, unless SMTP_ALLOW_PLAINTEXT names a relay that has no TLS.
       transporter: nodemailer.createTransport({
-        url,
+        ...smtpConnection(url),
+        requireTLS: !plaintext && !url.startsWith("smtps:"),
+        ignoreTLS: false,
         connectionTimeout: 10_000,
         greetingTimeout: 10_000,
         socketTimeout: 30_000,
@@ -50,10 +75,10 @@ export async function sendAlertEmail(opts: SendAlertEmailOptions): Promise<SendA
     count: Math.max(count, 1),
     thresholdMinutes: opts.thresholdMinutes,
     ageMinutes: Math.floor((now.getTime() - transfer.receivedAt.getTime()) / 60_000),
-    link: `${settings.DASHBOARD_URL}/transfers/${encodeURIComponent(opts.transferId)}`,
+    link: `${settings.PUBLIC_URL ?? `http://localhost:${settings.PORT}`}/transfers/${encodeURIComponent(opts.transferId)}`,
   });
   try {
-    await mailer(settings.SMTP_URL).sendMail({
+    await mailer(settings.SMTP_URL, settings.SMTP_ALLOW_PLAINTEXT).sendMail({
       from: settings.ALERT_EMAIL_FROM,
       to: settings.ALERT_EMAILS,
       subject,

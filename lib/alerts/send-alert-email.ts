@@ -1,50 +1,17 @@
 // Sends one claimed alert by email (nodemailer over SMTP_URL). A failure is recorded on the alert row (the
 // admin overview shows it) and thrown, so that graphile-worker retries the job with its exponential backoff.
 // The decision on a transfer never waits on this: it runs in the worker, after the fact.
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { alertEmail } from "@/lib/alerts/alert-email";
+import { createSmtpTransport } from "@/lib/alerts/smtp-transport";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
-
-/**
- * SMTP_URL's server and login. Parsed here rather than handed to nodemailer as `url`, whose query options
- * would override the TLS requirement below (the schema refuses a query anyway).
- */
-function smtpConnection(url: string): {
-  host: string;
-  port?: number;
-  secure: boolean;
-  auth?: { user: string; pass: string };
-} {
-  const parsed = new URL(url);
-  const user = decodeURIComponent(parsed.username);
-  return {
-    host: parsed.hostname.replace(/^\[(.*)\]$/, "$1"),
-    port: parsed.port ? Number(parsed.port) : undefined,
-    secure: parsed.protocol === "smtps:",
-    auth: user ? { user, pass: decodeURIComponent(parsed.password) } : undefined,
-  };
-}
 
 let transport: { url: string; plaintext: boolean; transporter: Transporter } | undefined;
 
 function mailer(url: string, plaintext: boolean): Transporter {
-  if (transport?.url !== url || transport.plaintext !== plaintext) {
-    transport = {
-      url,
-      plaintext,
-      // smtps:// is TLS from the first byte; smtp:// must upgrade with STARTTLS before anything (the login
-      // included) is sent, unless SMTP_ALLOW_PLAINTEXT names a relay that has no TLS.
-      transporter: nodemailer.createTransport({
-        ...smtpConnection(url),
-        requireTLS: !plaintext && !url.startsWith("smtps:"),
-        ignoreTLS: false,
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 30_000,
-      }),
-    };
-  }
+  if (transport?.url !== url || transport.plaintext !== plaintext)
+    transport = { url, plaintext, transporter: createSmtpTransport({ url, allowPlaintext: plaintext }) };
   return transport.transporter;
 }
 

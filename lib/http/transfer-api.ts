@@ -144,21 +144,42 @@ export function handlePostTransfer(request: ApiRequest): Promise<ApiAnswer> {
     const limited = await rateLimited(ctx, sender, "");
     if (limited) return limited;
     const partner = { partnerId: sender.partnerId };
+    // A key known only from this process's cache may have been revoked since: before any answer other than
+    // a stored transfer it is checked against the database (error answers only, so the fast path keeps its
+    // one statement). Null: the key still holds.
+    let confirmedKey = key === null;
+    const keyRefused = async (requestID: string): Promise<ApiAnswer | null> => {
+      if (confirmedKey) return null;
+      const auth = await authenticateSender(authorization);
+      if (!auth.ok) return unauthorized(ctx, requestID, auth.description, auth.error);
+      sender = auth.sender;
+      confirmedKey = true;
+      return null;
+    };
 
     const body = await request.readBody(MAX_BODY_BYTES);
     if (!body.ok && body.reason === "aborted") {
       return fail(ctx, 400, "", "SPEC_MISMATCH", "the request body ended before it was complete; nothing was stored");
     }
     if (!body.ok && body.reason === "too_large") {
-      return fail(ctx, 413, "", "OTHER", `request body is larger than the limit of ${MAX_BODY_BYTES} bytes (1 MB)`);
+      return (
+        (await keyRefused("")) ??
+        fail(ctx, 413, "", "OTHER", `request body is larger than the limit of ${MAX_BODY_BYTES} bytes (1 MB)`)
+      );
     }
     if (!isJsonContentType(request.headers.get("content-type"))) {
-      return fail(ctx, 415, "", "SPEC_MISMATCH", "Content-Type must be application/json (UTF-8)", {}, partner);
+      return (
+        (await keyRefused("")) ??
+        fail(ctx, 415, "", "SPEC_MISMATCH", "Content-Type must be application/json (UTF-8)", {}, partner)
+      );
     }
     // The shape is bounded before anything is built from the body, so one request's cost is bounded too.
     const shapeProblem = body.ok ? findShapeProblem(body.text) : null;
     if (shapeProblem) {
-      return fail(ctx, 400, "", "SPEC_MISMATCH", `${shapeProblem}; nothing was stored`, {}, partner);
+      return (
+        (await keyRefused("")) ??
+        fail(ctx, 400, "", "SPEC_MISMATCH", `${shapeProblem}; nothing was stored`, {}, partner)
+      );
     }
     const parsed = body.ok ? tryParseJson(body.text) : null;
     if (!parsed?.ok) {
@@ -167,18 +188,18 @@ export function handlePostTransfer(request: ApiRequest): Promise<ApiAnswer> {
         : body.ok && body.text.trim() === ""
           ? "request body is empty"
           : `request body is not valid JSON (${parsed.message})`;
-      return fail(ctx, 400, "", "SPEC_MISMATCH", `${what}: expected a TransferRequest object`, {}, partner);
+      return (
+        (await keyRefused("")) ??
+        fail(ctx, 400, "", "SPEC_MISMATCH", `${what}: expected a TransferRequest object`, {}, partner)
+      );
     }
     const requestID = readRequestId(parsed.value);
     if (key) {
       const stored = await receiveWithKnownKey(ctx, sender, key, parsed.value);
       if (stored) return stored;
-      // Anything else is answered by the full path, after the key is checked against the database.
-      const auth = await authenticateSender(authorization);
-      if (!auth.ok) return unauthorized(ctx, requestID, auth.description, auth.error);
-      sender = auth.sender;
     }
-    return await receive(ctx, sender, parsed.value, requestID);
+    // Anything else is answered by the full path.
+    return (await keyRefused(requestID)) ?? (await receive(ctx, sender, parsed.value, requestID));
   });
 }
 

@@ -6,6 +6,8 @@
 // it tells seconds of blocking (the old behaviour) from a bounded cost, not fast from slow.
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "@/lib/auth/create-api-key";
+import { revokeApiKey } from "@/lib/auth/revoke-api-key";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { BODY_SHAPE_LIMITS } from "@/lib/transfers/wire";
 import { createTestPartner, expectEnvelope, freshRequest, send, senderKey } from "@/tests/support/api";
@@ -105,6 +107,22 @@ describe("hostile /v1/transfer bodies", () => {
     expect(answer.status, answer.text).toBe(400);
     expect(answer.body.error?.type).toBe("SPEC_MISMATCH");
     expect(answer.body.error?.description).toContain(description);
+  });
+
+  it("a key revoked since this process last saw it is refused 401 for a hostile body, not answered its 400", async () => {
+    const key = await createApiKey({ partnerId: partner.partnerId });
+    expect((await send(server.baseUrl, { body: freshRequest(), authorization: senderKey(key.apiKey) })).status).toBe(
+      200,
+    );
+    await revokeApiKey({ keyId: key.keyId });
+    for (const [raw, headers] of [
+      [manyKeys(), {}],
+      ["{", {}],
+      [JSON.stringify(freshRequest()), { "content-type": "text/plain" }],
+    ] as const) {
+      const answer = await send(server.baseUrl, { raw, headers, authorization: senderKey(key.apiKey) });
+      expect(answer.status, answer.text).toBe(401);
+    }
   });
 
   it("keeps /healthz answering while authenticated hostile bodies arrive at the rate limit", async () => {

@@ -169,9 +169,9 @@ const EnvSchema = z.object({
   // --- Edge hardening (issue 13, part B) ---
   /** Refuse /v1 transfers from partners registered without sending NPIs (otherwise they may send from any NPI). */
   REQUIRE_PARTNER_NPIS: booleanFromString.default(false),
-  /** Token requests a minute per OAuth client (counted once the client id is known, failures included). */
+  /** Tokens issued a minute per OAuth client; failed requests for a client are counted apart, with the same limit. */
   OAUTH_TOKEN_RATE_LIMIT_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(30),
-  /** Token requests a minute per client address, whatever the client id (guessing, floods). */
+  /** Failed token requests a minute per client address, whatever the client id (guessing). */
   OAUTH_TOKEN_RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(120),
   /** Unexpired bearer tokens one OAuth client may hold; issuing one more revokes its oldest. */
   OAUTH_MAX_LIVE_TOKENS_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(20),

@@ -6,6 +6,7 @@ import {
   formatPath,
   MAX_JSON_DEPTH,
   NUL_PROBLEM,
+  RESERVED_KEY_PROBLEM,
   safeTextCheck,
   SURROGATE_PROBLEM,
   textProblem,
@@ -80,9 +81,17 @@ describe("findJsonProblems", () => {
     ]);
   });
 
-  it("checks a __proto__ key as the own property JSON.parse makes of it", () => {
+  it("refuses a __proto__ key by name, as the own property JSON.parse makes of it, and still checks inside it", () => {
     expect(findJsonProblems(JSON.parse('{"__proto__":{"a":"\\u0000"}}'))).toEqual([
+      { path: ["__proto__"], message: RESERVED_KEY_PROBLEM },
       { path: ["__proto__", "a"], message: NUL_PROBLEM },
+    ]);
+  });
+
+  it("refuses constructor and prototype keys by name at any depth", () => {
+    expect(findJsonProblems(JSON.parse('{"m":{"constructor":1,"x":[{"prototype":2}]},"proto":3}'))).toEqual([
+      { path: ["m", "constructor"], message: RESERVED_KEY_PROBLEM },
+      { path: ["m", "x", 0, "prototype"], message: RESERVED_KEY_PROBLEM },
     ]);
   });
 

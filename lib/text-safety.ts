@@ -34,8 +34,16 @@ export const MAX_JSON_DEPTH = 32;
 export type JsonProblem = { path: PropertyKey[]; message: string };
 
 /**
- * Every string (object keys included) in a parsed JSON value that textProblem refuses, with its path,
- * and every place the value nests deeper than `maxDepth`.
+ * Key names that JavaScript objects treat specially. An assignment of `__proto__` sets an object's prototype
+ * instead of a key, so a copy (zod's, for one) would silently drop it; the three are refused by name, at any
+ * depth, rather than stored in some places and lost in others.
+ */
+export const RESERVED_KEY_NAMES: readonly string[] = ["__proto__", "constructor", "prototype"];
+export const RESERVED_KEY_PROBLEM = `is a reserved key name (${RESERVED_KEY_NAMES.join(", ")} are not accepted)`;
+
+/**
+ * Every string (object keys included) in a parsed JSON value that textProblem refuses, with its path, every
+ * reserved key name, and every place the value nests deeper than `maxDepth`.
  */
 export function findJsonProblems(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonProblem[] {
   const problems: JsonProblem[] = [];
@@ -57,6 +65,7 @@ export function findJsonProblems(value: unknown, maxDepth = MAX_JSON_DEPTH): Jso
     for (const [key, item] of Object.entries(current)) {
       const problem = textProblem(key);
       if (problem) problems.push({ path: [...path, key], message: `has a name that ${problem}` });
+      else if (RESERVED_KEY_NAMES.includes(key)) problems.push({ path: [...path, key], message: RESERVED_KEY_PROBLEM });
       visit(item, [...path, key]);
     }
   };

@@ -7,6 +7,7 @@ type Schema = {
   items?: Schema;
   anyOf?: Schema[];
   oneOf?: Schema[];
+  allOf?: Schema[];
   enum?: unknown[];
   const?: unknown;
   format?: string;
@@ -41,8 +42,21 @@ function unwrapNullable(schema: Schema): { schema: Schema; nullable: boolean } {
   return { schema, nullable: false };
 }
 
+/** `ResponseMetadata with responseType RECEIVED`: a referenced shape narrowed by constants (a TransferResponse variant). */
+function allOfLabel(parts: Schema[]): string {
+  return parts
+    .map((part) => {
+      const constants = Object.entries(part.properties ?? {}).filter(([, p]) => p.const !== undefined);
+      return constants.length > 0
+        ? constants.map(([key, p]) => `${key} ${String(p.const)}`).join(", ")
+        : typeLabel(part);
+    })
+    .join(" with ");
+}
+
 export function typeLabel(schema: Schema): string {
   if (schema.$ref) return refName(schema.$ref);
+  if (schema.allOf) return allOfLabel(schema.allOf);
   if (schema.type === "array" && schema.items) return `array of ${typeLabel(unwrapNullable(schema.items).schema)}`;
   const variants = schema.anyOf ?? schema.oneOf;
   if (variants) return variants.map(typeLabel).join(" | ");

@@ -1,6 +1,7 @@
 // OAuth 2.0 client credentials (RFC 6749 §4.4): partners trade a client id and secret for a short-lived
-// bearer token. Tokens are opaque, stored as SHA-256, and die with their client. Token requests are rate
-// limited per client, and a client holds a bounded number of live tokens. Clients are made and revoked by
+// bearer token. Tokens are opaque, stored as SHA-256, and die with their client. Issued tokens are rate
+// limited per client, failed requests per client and per address apart from them, and a client holds a
+// bounded number of live tokens. Clients are made and revoked by
 // create-oauth-client.ts and revoke-oauth-client.ts.
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
@@ -32,29 +33,61 @@ export class OAuthRateLimited extends Error {
 
 export type IssuedToken = { accessToken: string; expiresIn: number };
 
-export async function issueAccessToken(clientId: string, clientSecret: string): Promise<IssuedToken> {
+export type IssueAccessTokenOptions = {
+  clientId: string;
+  clientSecret: string;
+  /** The caller's address (lib/http/client-address.ts), or null when it is not known. */
+  clientAddress: string | null;
+};
+
+/**
+ * Failures are counted per client and per address, in buckets of their own: a stranger who knows a client id
+ * (not a secret, RFC 6749 §2.2) can slow down only its own guesses, never the partner that presents the
+ * correct secret. Successes are counted per client only, so a partner's budget is its own.
+ */
+async function countFailure(clientRowId: string | null, clientAddress: string | null): Promise<void> {
+  const buckets: [string, number, string][] = [];
+  if (clientRowId)
+    buckets.push([`oauth-fail-client:${clientRowId}`, env().OAUTH_TOKEN_RATE_LIMIT_PER_CLIENT, "client"]);
+  if (clientAddress)
+    buckets.push([`oauth-fail-addr:${clientAddress}`, env().OAUTH_TOKEN_RATE_LIMIT_PER_ADDRESS, "address"]);
+  for (const [key, limit, what] of buckets) {
+    const result = await consumeRateLimit(key, limit, 60);
+    if (!result.allowed) {
+      throw new OAuthRateLimited(
+        result.retryAfterSeconds,
+        `at most ${limit} failed token requests a minute for this ${what}; retry after ${result.retryAfterSeconds} s`,
+      );
+    }
+  }
+}
+
+export async function issueAccessToken({
+  clientId,
+  clientSecret,
+  clientAddress,
+}: IssueAccessTokenOptions): Promise<IssuedToken> {
+  // A secret we never issued (its built-in checksum is wrong) is refused without a lookup and without
+  // counting anything: it cannot be anyone's, so it must not spend anyone's budget.
+  if (!hasValidChecksum(clientSecret, CLIENT_SECRET_PREFIX)) {
+    throw new OAuthError("invalid_client", "client authentication failed");
+  }
   const client = await db().oAuthClient.findUnique({
     where: { clientId },
     include: { partner: { select: { suspendedAt: true } } },
   });
-  // Counted per known client only (an unknown id would otherwise make a bucket per guess), before the
-  // secret check, so failures count too. Per-address limits are the route's (lib/http/oauth-token.ts).
-  if (client) {
-    const limit = env().OAUTH_TOKEN_RATE_LIMIT_PER_CLIENT;
-    const result = await consumeRateLimit(`oauth-client:${client.id}`, limit, 60);
-    if (!result.allowed) {
-      throw new OAuthRateLimited(
-        result.retryAfterSeconds,
-        `at most ${limit} token requests a minute for this client; retry after ${result.retryAfterSeconds} s`,
-      );
-    }
-  }
-  const secretMatches =
-    client !== null &&
-    hasValidChecksum(clientSecret, CLIENT_SECRET_PREFIX) &&
-    safeEqualHex(sha256Hex(clientSecret), client.secretHash);
+  const secretMatches = client !== null && safeEqualHex(sha256Hex(clientSecret), client.secretHash);
   if (!client || !secretMatches || client.revokedAt || client.partner.suspendedAt) {
+    await countFailure(client?.id ?? null, clientAddress);
     throw new OAuthError("invalid_client", "client authentication failed");
+  }
+  const limit = env().OAUTH_TOKEN_RATE_LIMIT_PER_CLIENT;
+  const result = await consumeRateLimit(`oauth-client:${client.id}`, limit, 60);
+  if (!result.allowed) {
+    throw new OAuthRateLimited(
+      result.retryAfterSeconds,
+      `at most ${limit} token requests a minute for this client; retry after ${result.retryAfterSeconds} s`,
+    );
   }
   const accessToken = generateSecret(ACCESS_TOKEN_PREFIX);
   const expiresIn = env().OAUTH_TOKEN_TTL_SECONDS;

@@ -8,10 +8,32 @@ import { TransferResponseSchema } from "@/lib/transfers/wire";
  */
 type KeyOrder = { keys: [string, KeyOrder | null][] } | { element: KeyOrder } | null;
 
-type Def = { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; element?: z.ZodType };
+type Def = {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  options?: readonly z.ZodType[];
+  left?: z.ZodType;
+  right?: z.ZodType;
+};
+
+/** The keys of several orders, each where it first appears (a union's variants, an intersection's sides). */
+function mergedOrder(orders: KeyOrder[]): KeyOrder {
+  const keys = new Map<string, KeyOrder[]>();
+  for (const order of orders)
+    if (order && "keys" in order)
+      for (const [key, inner] of order.keys) keys.set(key, [...(keys.get(key) ?? []), inner]);
+  return keys.size === 0
+    ? null
+    : { keys: [...keys].map(([key, inners]) => [key, inners.length === 1 ? inners[0]! : mergedOrder(inners)]) };
+}
 
 function keyOrderOf(schema: z.ZodType): KeyOrder {
   const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
+  if (def.type === "union" && def.options) return mergedOrder(def.options.map(keyOrderOf));
+  if (def.type === "intersection" && def.left && def.right)
+    return mergedOrder([keyOrderOf(def.left), keyOrderOf(def.right)]);
   if (def.type === "object" && def.shape)
     return { keys: Object.entries(def.shape).map(([key, value]) => [key, keyOrderOf(value)]) };
   if (def.type === "array" && def.element) {

@@ -1,14 +1,13 @@
 // POST /oauth/token: OAuth 2.0 client credentials (RFC 6749 §4.4, errors per §5.2). Client authentication by
-// HTTP Basic or by client_id/client_secret form fields, never both. Rate limited per client address here
-// and per client in lib/auth/oauth.ts (both in PostgreSQL, shared by every instance): 429 with Retry-After
-// and RFC 6749's error shape, `temporarily_unavailable` (the code RFC 6749 gives for "try again later").
+// HTTP Basic or by client_id/client_secret form fields, never both; the body form-encoded only (RFC 6749
+// §4.4.2), a JSON body is invalid_request. Rate limited in lib/auth/oauth.ts (in PostgreSQL, shared by every
+// instance): 429 with Retry-After and RFC 6749's error shape, `temporarily_unavailable` (the code RFC 6749
+// gives for "try again later").
 import { issueAccessToken, OAuthError, OAuthRateLimited } from "@/lib/auth/oauth";
-import { env } from "@/lib/env";
 import { logUnexpectedFailure } from "@/lib/db/errors";
 import { jsonResponse } from "@/lib/http/json-response";
 import { readBodyLimited } from "@/lib/http/read-body";
 import { clientAddressOf, requestIdOf } from "@/lib/http/request-context";
-import { consumeRateLimit } from "@/lib/rate-limit/consume-rate-limit";
 import { log } from "@/lib/log";
 import { findJsonProblems, formatPath, textProblem, type JsonProblem } from "@/lib/text-safety";
 
@@ -61,23 +60,12 @@ async function readParams(request: Request): Promise<URLSearchParams> {
     refuseUnstorable([...params].flatMap(([name, value]) => findJsonProblems({ [name]: value })));
     return params;
   }
-  if (type === "application/json") {
-    // Not in RFC 6749, but common in clients; accepted for convenience with the same field names.
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.text);
-    } catch {
-      throw new OAuthError("invalid_request", "request body is not valid JSON");
-    }
-    // Checked before URLSearchParams, which would quietly turn a lone surrogate into U+FFFD.
-    refuseUnstorable(findJsonProblems(parsed));
-    const params = new URLSearchParams();
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
-      for (const [k, v] of Object.entries(parsed)) if (typeof v === "string") params.set(k, v);
-    }
-    return params;
-  }
-  throw new OAuthError("invalid_request", "Content-Type must be application/x-www-form-urlencoded");
+  throw new OAuthError(
+    "invalid_request",
+    type === "application/json"
+      ? "a JSON body is not accepted: send the parameters form-encoded with Content-Type application/x-www-form-urlencoded (RFC 6749 section 4.4.2)"
+      : "Content-Type must be application/x-www-form-urlencoded",
+  );
 }
 
 function rateLimited(err: OAuthRateLimited, requestId: string): Response {
@@ -88,25 +76,10 @@ function rateLimited(err: OAuthRateLimited, requestId: string): Response {
   });
 }
 
-/** Before anything is looked up: one address may not flood the endpoint, whatever client ids it tries. */
-async function limitAddress(request: Request): Promise<void> {
-  const address = clientAddressOf(request);
-  if (!address) return;
-  const limit = env().OAUTH_TOKEN_RATE_LIMIT_PER_ADDRESS;
-  const result = await consumeRateLimit(`oauth-addr:${address}`, limit, 60);
-  if (!result.allowed) {
-    throw new OAuthRateLimited(
-      result.retryAfterSeconds,
-      `at most ${limit} token requests a minute from one address; retry after ${result.retryAfterSeconds} s`,
-    );
-  }
-}
-
 export async function postOAuthToken(request: Request): Promise<Response> {
   const requestId = requestIdOf(request);
   const basic = parseBasic(request.headers.get("authorization"));
   try {
-    await limitAddress(request);
     if (basic === "malformed") throw new OAuthError("invalid_client", "malformed HTTP Basic credentials");
     const basicProblem = basic && (textProblem(basic.id) ?? textProblem(basic.secret));
     if (basicProblem)
@@ -133,7 +106,11 @@ export async function postOAuthToken(request: Request): Promise<Response> {
         "client authentication is required: HTTP Basic or client_id and client_secret",
       );
     }
-    const token = await issueAccessToken(id, secret);
+    const token = await issueAccessToken({
+      clientId: id,
+      clientSecret: secret,
+      clientAddress: clientAddressOf(request),
+    });
     log("info", "oauth token issued", { requestId, clientId: id });
     return jsonResponse({ access_token: token.accessToken, token_type: "Bearer", expires_in: token.expiresIn }, 200, {
       ...NO_STORE,

@@ -1,6 +1,7 @@
 // The HTTP edge of /v1: turns requests into domain calls and every outcome, failures included, into a
 // TransferResponse envelope with the status docs/interface.md settles. No business rules here. Handlers take an
 // ApiRequest and give an ApiAnswer; the exports at the bottom adapt them to Next's route handlers.
+import type { KnownApiKey } from "@/lib/auth/find-sender-by-api-key";
 import { authenticateSender, knownApiKeyOf, WWW_AUTHENTICATE, type Sender } from "@/lib/auth/sender-auth";
 import { fromWebRequest, jsonAnswer, toWebResponse, type ApiAnswer, type ApiRequest } from "@/lib/http/api-exchange";
 import { logUnexpectedFailure } from "@/lib/db/errors";
@@ -16,6 +17,7 @@ import { getStoreNpis } from "@/lib/stores/store-npis";
 import { findTransferResponse } from "@/lib/transfers/find-transfer-response";
 import { textProblem } from "@/lib/text-safety";
 import { receiveTransfer, receiveTransferWithKeyCheck } from "@/lib/transfers/receive-transfer";
+import { findShapeProblem } from "@/lib/transfers/request-shape";
 import { errorResponse } from "@/lib/transfers/responses";
 import { readRequestId, validateTransferRequest } from "@/lib/transfers/validate-request";
 import type { ErrorType, TransferRequest, TransferResponse } from "@/lib/transfers/wire";
@@ -91,9 +93,8 @@ async function guarded(request: ApiRequest, route: string, run: (ctx: Ctx) => Pr
 
 const rateLimitKey = (sender: Sender) => `v1:${sender.credential}:${sender.credentialId}`;
 
-/** The caller's credential is over its budget: 429 with Retry-After, or null to go on (also when `counted` already). */
-async function rateLimited(ctx: Ctx, sender: Sender, requestID: string, counted?: string): Promise<ApiAnswer | null> {
-  if (counted === rateLimitKey(sender)) return null;
+/** The caller's credential is over its budget: 429 with Retry-After, or null to go on. */
+async function rateLimited(ctx: Ctx, sender: Sender, requestID: string): Promise<ApiAnswer | null> {
   const limit = env().V1_RATE_LIMIT_PER_MINUTE;
   const result = await consumeRateLimit(rateLimitKey(sender), limit, 60);
   if (result.allowed) return null;
@@ -130,84 +131,100 @@ function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false;
 
 export function handlePostTransfer(request: ApiRequest): Promise<ApiAnswer> {
   return guarded(request, "POST /v1/transfer", async (ctx) => {
+    // The caller is known from the header before the body is read: an anonymous body costs nothing (the
+    // answers before the body is read echo no requestID, which the document allows).
+    const authorization = request.headers.get("authorization");
+    const key = knownApiKeyOf(authorization);
+    let sender: Sender;
+    if (key) {
+      // Checked again in the statement that stores the transfer (receiveTransferWithKeyCheck), and fully
+      // below before anything else is answered.
+      sender = { partnerId: key.partnerId, npis: key.npis, credential: "apiKey", credentialId: key.keyId };
+    } else {
+      const auth = await authenticateSender(authorization);
+      if (!auth.ok) return unauthorized(ctx, "", auth.description, auth.error);
+      sender = auth.sender;
+    }
+    ctx.partnerId = sender.partnerId;
+    const limited = await rateLimited(ctx, sender, "");
+    if (limited) return limited;
+    const partner = { partnerId: sender.partnerId };
+    // A key known only from this process's cache may have been revoked since: before any answer other than
+    // a stored transfer it is checked against the database (error answers only, so the fast path keeps its
+    // one statement). Null: the key still holds.
+    let confirmedKey = key === null;
+    const keyRefused = async (requestID: string): Promise<ApiAnswer | null> => {
+      if (confirmedKey) return null;
+      const auth = await authenticateSender(authorization);
+      if (!auth.ok) return unauthorized(ctx, requestID, auth.description, auth.error);
+      sender = auth.sender;
+      confirmedKey = true;
+      return null;
+    };
+
     const body = await request.readBody(MAX_BODY_BYTES);
     if (!body.ok && body.reason === "aborted") {
       return fail(ctx, 400, "", "SPEC_MISMATCH", "the request body ended before it was complete; nothing was stored");
     }
     if (!body.ok && body.reason === "too_large") {
-      return fail(ctx, 413, "", "OTHER", `request body is larger than the limit of ${MAX_BODY_BYTES} bytes (1 MB)`);
-    }
-    // Parsed before authentication only to echo the requestID in every answer, 401 included. Null: not UTF-8.
-    const parsed = body.ok ? tryParseJson(body.text) : null;
-    const requestID = parsed?.ok ? readRequestId(parsed.value) : "";
-
-    const known =
-      parsed?.ok && isJsonContentType(request.headers.get("content-type"))
-        ? await receiveWithKnownKey(ctx, request, parsed.value)
-        : {};
-    if (known.answer) return known.answer;
-
-    const auth = await authenticateSender(request.headers.get("authorization"));
-    if (!auth.ok) return unauthorized(ctx, requestID, auth.description, auth.error);
-    const sender = auth.sender;
-    ctx.partnerId = sender.partnerId;
-    const limited = await rateLimited(ctx, sender, requestID, known.counted);
-    if (limited) return limited;
-
-    if (!isJsonContentType(request.headers.get("content-type"))) {
-      return fail(
-        ctx,
-        415,
-        requestID,
-        "SPEC_MISMATCH",
-        "Content-Type must be application/json (UTF-8)",
-        {},
-        { partnerId: sender.partnerId },
+      return (
+        (await keyRefused("")) ??
+        fail(ctx, 413, "", "OTHER", `request body is larger than the limit of ${MAX_BODY_BYTES} bytes (1 MB)`)
       );
     }
+    if (!isJsonContentType(request.headers.get("content-type"))) {
+      return (
+        (await keyRefused("")) ??
+        fail(ctx, 415, "", "SPEC_MISMATCH", "Content-Type must be application/json (UTF-8)", {}, partner)
+      );
+    }
+    // The shape is bounded before anything is built from the body, so one request's cost is bounded too.
+    const shapeProblem = body.ok ? findShapeProblem(body.text) : null;
+    if (shapeProblem) {
+      return (
+        (await keyRefused("")) ??
+        fail(ctx, 400, "", "SPEC_MISMATCH", `${shapeProblem}; nothing was stored`, {}, partner)
+      );
+    }
+    const parsed = body.ok ? tryParseJson(body.text) : null;
     if (!parsed?.ok) {
       const what = !parsed
         ? "request body is not UTF-8 text"
         : body.ok && body.text.trim() === ""
           ? "request body is empty"
           : `request body is not valid JSON (${parsed.message})`;
-      return fail(
-        ctx,
-        400,
-        "",
-        "SPEC_MISMATCH",
-        `${what}: expected a TransferRequest object`,
-        {},
-        { partnerId: sender.partnerId },
+      return (
+        (await keyRefused("")) ??
+        fail(ctx, 400, "", "SPEC_MISMATCH", `${what}: expected a TransferRequest object`, {}, partner)
       );
     }
-    return await receive(ctx, sender, parsed.value, requestID);
+    const requestID = readRequestId(parsed.value);
+    if (key) {
+      const stored = await receiveWithKnownKey(ctx, sender, key, parsed.value);
+      if (stored) return stored;
+    }
+    // Anything else is answered by the full path.
+    return (await keyRefused(requestID)) ?? (await receive(ctx, sender, parsed.value, requestID));
   });
 }
 
 /**
- * The valid-request path for an API key this process has seen valid (issue 19): the same rate limit, validation
- * and NPI checks as below, then one statement that checks the key again and stores the transfer, instead of a
- * lookup and an insert. It answers only a stored transfer; anything else (a refused key, a bad request, a
- * conflict) goes on to the full path, which answers exactly as before. `counted`: the rate-limit token taken.
+ * The valid-request path for an API key this process has seen valid: the same validation and NPI checks as
+ * below, then one statement that checks the key again and stores the transfer, instead of a lookup and an
+ * insert. It answers only a stored transfer; anything else (a refused key, a bad request, a conflict) goes on
+ * to the full path, which answers exactly as before.
  */
 async function receiveWithKnownKey(
   ctx: Ctx,
-  request: ApiRequest,
+  sender: Sender,
+  key: KnownApiKey,
   body: unknown,
-): Promise<{ answer?: ApiAnswer; counted?: string }> {
-  const key = knownApiKeyOf(request.headers.get("authorization"));
-  if (!key) return {};
-  ctx.partnerId = key.partnerId;
-  const sender: Sender = { partnerId: key.partnerId, npis: key.npis, credential: "apiKey", credentialId: key.keyId };
-  const rate = await consumeRateLimit(rateLimitKey(sender), env().V1_RATE_LIMIT_PER_MINUTE, 60);
-  if (!rate.allowed) return {};
-  const counted = rateLimitKey(sender);
+): Promise<ApiAnswer | null> {
   const validation = validateTransferRequest(body, { storeNpis: await getStoreNpis(), now: new Date() });
-  if (!validation.ok || npiRefusal(sender, validation.request)) return { counted };
+  if (!validation.ok || npiRefusal(sender, validation.request)) return null;
   const response = await receiveTransferWithKeyCheck({ key, request: validation.request });
-  if (!response) return { counted };
-  return { answer: answer(ctx, response, 200, {}, { partnerId: sender.partnerId, outcome: "created" }), counted };
+  if (!response) return null;
+  return answer(ctx, response, 200, {}, { partnerId: sender.partnerId, outcome: "created" });
 }
 
 /** Why these credentials may not send this request's sendingPharmacy, or null. */

@@ -19,6 +19,9 @@ import {
   TransferErrorSchema,
   TransferRequestSchema,
   TransferResponseSchema,
+  ReceivedTransferResponseSchema,
+  ConfirmedTransferResponseSchema,
+  ErrorTransferResponseSchema,
 } from "@/lib/transfers/wire";
 
 type Schema = {
@@ -108,7 +111,18 @@ describe("buildOpenApiDocument", () => {
     });
 
     it("answers every status with a TransferResponse and says when", () => {
-      expect(Object.keys(op.responses).sort()).toEqual(["200", "400", "401", "405", "413", "415", "429", "500", "503"]);
+      expect(Object.keys(op.responses).sort()).toEqual([
+        "200",
+        "400",
+        "401",
+        "403",
+        "405",
+        "413",
+        "415",
+        "429",
+        "500",
+        "503",
+      ]);
       for (const [status, response] of Object.entries(op.responses)) {
         expect(response.description.length, status).toBeGreaterThan(10);
         expect(resolve(response.content?.["application/json"]?.schema)).toBe(schemas.TransferResponse);
@@ -145,35 +159,77 @@ describe("buildOpenApiDocument", () => {
       expect(op.parameters).toEqual([expect.objectContaining({ in: "path", name: "referenceID", required: true })]);
     });
 
-    it("answers 200, 401 and 404 with a TransferResponse", () => {
-      expect(Object.keys(op.responses).sort()).toEqual(["200", "401", "404"]);
+    it("answers every status it gives with a TransferResponse, Retry-After on 429 and 503", () => {
+      expect(Object.keys(op.responses).sort()).toEqual(["200", "400", "401", "404", "429", "500", "503"]);
       for (const response of Object.values(op.responses)) {
         expect(resolve(response.content?.["application/json"]?.schema)).toBe(schemas.TransferResponse);
       }
+      expect(op.responses["429"]?.headers).toHaveProperty("Retry-After");
+      expect(op.responses["503"]?.headers).toHaveProperty("Retry-After");
     });
   });
 
   describe("POST /oauth/token", () => {
     const op = doc.paths["/oauth/token"]!.post!;
 
-    it("takes a form-encoded client credentials grant and needs no prior authentication", () => {
+    it("takes a form-encoded client credentials grant, authenticated by HTTP Basic or by its form fields", () => {
       const form = resolve(op.requestBody?.content["application/x-www-form-urlencoded"]?.schema);
       expect(form.required).toEqual(["grant_type"]);
       expect(form.properties?.grant_type).toMatchObject({ const: "client_credentials" });
       expect(Object.keys(form.properties ?? {})).toEqual(expect.arrayContaining(["client_id", "client_secret"]));
-      expect(op.security).toEqual([{}]);
+      expect(Object.keys(op.requestBody?.content ?? {})).toEqual(["application/x-www-form-urlencoded"]);
+      // client_secret_basic, or client_secret_post (the form fields: no header scheme).
+      expect(op.security).toEqual([{ clientSecretBasic: [] }, {}]);
+      expect(doc.components.securitySchemes.clientSecretBasic).toMatchObject({ type: "http", scheme: "basic" });
     });
 
     it("answers a bearer token, or an OAuth error", () => {
       const token = resolve(op.responses["200"]?.content?.["application/json"]?.schema);
       expect(token.required?.sort()).toEqual(["access_token", "expires_in", "token_type"]);
       expect(token.properties?.token_type).toMatchObject({ const: "Bearer" });
-      for (const status of ["400", "401"]) {
+      expect(Object.keys(op.responses).sort()).toEqual(["200", "400", "401", "429", "500", "503"]);
+      for (const status of ["400", "401", "429", "500", "503"]) {
         const error = resolve(op.responses[status]?.content?.["application/json"]?.schema);
         expect(error.required).toEqual(["error"]);
         expect(Object.keys(error.properties ?? {})).toEqual(["error", "error_description"]);
+        expect(error.properties?.error?.enum).toEqual(
+          expect.arrayContaining(["invalid_request", "invalid_client", "temporarily_unavailable", "server_error"]),
+        );
       }
+      expect(op.responses["429"]?.headers).toHaveProperty("Retry-After");
     });
+  });
+
+  it("has a license", () => {
+    expect((doc.info as { license?: { name: string } }).license).toEqual({ name: "Proprietary" });
+  });
+
+  it("publishes TransferResponse as one of three variants, each tied to its responseType", () => {
+    const union = schemas.TransferResponse as Schema & { oneOf?: Schema[] };
+    expect(union.oneOf?.map((s) => s.$ref)).toEqual([
+      "#/components/schemas/ReceivedTransferResponse",
+      "#/components/schemas/ConfirmedTransferResponse",
+      "#/components/schemas/ErrorTransferResponse",
+    ]);
+    const tie = (name: string) =>
+      (schemas[name]?.properties?.metadata as { allOf?: Schema[] }).allOf?.map(
+        (s) => s.$ref ?? s.properties?.responseType,
+      );
+    expect(tie("ReceivedTransferResponse")).toEqual([
+      "#/components/schemas/ResponseMetadata",
+      { type: "string", const: "RECEIVED" },
+    ]);
+    expect(tie("ConfirmedTransferResponse")).toEqual([
+      "#/components/schemas/ResponseMetadata",
+      { type: "string", const: "CONFIRMED" },
+    ]);
+    expect(tie("ErrorTransferResponse")).toEqual([
+      "#/components/schemas/ResponseMetadata",
+      { type: "string", const: "ERROR" },
+    ]);
+    expect(schemas.ReceivedTransferResponse?.required).toEqual(["requestID", "metadata"]);
+    expect(schemas.ConfirmedTransferResponse?.required).toEqual(["requestID", "metadata", "prescription"]);
+    expect(schemas.ErrorTransferResponse?.required).toEqual(["requestID", "metadata", "error"]);
   });
 
   it("declares the senderKey, bearer and OAuth client-credentials schemes", () => {
@@ -198,7 +254,9 @@ describe("buildOpenApiDocument", () => {
       ["Pharmacy", PharmacySchema, false],
       ["Prescription", PrescriptionSchema, false],
       ["Insurance", InsuranceSchema, false],
-      ["TransferResponse", TransferResponseSchema, false],
+      ["ReceivedTransferResponse", ReceivedTransferResponseSchema, false],
+      ["ConfirmedTransferResponse", ConfirmedTransferResponseSchema, false],
+      ["ErrorTransferResponse", ErrorTransferResponseSchema, false],
       ["ResponseMetadata", ResponseMetadataSchema, true],
       ["Error", TransferErrorSchema, false],
     ];

@@ -4,7 +4,13 @@
 // the transfer wire format, so they are defined (once) in schemas.ts.
 import { createDocument } from "zod-openapi";
 import { buildPaths, buildWebhooks, SECURITY } from "@/lib/openapi/paths";
-import { DATE_TIME_PATTERN, ERROR_TYPE_MEANINGS, ERROR_TYPES, HTTP_URL_PATTERN } from "@/lib/transfers/wire";
+import {
+  DATE_TIME_PATTERN,
+  ERROR_TYPE_MEANINGS,
+  ERROR_TYPES,
+  HTTP_URL_PATTERN,
+  TransferResponseSchema,
+} from "@/lib/transfers/wire";
 
 export const OPENAPI_VERSION = "3.1.0";
 export const API_VERSION = "1.0.0";
@@ -38,7 +44,12 @@ same outcome for senders whose callback endpoint was unavailable.
  * a real bound stays; a date is its `format`; a date-time is its `format` and a short pattern for what RFC
  * 3339 leaves open (zod's ~300-character calendar regex would only hide it); a URL is HTTP_URL_PATTERN.
  */
-function renderSchema({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void {
+function renderSchema({ jsonSchema, zodSchema }: { jsonSchema: Record<string, unknown>; zodSchema: unknown }): void {
+  // Exactly one variant matches (their responseType consts differ): oneOf says so to client generators.
+  if (zodSchema === TransferResponseSchema && jsonSchema.anyOf) {
+    jsonSchema.oneOf = jsonSchema.anyOf;
+    delete jsonSchema.anyOf;
+  }
   if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
   if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
   if (jsonSchema.format === "date") delete jsonSchema.pattern;
@@ -57,6 +68,7 @@ export function buildOpenApiDocument(): object {
         title: "Prescription Transfer API",
         version: API_VERSION,
         description: DESCRIPTION,
+        license: { name: "Proprietary" },
       },
       servers: [{ url: "/", description: "This pharmacy's transfer service" }],
       security: SECURITY,
@@ -75,6 +87,12 @@ export function buildOpenApiDocument(): object {
             type: "http",
             scheme: "bearer",
             description: "Access token from POST /oauth/token, sent as `Authorization: Bearer <ACCESS_TOKEN>`.",
+          },
+          clientSecretBasic: {
+            type: "http",
+            scheme: "basic",
+            description:
+              "Client authentication at POST /oauth/token (RFC 6749 section 2.3.1, client_secret_basic): `Authorization: Basic base64(urlencode(client_id):urlencode(client_secret))`. The alternative, client_secret_post, sends the client_id and client_secret form fields instead.",
           },
           oauth2: {
             type: "oauth2",

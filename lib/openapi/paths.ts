@@ -38,6 +38,35 @@ const errorOf = (type: (typeof ERROR_TYPES)[number], description: string) => ({
   error: { summary: type, value: exampleError(type, description) },
 });
 
+/** The answers every /v1 operation may give whatever was asked: over the rate limit, or a failure of ours. */
+const LIMIT_AND_FAILURE_ANSWERS: Record<"429" | "500" | "503", ZodOpenApiResponseObject> = {
+  "429": transferResponse(
+    "ERROR: too many requests for these credentials; retry after the time given in Retry-After.",
+    errorOf("OTHER", "too many requests: retry later"),
+    { headers: retryAfter },
+  ),
+  "500": transferResponse(
+    "ERROR: an unexpected failure on our side. Safe to retry (a transfer: with the same requestID).",
+    errorOf("OTHER", "internal error"),
+  ),
+  "503": transferResponse(
+    "ERROR: the service is temporarily unavailable (for example, its database). Safe to retry after Retry-After.",
+    errorOf("OTHER", "service temporarily unavailable: retry later"),
+    { headers: retryAfter },
+  ),
+};
+
+/** Client authentication at the token endpoint (RFC 6749 section 2.3.1): HTTP Basic, or the form fields. */
+export const TOKEN_ENDPOINT_SECURITY: Record<string, string[]>[] = [{ clientSecretBasic: [] }, {}];
+
+function oauthError(description: string, headers?: z.ZodObject): ZodOpenApiResponseObject {
+  return {
+    description,
+    ...(headers ? { headers } : {}),
+    content: { "application/json": { schema: OAuthErrorSchema } },
+  };
+}
+
 export function buildPaths(): ZodOpenApiPathsObject {
   return {
     "/v1/transfer": {
@@ -83,6 +112,10 @@ export function buildPaths(): ZodOpenApiPathsObject {
               }),
             },
           ),
+          "403": transferResponse(
+            "ERROR: the credentials' partner has no registered sending pharmacy NPIs while this service accepts transfers only from registered NPIs.",
+            errorOf("OTHER", "these credentials have no registered sending pharmacy NPIs"),
+          ),
           "405": transferResponse(
             "ERROR: a method other than POST.",
             errorOf("OTHER", "method PUT is not allowed here; allowed: POST"),
@@ -95,20 +128,7 @@ export function buildPaths(): ZodOpenApiPathsObject {
             "ERROR: the Content-Type is not application/json.",
             errorOf("SPEC_MISMATCH", "Content-Type must be application/json (UTF-8)"),
           ),
-          "429": transferResponse(
-            "ERROR: too many requests from this sender; retry after the time given in Retry-After.",
-            errorOf("OTHER", "too many requests: retry later"),
-            { headers: retryAfter },
-          ),
-          "500": transferResponse(
-            "ERROR: an unexpected failure on our side. Safe to retry with the same requestID.",
-            errorOf("OTHER", "internal error"),
-          ),
-          "503": transferResponse(
-            "ERROR: the service is temporarily unavailable (for example, its database). Safe to retry after Retry-After.",
-            errorOf("OTHER", "service temporarily unavailable: retry later"),
-            { headers: retryAfter },
-          ),
+          ...LIMIT_AND_FAILURE_ANSWERS,
         },
       },
     },
@@ -125,11 +145,16 @@ export function buildPaths(): ZodOpenApiPathsObject {
             received: EXAMPLES.received,
             confirmed: EXAMPLES.confirmed,
           }),
+          "400": transferResponse(
+            "ERROR: the referenceID is text that cannot be an identifier (a NUL or an unpaired surrogate).",
+            errorOf("SPEC_MISMATCH", "referenceID contains a NUL character"),
+          ),
           "401": transferResponse("ERROR: missing or bad credentials.", { unauthorized: EXAMPLES.unauthorized }),
           "404": transferResponse(
             "ERROR: no transfer with this referenceID belongs to the caller.",
             errorOf("OTHER", "no transfer with this referenceID"),
           ),
+          ...LIMIT_AND_FAILURE_ANSWERS,
         },
       },
     },
@@ -138,8 +163,8 @@ export function buildPaths(): ZodOpenApiPathsObject {
         operationId: "issueAccessToken",
         summary: "Get a bearer token (OAuth 2.0 client credentials)",
         description:
-          "Exchanges client credentials for a short-lived bearer token. Authenticate with HTTP Basic (`Authorization: Basic base64(client_id:client_secret)`) or with the client_id and client_secret form fields. Revoking the client revokes its tokens.",
-        security: [{}],
+          "Exchanges client credentials for a short-lived bearer token. Authenticate with HTTP Basic (`Authorization: Basic base64(client_id:client_secret)`, client_secret_basic) or with the client_id and client_secret form fields (client_secret_post), not both. The body is form-encoded (RFC 6749 section 4.4.2): a JSON body is invalid_request. Revoking the client revokes its tokens. Failed requests are limited per client and per address apart from the tokens issued, so a client presenting its correct secret is never refused because of others' failures.",
+        security: TOKEN_ENDPOINT_SECURITY,
         requestBody: {
           required: true,
           content: { "application/x-www-form-urlencoded": { schema: OAuthTokenRequestSchema } },
@@ -150,17 +175,21 @@ export function buildPaths(): ZodOpenApiPathsObject {
             headers: z.object({ "Cache-Control": z.literal("no-store") }),
             content: { "application/json": { schema: OAuthTokenResponseSchema } },
           },
-          "400": {
-            description: "invalid_request, unsupported_grant_type or invalid_scope.",
-            content: { "application/json": { schema: OAuthErrorSchema } },
-          },
-          "401": {
-            description: "invalid_client: unknown client, wrong secret, or a revoked client.",
-            headers: z.object({
-              "WWW-Authenticate": z.string().meta({ example: 'Basic realm="oauth"' }),
-            }),
-            content: { "application/json": { schema: OAuthErrorSchema } },
-          },
+          "400": oauthError(
+            "invalid_request (including a body that is not form-encoded), unsupported_grant_type or invalid_scope.",
+          ),
+          "401": oauthError(
+            "invalid_client: unknown client, wrong secret, or a revoked client.",
+            z.object({ "WWW-Authenticate": z.string().meta({ example: 'Basic realm="oauth"' }) }),
+          ),
+          "429": oauthError(
+            "temporarily_unavailable: too many tokens issued to this client, or too many failed requests for this client or from this address, in the last minute; retry after Retry-After.",
+            retryAfter,
+          ),
+          "500": oauthError("server_error: an unexpected failure on our side; the description carries a request id."),
+          "503": oauthError(
+            "temporarily_unavailable: the service is temporarily unavailable (for example, its database).",
+          ),
         },
       },
     },

@@ -11,7 +11,10 @@ import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { buildTransferRequest, DEMO_PHARMACY_NPI } from "@/lib/transfers/fixtures";
 import type { TransferRequest } from "@/lib/transfers/wire";
+import { findShapeProblem } from "@/lib/transfers/request-shape";
 import { validateTransferRequest, type ValidationResult } from "@/lib/transfers/validate-request";
+import { BODY_SHAPE_LIMITS } from "@/lib/transfers/wire";
+import { RESERVED_KEY_NAMES } from "@/lib/text-safety";
 import { applyCorruption, corruption, validRequestAt, type Json } from "@/tests/support/json-corruption";
 
 const NOW = new Date("2025-06-02T14:05:00Z");
@@ -67,6 +70,28 @@ describe("the published schema and our validation agree", () => {
       { numRuns: 1500 },
     );
   }, 60_000);
+
+  it("what the document says about metadata's extra keys (how many, which names), the service enforces", () => {
+    fc.assert(
+      fc.property(
+        validRequestAt(NOW),
+        fc.nat({ max: BODY_SHAPE_LIMITS.keysPerObject + 8 }),
+        fc.option(fc.constantFrom(...RESERVED_KEY_NAMES), { nil: undefined }),
+        (request, extras, reserved) => {
+          const metadata = (request as { metadata: Record<string, unknown> }).metadata;
+          for (let i = 0; i < extras; i++) metadata[`x${i}`] = i;
+          if (reserved) Object.defineProperty(metadata, reserved, { value: 1, enumerable: true, writable: true });
+          // The service as it meets the body: the shape scan of the text, then validation of the parsed value.
+          const text = JSON.stringify(request);
+          const shapeProblem = findShapeProblem(text);
+          const ours = shapeProblem ? null : validateTransferRequest(JSON.parse(text), CTX);
+          const serviceRefuses = shapeProblem !== null || oursRefusesStructurally(ours!);
+          expect(serviceRefuses, shapeProblem ?? (ours!.ok ? "valid" : ours!.description)).toBe(!ajvValidate(request));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 
   it.each<[string, (r: TransferRequest) => void, boolean]>([
     ["daysSupply 1", (r) => (r.prescription.daysSupply = 1), true],

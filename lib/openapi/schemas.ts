@@ -40,8 +40,14 @@ export const OAuthErrorSchema = z
         "unauthorized_client",
         "unsupported_grant_type",
         "invalid_scope",
+        "temporarily_unavailable",
+        "server_error",
       ])
-      .meta({ description: "RFC 6749 section 5.2 error code.", example: "invalid_client" }),
+      .meta({
+        description:
+          "RFC 6749 section 5.2 error code; temporarily_unavailable (429, 503) and server_error (500) as RFC 6749 section 4.1.2.1 names them.",
+        example: "invalid_client",
+      }),
     error_description: z
       .string()
       .optional()

@@ -67,3 +67,12 @@ export const DATE_TIME_PATTERN = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.
  */
 export const HTTP_URL_PATTERN =
   "^[hH][tT][tT][pP][sS]?://([a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\\.)+[a-zA-Z]{2,63}(:[0-9]{1,5})?([/?#]\\S*)?$";
+
+/**
+ * The shape a TransferRequest body may have, checked on its text before it is parsed or validated, so that
+ * one request's cost is bounded by these numbers rather than by its size: at most this many keys in an object
+ * (metadata, which is open, is the only object that could have more than 20), items in an array (allergies
+ * has at most TEXT_LIMITS.allergies) and values in the whole body. Nesting is bounded by MAX_JSON_DEPTH
+ * (lib/text-safety.ts). A valid request has about 150 values.
+ */
+export const BODY_SHAPE_LIMITS = { keysPerObject: 64, itemsPerArray: 100, values: 4000 } as const;

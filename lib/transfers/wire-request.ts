@@ -1,7 +1,8 @@
 // The request side of the wire format (interface sections 2.1-2.11): TransferRequest and its parts.
 import * as z from "zod";
 
-import { ALLERGIES_DESCRIPTORS, GENDERS, TEXT_LIMITS, WIRE_MAXIMUMS } from "./wire-constants";
+import { MAX_JSON_DEPTH, RESERVED_KEY_NAMES } from "@/lib/text-safety";
+import { ALLERGIES_DESCRIPTORS, BODY_SHAPE_LIMITS, GENDERS, TEXT_LIMITS, WIRE_MAXIMUMS } from "./wire-constants";
 import { date, dateTime, dea, digits, email, ndc, npi, text } from "./wire-fields";
 
 // ---------------------------------------------------------------------------------------------------
@@ -230,7 +231,22 @@ export const RequestMetadataSchema = z
       .optional()
       .meta({ description: "Number of times this request has been retried.", example: 0 }),
   })
-  .meta({ id: "RequestMetadata", description: "Request metadata. Additional properties are allowed." });
+  .check((ctx) => {
+    // The shape scan of the body's text refuses this first (request-shape.ts); checked here too for the
+    // callers that hand over a parsed value.
+    if (Object.keys(ctx.value).length > BODY_SHAPE_LIMITS.keysPerObject)
+      ctx.issues.push({
+        code: "custom",
+        message: `has more than ${BODY_SHAPE_LIMITS.keysPerObject} keys`,
+        input: ctx.value,
+      });
+  })
+  .meta({
+    id: "RequestMetadata",
+    description: `Request metadata. Additional properties are allowed and stored as sent, up to ${BODY_SHAPE_LIMITS.keysPerObject} keys in all, except the names ${RESERVED_KEY_NAMES.join(", ")} (at any depth).`,
+    maxProperties: BODY_SHAPE_LIMITS.keysPerObject,
+    propertyNames: { not: { enum: [...RESERVED_KEY_NAMES] } },
+  });
 export type RequestMetadata = z.infer<typeof RequestMetadataSchema>;
 
 // 2.1 TransferRequest
@@ -248,7 +264,6 @@ export const TransferRequestSchema = z
   })
   .meta({
     id: "TransferRequest",
-    description:
-      "A request to transfer ownership of one prescription to the receiving pharmacy. All keys are required.",
+    description: `A request to transfer ownership of one prescription to the receiving pharmacy. All keys are required. The body as a whole may hold at most ${BODY_SHAPE_LIMITS.values} values, ${BODY_SHAPE_LIMITS.keysPerObject} keys in one object and ${BODY_SHAPE_LIMITS.itemsPerArray} items in one array, nested at most ${MAX_JSON_DEPTH} levels: past them it is SPEC_MISMATCH before anything else is checked.`,
   });
 export type TransferRequest = z.infer<typeof TransferRequestSchema>;

@@ -2,7 +2,7 @@
 // its error, also the body of the callbacks.
 import * as z from "zod";
 
-import { ERROR_TYPES, RESPONSE_TYPES, TEXT_LIMITS } from "./wire-constants";
+import { ERROR_TYPES, RESPONSE_TYPES, TEXT_LIMITS, type ResponseType } from "./wire-constants";
 import { dateTime, text } from "./wire-fields";
 import { PrescriptionSchema } from "./wire-request";
 
@@ -45,47 +45,47 @@ export const TransferErrorSchema = z
   .meta({ id: "Error", description: "Why a transfer request failed." });
 export type TransferError = z.infer<typeof TransferErrorSchema>;
 
-// 2.12 TransferResponse
+// 2.12 TransferResponse: one object per variant of interface section 4.1, tied to its responseType, so that
+// a validator refuses a CONFIRMED without its prescription and a generated client can narrow the type.
 
-export const TransferResponseSchema = z
-  .strictObject({
-    requestID: z.string().meta({
-      description: "Echoes metadata.requestID of the request; an empty string when it could not be read.",
-      example: "req_01HZX3K8V6Q2M9T4",
-    }),
-    metadata: ResponseMetadataSchema,
-    error: TransferErrorSchema.optional(),
-    prescription: PrescriptionSchema.optional(),
-  })
-  .superRefine((response, ctx) => {
-    // The three variants of interface section 4.1: which of error/prescription each one carries.
-    const { responseType } = response.metadata;
-    const hasError = response.error !== undefined;
-    const hasPrescription = response.prescription !== undefined;
-    if (responseType === "ERROR" && !hasError) {
-      ctx.addIssue({ code: "custom", path: ["error"], message: "is required when metadata.responseType is ERROR" });
-    }
-    if (responseType !== "ERROR" && hasError) {
-      ctx.addIssue({ code: "custom", path: ["error"], message: "is allowed only when metadata.responseType is ERROR" });
-    }
-    if (responseType === "CONFIRMED" && !hasPrescription) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["prescription"],
-        message: "is required when metadata.responseType is CONFIRMED",
-      });
-    }
-    if (responseType !== "CONFIRMED" && hasPrescription) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["prescription"],
-        message: "is allowed only when metadata.responseType is CONFIRMED",
-      });
-    }
-  })
+/** ResponseMetadata whose responseType is `responseType` (published as ResponseMetadata and a const). */
+const responseMetadataOf = <T extends ResponseType>(responseType: T) =>
+  z.intersection(ResponseMetadataSchema, z.looseObject({ responseType: z.literal(responseType) }));
+
+const requestID = z.string().meta({
+  description: "Echoes metadata.requestID of the request; an empty string when it could not be read.",
+  example: "req_01HZX3K8V6Q2M9T4",
+});
+
+export const ReceivedTransferResponseSchema = z
+  .strictObject({ requestID, metadata: responseMetadataOf("RECEIVED") })
+  .meta({
+    id: "ReceivedTransferResponse",
+    description: "RECEIVED: accepted and not yet processed; a callback follows. Neither prescription nor error.",
+  });
+
+export const ConfirmedTransferResponseSchema = z
+  .strictObject({ requestID, metadata: responseMetadataOf("CONFIRMED"), prescription: PrescriptionSchema })
+  .meta({ id: "ConfirmedTransferResponse", description: "CONFIRMED: transferred; carries the prescription." });
+
+export const ErrorTransferResponseSchema = z
+  .strictObject({ requestID, metadata: responseMetadataOf("ERROR"), error: TransferErrorSchema })
+  .meta({ id: "ErrorTransferResponse", description: "ERROR: unsuccessful; carries the error." });
+
+const TransferResponseUnion = z
+  .union([ReceivedTransferResponseSchema, ConfirmedTransferResponseSchema, ErrorTransferResponseSchema])
   .meta({
     id: "TransferResponse",
     description:
-      "Every answer of /v1/transfer. RECEIVED: requestID and metadata. CONFIRMED: also prescription. ERROR: also error.",
+      "Every answer of /v1/transfer and every callback, one of three variants told apart by metadata.responseType: RECEIVED (requestID and metadata), CONFIRMED (also prescription), ERROR (also error).",
   });
-export type TransferResponse = z.infer<typeof TransferResponseSchema>;
+
+type KeysOfAny<T> = T extends unknown ? keyof T : never;
+/** Each variant with the other variants' fields as absent keys, so `response.error` reads on any of them. */
+type Exclusive<T, K extends PropertyKey = KeysOfAny<T>> = T extends unknown
+  ? T & { [P in Exclude<K, keyof T>]?: undefined }
+  : never;
+export type TransferResponse = Exclusive<z.infer<typeof TransferResponseUnion>>;
+
+/** The union, typed with the exclusive form of its output, so that a parsed answer reads like any other. */
+export const TransferResponseSchema: z.ZodType<TransferResponse> = TransferResponseUnion;

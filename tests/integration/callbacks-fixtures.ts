@@ -86,12 +86,12 @@ export async function recordDecision(opts: {
     opts.decision === "CONFIRMED"
       ? {
           requestID: request.metadata.requestID,
-          metadata: { ...metadata, localRxNumber: "L-42" },
+          metadata: { ...metadata, responseType: "CONFIRMED", localRxNumber: "L-42" },
           prescription: request.prescription,
         }
       : {
           requestID: request.metadata.requestID,
-          metadata,
+          metadata: { ...metadata, responseType: "ERROR" },
           error: { type: "INVALID_INFO", description: "prescription.refillsRemaining: no refills left to transfer" },
         };
   const callbackId = await db().$transaction(async (tx) => {

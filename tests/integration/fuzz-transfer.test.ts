@@ -9,6 +9,7 @@ import { createApiKey } from "@/lib/auth/create-api-key";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { getStoreNpis } from "@/lib/stores/store-npis";
 import { formatPath, textProblem } from "@/lib/text-safety";
+import { findShapeProblem } from "@/lib/transfers/request-shape";
 import { validateTransferRequest } from "@/lib/transfers/validate-request";
 import { TransferResponseSchema, type ErrorType, type TransferResponse } from "@/lib/transfers/wire";
 import { createTestPartner, freshRequest } from "@/tests/support/api";
@@ -68,6 +69,8 @@ function expectedFor(bytes: Uint8Array): { accepted: true } | { accepted: false;
   let value: unknown;
   try {
     text = STRICT_UTF8.decode(bytes);
+    // A body past the shape limits is refused before it is parsed or validated.
+    if (findShapeProblem(text)) return { accepted: false, type: "SPEC_MISMATCH" };
     value = JSON.parse(text);
   } catch {
     return { accepted: false, type: "SPEC_MISMATCH" };

@@ -35,7 +35,9 @@ async function expectRefusedAndNotStored(status: number, words: string): Promise
   const answer = await send(baseUrl, { body: request, authorization: senderKey(key.apiKey) });
   expectEnvelope(answer);
   expect(answer.status).toBe(status);
-  expect(answer.body.requestID).toBe(request.metadata.requestID);
+  // A 401 decided from the header alone (the key no longer known to this process) comes before the body is read.
+  if (status === 401) expect([request.metadata.requestID, ""]).toContain(answer.body.requestID);
+  else expect(answer.body.requestID).toBe(request.metadata.requestID);
   expect(answer.body.error?.description).toContain(words);
   if (status === 401) expect(answer.headers.get("www-authenticate")).toMatch(/senderKey/);
   expect(await stored(request)).toBe(0);

@@ -1,8 +1,10 @@
-// Helpers for talking to the running service over real HTTP, as a sending pharmacy would.
+// Helpers for talking to the running service over real HTTP, as a sending pharmacy would. Every answer is
+// held to the published document (tests/support/contract.ts).
 import { randomUUID } from "node:crypto";
 import { createPartner, type CreatedPartner } from "@/lib/partners/create-partner";
 import { buildTransferRequest, DEMO_SENDING_NPI } from "@/lib/transfers/fixtures";
 import type { TransferRequest, TransferResponse } from "@/lib/transfers/wire";
+import { expectAnswerInDocument } from "@/tests/support/contract";
 
 export type ApiAnswer = { status: number; headers: Headers; body: TransferResponse; text: string };
 
@@ -43,6 +45,13 @@ export async function send(
     body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
   });
   const text = await res.text();
+  expectAnswerInDocument({
+    method: opts.method ?? "POST",
+    path: opts.path ?? "/v1/transfer",
+    status: res.status,
+    headers: res.headers,
+    text,
+  });
   let body: TransferResponse;
   try {
     body = JSON.parse(text) as TransferResponse;

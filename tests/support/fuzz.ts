@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { afterAll, expect } from "vitest";
+import { expectAnswerInDocument } from "@/tests/support/contract";
 
 /**
  * A failing run prints `{ seed, path }` with the shrunk counterexample; replay it with
@@ -39,8 +40,16 @@ export type RawRequest = {
   body?: string | Uint8Array;
 };
 
+const headerReader = (headers: IncomingHttpHeaders) => ({
+  get: (name: string) => {
+    const value = headers[name.toLowerCase()];
+    return Array.isArray(value) ? value.join(", ") : value;
+  },
+});
+
 /**
- * One request on a fresh connection. A connection the server drops without an answer rejects, which
+ * One request on a fresh connection. An answer of an operation of the published document must match it
+ * (tests/support/contract.ts): a status, header or body the document does not describe fails the property. A connection the server drops without an answer rejects, which
  * fails the property: "never a dropped connection" is part of every route's contract.
  */
 export function sendRaw(baseUrl: string, req: RawRequest): Promise<RawAnswer> {
@@ -66,9 +75,26 @@ export function sendRaw(baseUrl: string, req: RawRequest): Promise<RawAnswer> {
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }),
-        );
+        res.on("end", () => {
+          const answer = {
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString("utf8"),
+          };
+          try {
+            expectAnswerInDocument({
+              method: req.method,
+              path: req.path,
+              status: answer.status,
+              headers: headerReader(res.headers),
+              text: answer.text,
+            });
+          } catch (err) {
+            reject(err as Error);
+            return;
+          }
+          resolve(answer);
+        });
         res.on("error", (err) => reject(new Error(`connection dropped mid-answer: ${err.message}`)));
       },
     );

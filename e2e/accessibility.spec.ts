@@ -5,7 +5,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { expectNoSeriousAxeViolations } from "./axe";
 import { createPharmacist, createSender, queueName, sendTransfer, signIn, transferRequest } from "./dashboard-helpers";
-import { expect, test } from "./fixtures";
+import { expect, test } from "./page-guard";
 
 /** A transfer with optional fields left out, so that the review and the record show their "not given" values. */
 function sparseTransfer() {

@@ -2,7 +2,7 @@
 // a reload; the review shows allergies, the prescriber's NPI and the insurance; approve (keyboard only) and
 // print the record; reject another with an error type and a description; and two browsers racing to
 // decide one transfer (exactly one wins, the other is told).
-import { expect, test } from "./fixtures";
+import { expect, test } from "./page-guard";
 import {
   createPharmacist,
   createSender,

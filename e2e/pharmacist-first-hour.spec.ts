@@ -302,4 +302,10 @@ test("idle on a review screen (claim renewals and refreshes running): the sign-i
   ).toBeVisible();
   await page.waitForTimeout(3_000);
   await expect(page).toHaveURL(/reason=idle/);
+  // The place to return to is kept: signing in again reopens the transfer.
+  expect(new URL(page.url()).searchParams.get("callbackUrl")).toBe(`/transfers/${referenceID}`);
+  await page.getByLabel("Email").fill(pharmacist.email);
+  await page.getByLabel("Password").fill(pharmacist.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(new RegExp(`/transfers/${referenceID}$`));
 });

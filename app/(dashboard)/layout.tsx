@@ -23,12 +23,13 @@ export default async function DashboardLayout({ children }: { children: React.Re
         Skip to content
       </a>
       <header className="bg-slate-800 text-slate-100 print:hidden">
-        <div className="mx-auto flex max-w-screen-2xl items-center gap-4 px-4 py-1.5">
+        {/* Wraps rather than overflows: at 320 px (or 400 % zoom) the sign-out buttons stay on screen, on the dark background. */}
+        <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-4 gap-y-1 px-4 py-1.5">
           <Link href="/transfers" prefetch={false} className="font-semibold text-white">
             Rx Transfer
           </Link>
           <span className="hidden text-slate-300 md:inline">{env().PHARMACY_NAME}</span>
-          <nav aria-label="Dashboard" className="flex gap-1">
+          <nav aria-label="Dashboard" className="flex flex-wrap gap-1">
             <Link href="/transfers" prefetch={false} className="rounded px-2 py-1 hover:bg-slate-700">
               Queue
             </Link>
@@ -47,8 +48,8 @@ export default async function DashboardLayout({ children }: { children: React.Re
               </Link>
             )}
           </nav>
-          <div className="ml-auto flex items-center gap-2">
-            <span>
+          <div className="ml-auto flex flex-wrap items-center gap-2">
+            <span className="min-w-0 break-words">
               <span className="sr-only">Signed in as </span>
               {user.name} <span className="text-slate-400">({user.role})</span>
             </span>

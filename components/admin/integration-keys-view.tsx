@@ -88,50 +88,52 @@ export function IntegrationKeysView({ initial }: { initial: IntegrationKeySummar
         </Button>
       </form>
       <StatusMessage>{status}</StatusMessage>
-      <table className={TABLE_CLASS}>
-        <caption className="sr-only">Integration keys</caption>
-        <thead className={THEAD_CLASS}>
-          <tr>
-            <SortHeader label="System" column="name" sort={sort} onSort={toggle} />
-            <th scope="col" className={TH_CLASS}>
-              Key
-            </th>
-            <SortHeader label="Created" column="createdAt" sort={sort} onSort={toggle} />
-            <SortHeader label="Last used" column="lastUsedAt" sort={sort} onSort={toggle} />
-            <th scope="col" className={TH_CLASS}>
-              Status
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {sorted.length === 0 && (
+      <div className="overflow-x-auto">
+        <table className={TABLE_CLASS}>
+          <caption className="sr-only">Integration keys</caption>
+          <thead className={THEAD_CLASS}>
             <tr>
-              <td colSpan={5} className={TD_CLASS}>
-                No integration keys yet.
-              </td>
+              <SortHeader label="System" column="name" sort={sort} onSort={toggle} />
+              <th scope="col" className={TH_CLASS}>
+                Key
+              </th>
+              <SortHeader label="Created" column="createdAt" sort={sort} onSort={toggle} />
+              <SortHeader label="Last used" column="lastUsedAt" sort={sort} onSort={toggle} />
+              <th scope="col" className={TH_CLASS}>
+                Status
+              </th>
             </tr>
-          )}
-          {sorted.map((k) => (
-            <tr key={k.keyId} className={TR_CLASS}>
-              <td className={TD_CLASS}>{k.name}</td>
-              <td className={`${TD_CLASS} font-mono text-xs`}>
-                {k.prefix}…{k.last4}
-              </td>
-              <td className={TD_CLASS}>{k.createdAt.slice(0, 16).replace("T", " ")}</td>
-              <td className={TD_CLASS}>{k.lastUsedAt ? k.lastUsedAt.slice(0, 16).replace("T", " ") : "never"}</td>
-              <td className={TD_CLASS}>
-                {k.revokedAt ? (
-                  <Badge tone="red">Revoked</Badge>
-                ) : (
-                  <Button variant="danger" onClick={() => revoke.ask(k)}>
-                    Revoke<span className="sr-only"> {k.name}</span>
-                  </Button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {sorted.length === 0 && (
+              <tr>
+                <td colSpan={5} className={TD_CLASS}>
+                  No integration keys yet.
+                </td>
+              </tr>
+            )}
+            {sorted.map((k) => (
+              <tr key={k.keyId} className={TR_CLASS}>
+                <td className={TD_CLASS}>{k.name}</td>
+                <td className={`${TD_CLASS} font-mono text-xs`}>
+                  {k.prefix}…{k.last4}
+                </td>
+                <td className={TD_CLASS}>{k.createdAt.slice(0, 16).replace("T", " ")}</td>
+                <td className={TD_CLASS}>{k.lastUsedAt ? k.lastUsedAt.slice(0, 16).replace("T", " ") : "never"}</td>
+                <td className={TD_CLASS}>
+                  {k.revokedAt ? (
+                    <Badge tone="red">Revoked</Badge>
+                  ) : (
+                    <Button variant="danger" onClick={() => revoke.ask(k)}>
+                      Revoke<span className="sr-only"> {k.name}</span>
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <ConfirmDialog
         {...revoke.dialog}
         title={`Revoke the integration key of ${revoke.target?.name ?? ""}?`}

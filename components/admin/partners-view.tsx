@@ -63,7 +63,7 @@ function CreatePartnerForm({
       <h2 id="new-partner-heading" className="font-semibold">
         Add a partner
       </h2>
-      <div className="grid gap-2 md:grid-cols-3">
+      <div className="grid grid-cols-1 gap-2 md:grid-cols-3">
         <Field label="Name" error={errors.name?.message}>
           {(p) => <input {...p} autoComplete="off" {...form.register("name")} />}
         </Field>

@@ -1,11 +1,12 @@
 "use client";
-// The transfer log for inspections: a date range, a schedule and an outcome, and a link that downloads the CSV
-// from /api/transfers/export (streamed; the download is audited). Days are the reader's calendar days, from
+// The transfer log for inspections: a date range, a schedule and an outcome, the period's decided transfers
+// as a table, and a submit button that downloads the CSV from /api/transfers/export (streamed; the download is audited). Days are the reader's calendar days, from
 // midnight of the first to midnight after the last, in their own time zone; before hydration (or without
 // JavaScript) the link carries the bare dates, which the server reads as UTC days.
 import { useState, useSyncExternalStore } from "react";
 import { Field } from "@/components/ui/field";
 import { buttonClass } from "@/components/ui/button";
+import { TransferLogTable } from "@/components/dashboard/transfer-log-table";
 
 const SCHEDULE_OPTIONS = [
   { value: "all", label: "All transfers, controlled or not" },
@@ -43,15 +44,19 @@ function localMidnight(day: string): string {
   return new Date(`${day}T00:00:00`).toISOString();
 }
 
-export function exportHref(f: TransferLogFilters, inBrowser: boolean): string {
+/** The filters as the export and the on-screen log read them. */
+function periodParams(f: TransferLogFilters, inBrowser: boolean): URLSearchParams {
   const end = nextDay(f.lastDay);
-  const p = new URLSearchParams({
+  return new URLSearchParams({
     from: inBrowser ? localMidnight(f.firstDay) : f.firstDay,
     to: inBrowser ? localMidnight(end) : end,
     schedule: f.schedule,
     outcome: f.outcome,
   });
-  return `/api/transfers/export?${p}`;
+}
+
+export function exportHref(f: TransferLogFilters, inBrowser: boolean): string {
+  return `/api/transfers/export?${periodParams(f, inBrowser)}`;
 }
 
 function problemOf(f: TransferLogFilters): string | null {
@@ -74,7 +79,7 @@ export function TransferLogForm({ initial }: { initial: TransferLogFilters }) {
   const inspection: TransferLogFilters = { ...initial, schedule: "any", outcome: "approved" };
 
   return (
-    <div className="max-w-3xl space-y-4">
+    <div className="max-w-5xl space-y-4">
       <div>
         <h1 className="text-lg font-semibold">Transfer log</h1>
         <p className="text-slate-700">
@@ -109,7 +114,7 @@ export function TransferLogForm({ initial }: { initial: TransferLogFilters }) {
         <h2 id="custom-heading" className="font-semibold">
           Choose the period and the transfers
         </h2>
-        <div className="grid gap-3 sm:grid-cols-2">
+        <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
           <Field label="First day" hint="Decisions from midnight at the start of this day.">
             {(f) => (
               <input
@@ -167,20 +172,15 @@ export function TransferLogForm({ initial }: { initial: TransferLogFilters }) {
           Days run from midnight to midnight {timeZone ? `in your time zone (${timeZone})` : "UTC"}. Columns are the
           record&apos;s elements by name (referenceID, outcome, transferDateTime, …), oldest decision first.
         </p>
-        {problem ? (
-          <>
-            <p role="alert" className="rounded border border-red-300 bg-red-50 px-2 py-1 text-red-900">
-              {problem}
-            </p>
-            <button type="button" disabled className={buttonClass("primary")}>
-              Download CSV
-            </button>
-          </>
-        ) : (
-          <a href={exportHref(filters, timeZone !== null)} className={buttonClass("primary")}>
-            Download CSV
-          </a>
+        {problem && (
+          <p role="alert" className="rounded border border-red-300 bg-red-50 px-2 py-1 text-red-900">
+            {problem}
+          </p>
         )}
+        <TransferLogTable params={periodParams(filters, timeZone !== null)} valid={!problem} />
+        <button type="submit" disabled={problem !== null} className={buttonClass("primary")}>
+          Download CSV<span className="sr-only">: the decided transfers of this period</span>
+        </button>
       </form>
     </div>
   );

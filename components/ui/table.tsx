@@ -1,7 +1,9 @@
 // The dashboard's table look, in one place: the queue, the audit log and the admin tables share it.
 // Class strings, plus the header row every table repeated; bodies stay plain JSX, so each table keeps its
 // own semantics (captions, aria-sort, row roles).
-export const TABLE_CLASS = "w-full border-collapse text-left";
+// `relative`: the cells' screen-reader-only text (position: absolute) stays inside the table's scrolling region
+// rather than widening the page at narrow widths.
+export const TABLE_CLASS = "relative w-full border-collapse text-left";
 export const THEAD_CLASS = "border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-600";
 export const TH_CLASS = "px-2 py-1.5";
 export const TD_CLASS = "px-2 py-1.5 align-top";

@@ -78,6 +78,7 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
     allow: STAFF,
     why: "transfer log for inspections (CSV of decided transfers; audited)",
   },
+  { pattern: "/api/transfers/log", allow: STAFF, why: "the transfer log's table of decided transfers (audited)" },
   { pattern: "/api/transfers/**", allow: STAFF, why: "queue, review data, status and timeline" },
   { pattern: "/api/session/**", allow: STAFF, why: "session activity heartbeat" },
   {

@@ -170,8 +170,8 @@ type ExportRow = {
   store_address: unknown;
 };
 
-/** The filters as SQL; `schedule` is the decision's for an approval ("CIV" → "IV"), the intake's otherwise. */
-function conditions(query: TransferExportQuery, upTo: Date): Prisma.Sql[] {
+/** The filters as SQL (the export and the on-screen log share them); `schedule` is the decision's for an approval ("CIV" → "IV"), the intake's otherwise. */
+export function conditions(query: TransferExportQuery, upTo: Date): Prisma.Sql[] {
   const conds = [Prisma.sql`d.decided_at >= ${query.fromDate}`, Prisma.sql`d.decided_at < ${upTo}`];
   if (query.outcome !== "any")
     conds.push(Prisma.sql`d.decision = ${query.outcome === "approved" ? "APPROVED" : "REJECTED"}::"Decision"`);

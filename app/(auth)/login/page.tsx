@@ -14,10 +14,17 @@ import { SsoSignIn } from "./sso-sign-in";
 
 export const metadata: Metadata = { title: "Sign in" };
 
+/** "15 minutes", "1 minute"; a limit that is not whole minutes (a test's) as formatDuration says it. */
+function idleLimitInWords(ms: number): string {
+  const minutes = ms / 60_000;
+  if (Number.isInteger(minutes) && minutes >= 1) return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  return formatDuration(ms);
+}
+
 function noticeFor(reason: string | undefined): string | null {
   switch (reason) {
     case "idle":
-      return `You were signed out after ${formatDuration(sessionIdleMs())} without activity, to protect patient data. Sign in to continue.`;
+      return `You were signed out after ${idleLimitInWords(sessionIdleMs())} without activity, to protect patient data. Sign in to continue where you were.`;
     case "expired":
       return `Your session reached its maximum length (${env().SESSION_MAX_HOURS} hours). Sign in again.`;
     case "revoked":

@@ -74,7 +74,7 @@ export default async function AdminOverviewPage() {
           )}
         </div>
       )}
-      <div className="grid gap-3 md:grid-cols-2 xl:grid-cols-4">
+      <div className="grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-4">
         <Card title="Partners" href="/admin/partners">
           <p>
             {plural(o.partners.total, "sending pharmacy", "sending pharmacies")}

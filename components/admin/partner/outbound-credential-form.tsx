@@ -51,7 +51,7 @@ export function OutboundCredentialForm({ p }: { p: PartnerDetails }) {
       }
     >
       <form noValidate onSubmit={submit} className="space-y-2">
-        <div className="grid gap-2 md:grid-cols-[16rem_1fr]">
+        <div className="grid grid-cols-1 gap-2 md:grid-cols-[16rem_1fr]">
           <Field label="Header name" error={errors.headerName?.message}>
             {(f) => <input {...f} autoComplete="off" {...form.register("headerName")} />}
           </Field>

@@ -47,11 +47,11 @@ export function PartnerDetailView({ initial, callbackUrlHint }: { initial: Partn
       <SenderViewSection p={p} />
       <ApiKeysSection p={p} onShow={setShown} />
       <OAuthClientsSection p={p} onShow={setShown} />
-      <div className="grid gap-3 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-3 lg:grid-cols-2">
         <CallbackUrlForm p={p} hint={callbackUrlHint} />
         <ProfileForm p={p} />
       </div>
-      <div className="grid gap-3 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-3 lg:grid-cols-2">
         <OutboundCredentialForm p={p} />
         <WebhookSecretSection p={p} onShow={setShown} />
       </div>

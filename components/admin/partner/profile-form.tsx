@@ -41,7 +41,7 @@ export function ProfileForm({ p }: { p: PartnerDetails }) {
         </p>
       )}
       <form noValidate onSubmit={submit} className="space-y-2">
-        <div className="grid gap-2 md:grid-cols-2">
+        <div className="grid grid-cols-1 gap-2 md:grid-cols-2">
           <Field label="Name" error={errors.name?.message}>
             {(f) => <input {...f} autoComplete="off" {...form.register("name")} />}
           </Field>

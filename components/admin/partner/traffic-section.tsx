@@ -20,7 +20,7 @@ export function TrafficSection({ p }: { p: PartnerDetails }) {
   const health = callbackHealthText(p.callbacks);
   return (
     <Section id="traffic-heading" title="Traffic and callbacks">
-      <dl className="grid gap-x-6 md:grid-cols-2">
+      <dl className="grid grid-cols-1 gap-x-6 md:grid-cols-2">
         <Row term="Transfers received, last 24 h" className="tabular-nums">
           {p.traffic.last24h}
         </Row>

@@ -41,12 +41,12 @@ export function AddStoreForm({ onAdded }: { onAdded: (message: string) => void }
       <h2 id="new-store-heading" className="font-semibold">
         Add a store
       </h2>
-      <div className="grid gap-2 md:grid-cols-3">
+      <div className="grid grid-cols-1 gap-2 md:grid-cols-3">
         {text("name", "Store name")}
         {text("npi", "NPI", { inputMode: "numeric" })}
         {text("dea", "DEA number", { hint: "Optional." })}
       </div>
-      <fieldset className="grid gap-2 md:grid-cols-5">
+      <fieldset className="grid grid-cols-1 gap-2 md:grid-cols-5">
         <legend className="mb-1 text-xs font-medium text-slate-600">Address (optional)</legend>
         {text("addressLine1", "Address line 1", { className: "md:col-span-2" })}
         {text("addressLine2", "Address line 2")}

@@ -31,7 +31,7 @@ export function CreateUserForm({ onCreated }: { onCreated: (message: string) => 
       <h2 id="new-user-heading" className="font-semibold">
         Add a user
       </h2>
-      <div className="grid gap-2 md:grid-cols-5">
+      <div className="grid grid-cols-1 gap-2 md:grid-cols-5">
         <Field label="Email" error={errors.email?.message}>
           {(f) => <input {...f} type="email" autoComplete="off" {...form.register("email")} />}
         </Field>

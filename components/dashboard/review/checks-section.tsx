@@ -23,7 +23,10 @@ export function ChecksSection({ checks }: { checks: ReviewCheck[] }) {
         {checks.map((check) => {
           const look = CHECK_LOOK[check.status];
           return (
-            <li key={check.id} className="grid grid-cols-[5.5rem_10rem_1fr] gap-2 py-1">
+            <li
+              key={check.id}
+              className="grid grid-cols-[5.5rem_1fr] gap-x-2 py-1 sm:grid-cols-[5.5rem_10rem_1fr] sm:gap-y-2"
+            >
               <span className={`font-semibold ${look.className}`}>
                 <span aria-hidden="true" className="inline-block w-4 text-center">
                   {look.icon}
@@ -31,7 +34,7 @@ export function ChecksSection({ checks }: { checks: ReviewCheck[] }) {
                 {look.label}
               </span>
               <span className="font-medium">{check.title}</span>
-              <span className="text-slate-700">{check.detail}</span>
+              <span className="col-span-2 text-slate-700 sm:col-span-1">{check.detail}</span>
             </li>
           );
         })}

@@ -12,6 +12,8 @@ import { ApproveDialog, type ApprovalContext } from "@/components/dashboard/revi
 import { conflictMessage, isConflict } from "@/components/dashboard/review/conflict-message";
 import type { TransferSummary } from "@/components/dashboard/review/decision-dialog-parts";
 import { DecisionSummary } from "@/components/dashboard/review/decision-summary";
+import { findNextTransfer, OpenNextToggle, useOpenNextSetting } from "@/components/dashboard/review/open-next";
+import { usePatientHistory } from "@/components/dashboard/review/use-patient-history";
 import { RejectDialog, type RejectPrefill } from "@/components/dashboard/review/reject-dialog";
 import { ReviewStatusLine } from "@/components/dashboard/review/review-status-line";
 import { useReviewClaim } from "@/components/dashboard/review/use-review-claim";
@@ -98,6 +100,8 @@ export function ReviewActions({
   const heldByOther = Boolean(claim && !mine);
   const canDecide = isPharmacist && pending && !heldByOther;
   const refresh = () => queryClient.invalidateQueries({ queryKey: transferQueryKey(referenceID) });
+  const [openNext] = useOpenNextSetting();
+  const nextForPatient = usePatientHistory(referenceID).data?.nextForPatient?.referenceID;
   const reviewClaim = useReviewClaim({ referenceID, claimable: canDecide, claimMs, refresh });
   const decide = useDecision({
     referenceID,
@@ -106,6 +110,14 @@ export function ReviewActions({
     onDone: (decided) => {
       if (decided) reviewClaim.forget();
       setDialog(null);
+      if (decided && openNext) {
+        void findNextTransfer({ referenceID, userId: user.id, nextForPatient: nextForPatient ?? null }).then(
+          (next) => {
+            if (next) router.push(`/transfers/${encodeURIComponent(next)}`);
+          },
+          () => {}, // the notice already says the decision went through; the queue is one key away
+        );
+      }
     },
   });
 
@@ -168,6 +180,7 @@ export function ReviewActions({
               <Button variant="danger" disabled={!canDecide} onClick={() => openDialog("reject")} aria-keyshortcuts="r">
                 Reject
               </Button>
+              <OpenNextToggle />
               {mine && (
                 <Button
                   variant="ghost"

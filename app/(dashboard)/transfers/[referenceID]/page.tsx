@@ -90,7 +90,7 @@ export default async function ReviewPage({ params }: Props) {
         <>
           <AllergyBanner request={request} warnings={review.drug?.allergyWarnings ?? []} />
           <PatientHistory referenceID={review.referenceID} />
-          <div className="grid gap-3 lg:grid-cols-2 2xl:grid-cols-3">
+          <div className="grid grid-cols-1 gap-3 lg:grid-cols-2 2xl:grid-cols-3">
             <PatientSection request={request} now={now} />
             <div className="lg:row-span-2">
               {review.drug && <PrescriptionSection request={request} drug={review.drug} />}

@@ -19,10 +19,15 @@ export const metadata: Metadata = { title: "Transfer record" };
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <tr className="border-b border-slate-200 align-top">
-      <th scope="row" className="w-72 py-0.5 pr-3 text-left font-medium text-slate-600 print:w-[42%] print:py-px">
+      <th
+        scope="row"
+        className="w-28 py-0.5 pr-3 text-left font-medium text-slate-600 sm:w-72 print:w-[42%] print:py-px"
+      >
         {label}
       </th>
-      <td className="py-0.5 print:py-px">{children ?? <span className="text-slate-600">not given</span>}</td>
+      <td className="break-words py-0.5 [overflow-wrap:anywhere] print:py-px">
+        {children ?? <span className="text-slate-600">not given</span>}
+      </td>
     </tr>
   );
 }
@@ -62,7 +67,7 @@ export default async function RecordPage({ params }: { params: Promise<{ referen
   }
   const sections = buildTransferRecord({ referenceID: review.referenceID, request, decision, store: review.store });
   return (
-    <article className="record mx-auto max-w-3xl bg-white p-6 print:max-w-none print:p-0 print:text-[9.5pt] print:leading-tight">
+    <article className="record mx-auto max-w-3xl bg-white p-3 sm:p-6 print:max-w-none print:p-0 print:text-[9.5pt] print:leading-tight">
       <div className="mb-3 flex items-center justify-between gap-2 print:hidden">
         <Link href={`/transfers/${referenceID}`} prefetch={false} className="text-blue-700 underline">
           Back to the transfer
@@ -93,7 +98,7 @@ export default async function RecordPage({ params }: { params: Promise<{ referen
             >
               {section.title}
             </h2>
-            <table className="w-full">
+            <table className="w-full table-fixed">
               <tbody>
                 {section.elements.map((el) => (
                   <Row key={el.key} label={el.label}>

@@ -1,0 +1,18 @@
+// GET /api/transfers/log?from&to&schedule&outcome&sort&dir&page: the transfer log's table (the export's
+// filters, one sorted page of decided transfers); pharmacists and admins. Audited.
+import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { listDecidedTransfers, parseDecidedTransfersQuery } from "@/lib/transfers/list-decided-transfers";
+
+export const dynamic = "force-dynamic";
+
+export const GET = dashboardRoute(async (ctx) => {
+  const params = new URL(ctx.request.url).searchParams;
+  const query = parseDecidedTransfersQuery(
+    Object.fromEntries(
+      ["from", "to", "schedule", "outcome", "sort", "dir", "page"].map((k) => [k, params.get(k) ?? undefined]),
+    ),
+  );
+  return json(
+    await listDecidedTransfers(query, { userId: ctx.user.id, label: ctx.user.email, clientAddress: ctx.clientAddress }),
+  );
+});

@@ -47,6 +47,9 @@ if ! exists node:20-bookworm-slim; then
   say "node:20-bookworm-slim: $BASE + $node_bin ($("$node_bin" -v)) + npm from $npm_dir"
   cp "$node_bin" "$ctx/node"
   cp -r "$npm_dir" "$ctx/npm"
+  # This machine reaches the npm registry through a TLS-inspecting egress proxy, which the host trusts through
+  # its CA bundle: the stand-in trusts the same bundle (the official image needs nothing on an open network).
+  cp "${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}" "$ctx/host-ca-certificates.crt"
   cp "$HERE/node-stand-in.Containerfile" "$ctx/Containerfile"
   $PODMAN build --network=host --pull=never --format docker -t node:20-bookworm-slim "$ctx" >"$WORK/node-build.log" 2>&1 ||
     { tail -20 "$WORK/node-build.log"; exit 1; }

@@ -114,6 +114,32 @@ async function cli(args: string[]): Promise<{ code: number; json: Record<string,
   return { code: r.code, json, out: tail(r) };
 }
 
+/**
+ * podman-compose 1.0.3 (Debian 12's) starts services without waiting for depends_on conditions, so the order
+ * compose.yaml declares is followed step by step: the database, until healthy; db-deploy; web and worker.
+ */
+async function startStack(dbPort: number, base: string, when: string): Promise<boolean> {
+  const upDb = await compose(["up", "-d", "db"]);
+  if (!check(`compose starts the database (${when})`, upDb.code === 0, upDb.code === 0 ? "" : tail(upDb))) return false;
+  const dbReady = await waitFor("pg_isready", 90, async () => {
+    const r = await podman(["exec", containerOf("db"), "pg_isready", "-h", "127.0.0.1", "-p", String(dbPort)]);
+    return r.code === 0;
+  });
+  if (!check(`the database accepts connections (${when})`, dbReady)) return false;
+  const deploy = await compose(["run", "--rm", "db-deploy"]);
+  const deployed = deploy.code === 0 && /migrations applied/.test(deploy.stdout);
+  if (!check(`db-deploy applies the migrations and exits 0 (${when})`, deployed, tail(deploy, deployed ? 1 : 15)))
+    return false;
+  const up = await compose(["up", "-d", "--no-deps", "web", "worker"]);
+  check(`compose starts web and worker (${when})`, up.code === 0, up.code === 0 ? "" : tail(up));
+  const ready = await waitFor("/readyz 200", 180, async () => (await get(`${base}/readyz`)) === 200);
+  if (!check(`/readyz answers 200 (${when})`, ready)) {
+    say(tail(await podman(["logs", "--tail", "30", containerOf("web")]), 30));
+    return false;
+  }
+  return true;
+}
+
 async function main(): Promise<void> {
   for (const tool of ["podman", "runc", "debootstrap", "podman-compose"]) {
     if (spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0) {
@@ -139,10 +165,12 @@ async function main(): Promise<void> {
     return;
 
   const inspect = await podman(["image", "inspect", IMAGE]);
-  const [image] = JSON.parse(inspect.stdout) as {
-    Size: number;
-    Config: { User?: string; StopSignal?: string; Healthcheck?: { Test?: string[] } };
-  }[];
+  const image = (
+    JSON.parse(inspect.stdout) as {
+      Size: number;
+      Config: { User?: string; StopSignal?: string; Healthcheck?: { Test?: string[] } };
+    }[]
+  )[0]!;
   say(`image size: ${(image.Size / 1e6).toFixed(0)} MB (podman image inspect .Size)`);
   check("the image runs as the non-root user node", image.Config.User === "node", image.Config.User ?? "root");
   check("STOPSIGNAL is SIGTERM", image.Config.StopSignal === "SIGTERM", image.Config.StopSignal);
@@ -192,34 +220,8 @@ async function main(): Promise<void> {
   );
   const base = `http://127.0.0.1:${webPort}`;
 
-  say(`compose up -d db (PostgreSQL on 127.0.0.1:${dbPort}, named volume)`);
-  const upDb = await compose(["up", "-d", "db"]);
-  if (!check("compose starts the database", upDb.code === 0, upDb.code === 0 ? "" : tail(upDb))) return;
-  const dbReady = await waitFor("pg_isready", 90, async () => {
-    const r = await podman(["exec", containerOf("db"), "pg_isready", "-h", "127.0.0.1", "-p", String(dbPort)]);
-    return r.code === 0;
-  });
-  if (!check("the database accepts connections", dbReady)) return;
-
-  say("compose run db-deploy (the one-shot migration service)");
-  const deploy = await compose(["run", "--rm", "db-deploy"]);
-  if (
-    !check(
-      "db-deploy applies the migrations and exits 0",
-      deploy.code === 0 && /migrations applied/.test(deploy.stdout),
-      tail(deploy, 3),
-    )
-  )
-    return;
-
-  say("compose up -d web worker");
-  const up = await compose(["up", "-d", "web", "worker"]);
-  check("compose starts web and worker", up.code === 0, up.code === 0 ? "" : tail(up));
-  const ready = await waitFor("/readyz 200", 180, async () => (await get(`${base}/readyz`)) === 200);
-  if (!check("/readyz answers 200", ready)) {
-    say(tail(await podman(["logs", "--tail", "30", containerOf("web")]), 30));
-    return;
-  }
+  say(`compose up -d db (PostgreSQL on 127.0.0.1:${dbPort}, named volume), db-deploy, web and worker`);
+  if (!(await startStack(dbPort, base, "first start"))) return;
   const worker = await podman(["inspect", "--format", "{{.State.Running}}", containerOf("worker")]);
   check("the worker is running", worker.stdout.trim() === "true", worker.stdout.trim() || tail(worker, 3));
   const health = await podman(["healthcheck", "run", containerOf("web")]);
@@ -299,20 +301,9 @@ async function main(): Promise<void> {
   );
 
   say("compose down (the named volume stays), then up again");
-  const down = await compose(["down"]);
+  const down = await compose(["down", "-t", "30"]);
   check("compose down", down.code === 0, down.code === 0 ? "" : tail(down));
-  await compose(["up", "-d", "db"]);
-  await waitFor("pg_isready", 90, async () => {
-    const r = await podman(["exec", containerOf("db"), "pg_isready", "-h", "127.0.0.1", "-p", String(dbPort)]);
-    return r.code === 0;
-  });
-  await compose(["up", "-d", "web", "worker"]);
-  const readyAgain = await waitFor(
-    "/readyz 200 after the restart",
-    180,
-    async () => (await get(`${base}/readyz`)) === 200,
-  );
-  check("/readyz 200 after the restart", readyAgain);
+  if (!(await startStack(dbPort, base, "after the restart"))) return;
   const list = await cli(["partner", "list"]);
   check(
     "the partner survived the restart",

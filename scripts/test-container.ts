@@ -122,7 +122,7 @@ async function startStack(dbPort: number, base: string, when: string): Promise<b
   const upDb = await compose(["up", "-d", "db"]);
   if (!check(`compose starts the database (${when})`, upDb.code === 0, upDb.code === 0 ? "" : tail(upDb))) return false;
   const dbReady = await waitFor("pg_isready", 90, async () => {
-    const r = await podman(["exec", containerOf("db"), "pg_isready", "-h", "127.0.0.1", "-p", String(dbPort)]);
+    const r = await podman(["exec", containerOf("db"), "pg_isready"]);
     return r.code === 0;
   });
   if (!check(`the database accepts connections (${when})`, dbReady)) return false;
@@ -168,7 +168,8 @@ async function main(): Promise<void> {
   const image = (
     JSON.parse(inspect.stdout) as {
       Size: number;
-      Config: { User?: string; StopSignal?: string; Healthcheck?: { Test?: string[] } };
+      Config: { User?: string; StopSignal?: string };
+      Healthcheck?: { Test?: string[] };
     }[]
   )[0]!;
   say(`image size: ${(image.Size / 1e6).toFixed(0)} MB (podman image inspect .Size)`);
@@ -176,8 +177,8 @@ async function main(): Promise<void> {
   check("STOPSIGNAL is SIGTERM", image.Config.StopSignal === "SIGTERM", image.Config.StopSignal);
   check(
     "HEALTHCHECK probes /healthz with node",
-    (image.Config.Healthcheck?.Test ?? []).join(" ").includes("/healthz"),
-    (image.Config.Healthcheck?.Test ?? []).slice(0, 2).join(" "),
+    (image.Healthcheck?.Test ?? []).join(" ").includes("/healthz"),
+    (image.Healthcheck?.Test ?? []).slice(0, 2).join(" "),
   );
   const listing = await podman(["run", "--rm", "--network=host", IMAGE, "sh", "-c", "ls -a /app; id -u"]);
   const entries = listing.stdout.split("\n");

@@ -1,8 +1,8 @@
 // `npm run test:container`: the Dockerfile and compose.yaml, built and run for real with Debian's podman.
 // No image registry is reachable from the machines this runs on, so the two official base images are built
 // locally first (scripts/container/build-stand-ins.sh, kept between runs), then the real Dockerfile with
-// --pull=never, then the stack with podman-compose: compose.yaml plus compose.host-network.yaml (containers
-// here can use only the host's network). Ends with one line `container: N passed, N failed`.
+// --pull=never, then the stack from compose.yaml, unchanged, with podman-compose (its own bridge network,
+// only the web port published, on 127.0.0.1 here). Ends with one line `container: N passed, N failed`.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -57,7 +57,7 @@ function run(cmd: string, args: string[], opts: { stream?: boolean; cwd?: string
 }
 const podman = (args: string[], opts?: { stream?: boolean; input?: string }) =>
   run("podman", [...PODMAN_ARGS, ...args], opts);
-const composeFiles = () => ["-f", path.join(work, "compose.yaml"), "-f", path.join(work, "compose.host-network.yaml")];
+const composeFiles = () => ["-f", path.join(work, "compose.yaml")];
 const compose = (args: string[], opts?: { stream?: boolean }) =>
   run("podman-compose", ["--podman-args", PODMAN_ARGS.join(" "), "-p", PROJECT, ...composeFiles(), ...args], {
     ...opts,
@@ -118,7 +118,7 @@ async function cli(args: string[]): Promise<{ code: number; json: Record<string,
  * podman-compose 1.0.3 (Debian 12's) starts services without waiting for depends_on conditions, so the order
  * compose.yaml declares is followed step by step: the database, until healthy; db-deploy; web and worker.
  */
-async function startStack(dbPort: number, base: string, when: string): Promise<boolean> {
+async function startStack(base: string, when: string): Promise<boolean> {
   const upDb = await compose(["up", "-d", "db"]);
   if (!check(`compose starts the database (${when})`, upDb.code === 0, upDb.code === 0 ? "" : tail(upDb))) return false;
   const dbReady = await waitFor("pg_isready", 90, async () => {
@@ -190,15 +190,10 @@ async function main(): Promise<void> {
 
   // The stack: a fresh .env with the production settings, in a folder of its own (a developer's .env is
   // never read or touched).
-  const dbPort = await freePort();
   const webPort = await freePort();
   const npi = storeNpi();
   const key = () => randomBytes(32).toString("base64");
   copyFileSync(path.join(ROOT, "compose.yaml"), path.join(work, "compose.yaml"));
-  copyFileSync(
-    path.join(ROOT, "scripts/container/compose.host-network.yaml"),
-    path.join(work, "compose.host-network.yaml"),
-  );
   writeFileSync(
     path.join(work, ".env"),
     [
@@ -213,16 +208,24 @@ async function main(): Promise<void> {
       "SMTP_URL=",
       "SMTP_ALLOW_PLAINTEXT=false",
       "SHUTDOWN_DRAIN_SECONDS=3",
-      `DB_PORT=${dbPort}`,
-      `WEB_PORT=${webPort}`,
+      `WEB_PORT=127.0.0.1:${webPort}`,
       "",
     ].join("\n"),
     { mode: 0o600 },
   );
   const base = `http://127.0.0.1:${webPort}`;
 
-  say(`compose up -d db (PostgreSQL on 127.0.0.1:${dbPort}, named volume), db-deploy, web and worker`);
-  if (!(await startStack(dbPort, base, "first start"))) return;
+  say("compose up -d db (named volume), db-deploy, web and worker, on the project's own network");
+  if (!(await startStack(base, "first start"))) return;
+  const published = await Promise.all(
+    ["db", "worker"].map(async (service) => (await podman(["port", containerOf(service)])).stdout.trim()),
+  );
+  const webPorts = (await podman(["port", containerOf("web")])).stdout.trim();
+  check(
+    "only the web port is published",
+    published.every((p) => p === "") && webPorts === `3000/tcp -> 127.0.0.1:${webPort}`,
+    `web: ${webPorts}; db, worker: ${published.map((p) => p || "none").join(", ")}`,
+  );
   const worker = await podman(["inspect", "--format", "{{.State.Running}}", containerOf("worker")]);
   check("the worker is running", worker.stdout.trim() === "true", worker.stdout.trim() || tail(worker, 3));
   const health = await podman(["healthcheck", "run", containerOf("web")]);
@@ -304,7 +307,7 @@ async function main(): Promise<void> {
   say("compose down (the named volume stays), then up again");
   const down = await compose(["down", "-t", "30"]);
   check("compose down", down.code === 0, down.code === 0 ? "" : tail(down));
-  if (!(await startStack(dbPort, base, "after the restart"))) return;
+  if (!(await startStack(base, "after the restart"))) return;
   const list = await cli(["partner", "list"]);
   check(
     "the partner survived the restart",
@@ -315,8 +318,6 @@ async function main(): Promise<void> {
     "exec",
     containerOf("db"),
     "psql",
-    "-p",
-    String(dbPort),
     "-U",
     "rx_transfer",
     "-d",

@@ -128,7 +128,13 @@ async function startStack(base: string, when: string): Promise<boolean> {
   if (!check(`the database accepts connections (${when})`, dbReady)) return false;
   const deploy = await compose(["run", "--rm", "db-deploy"]);
   const deployed = deploy.code === 0 && /migrations applied/.test(deploy.stdout);
-  if (!check(`db-deploy applies the migrations and exits 0 (${when})`, deployed, tail(deploy, deployed ? 1 : 15)))
+  if (
+    !check(
+      `db-deploy applies the migrations and exits 0 (${when})`,
+      deployed,
+      deployed ? (deploy.stdout.match(/migrations applied[^\n]*/)?.[0] ?? "") : tail(deploy, 15),
+    )
+  )
     return false;
   const up = await compose(["up", "-d", "--no-deps", "web", "worker"]);
   check(`compose starts web and worker (${when})`, up.code === 0, up.code === 0 ? "" : tail(up));

@@ -341,8 +341,10 @@ async function main(): Promise<void> {
 }
 
 async function cleanUp(): Promise<void> {
-  say("cleaning up: compose down -v, the test's folder");
+  say("cleaning up: compose down -v, the project's network, the test's folder");
   await compose(["down", "-v"]).catch(() => undefined);
+  // podman-compose 1.0.3's down leaves the project's network behind.
+  await podman(["network", "rm", "-f", `${PROJECT}_default`]).catch(() => undefined);
   rmSync(work, { recursive: true, force: true });
 }
 

@@ -8,5 +8,10 @@ export type ImmediateRecord = { transferId: string; words: string; verified: boo
 export async function findImmediateRecord(transferId: string): Promise<ImmediateRecord | null> {
   const row = await db().immediateConfirmation.findUnique({ where: { transferId } });
   if (!row) return null;
-  return { transferId, words: immediateRecordWords(row), verified: row.verifiedAt !== null, concernNote: row.concernNote };
+  return {
+    transferId,
+    words: immediateRecordWords(row),
+    verified: row.verifiedAt !== null,
+    concernNote: row.concernNote,
+  };
 }

@@ -17,7 +17,9 @@ export type RaiseImmediateConcernOptions = {
 
 export type SenderContact = { pharmacy: string; npi: string; pharmacist: string; email: string; phone: string | null };
 
-export async function raiseImmediateConcern(opts: RaiseImmediateConcernOptions): Promise<{ transferId: string; contact: SenderContact }> {
+export async function raiseImmediateConcern(
+  opts: RaiseImmediateConcernOptions,
+): Promise<{ transferId: string; contact: SenderContact }> {
   const { note } = ConcernInputSchema.parse({ note: opts.note });
   return db().$transaction(async (tx) => {
     const updated = await tx.immediateConfirmation.updateMany({

@@ -33,7 +33,10 @@ export async function verifyImmediateConfirmation({
     const row = await tx.immediateConfirmation.findUnique({ where: { transferId } });
     if (!row) throw new DomainError("not_found", `${transferId} was not confirmed automatically`);
     if (updated.count === 0) {
-      throw new DomainError("conflict", `${transferId} was already verified by ${row.verifiedByName} at ${row.verifiedAt?.toISOString()}`);
+      throw new DomainError(
+        "conflict",
+        `${transferId} was already verified by ${row.verifiedByName} at ${row.verifiedAt?.toISOString()}`,
+      );
     }
     await appendFeedEntry(tx, { transferId, approvedAt: now });
     await recordAuditEvent(

@@ -26,8 +26,8 @@ export default async function ToVerifyPage() {
     <div className="space-y-3">
       <h1 className="text-lg font-semibold">Confirmed automatically, to verify ({rows.length})</h1>
       <p className="text-sm text-slate-700">
-        The sender already has CONFIRMED. Receive and verify each one (v), or raise a concern (c). None is released
-        to the dispensing system until verified.
+        The sender already has CONFIRMED. Receive and verify each one (v), or raise a concern (c). None is released to
+        the dispensing system until verified.
       </p>
       <ToVerifyList rows={rows} />
     </div>

@@ -45,7 +45,9 @@ export default async function RecordPage({ params }: { params: Promise<{ referen
     return (
       <div className="max-w-2xl space-y-2">
         <h1 className="text-lg font-semibold">Transfer record</h1>
-        <p data-testid="immediate-record">Transfer {referenceID} was {immediate.words}.</p>
+        <p data-testid="immediate-record">
+          Transfer {referenceID} was {immediate.words}.
+        </p>
         {!immediate.verified && <p>Not released to the dispensing system until a pharmacist verifies it.</p>}
         <Link href="/transfers/to-verify" prefetch={false} className="text-blue-700 underline">
           Confirmed automatically, to verify

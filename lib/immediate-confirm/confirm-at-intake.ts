@@ -78,6 +78,7 @@ export async function storeUnderImmediatePolicy(opts: ConfirmAtIntakeOptions): P
         userId: null,
         actor: "system",
         action: "transfer.confirmed_immediately",
+        transferId: id,
         clientAddress: null,
         details: { transferId: id, storeId: policy.store_id, policyVersion: policy.version, owner: policy.owner_name },
       },

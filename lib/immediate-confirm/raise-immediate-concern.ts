@@ -35,8 +35,9 @@ export async function raiseImmediateConcern(
         userId: opts.actor.id,
         actor: opts.actor.email,
         action: "transfer.immediate_concern",
+        transferId: opts.transferId,
         clientAddress: opts.clientAddress,
-        details: { transferId: opts.transferId, note },
+        details: { transferId: opts.transferId, noteLength: note.length },
       },
       tx,
     );

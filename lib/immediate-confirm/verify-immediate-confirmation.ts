@@ -44,6 +44,7 @@ export async function verifyImmediateConfirmation({
         userId: user.id,
         actor: user.email,
         action: "transfer.immediate_verified",
+        transferId: transferId,
         clientAddress,
         details: { transferId, policyVersion: row.policyVersion, license: user.licenseNumber },
       },

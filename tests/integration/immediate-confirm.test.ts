@@ -5,6 +5,7 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
+import { claimOverdueVerifications } from "@/lib/immediate-confirm/claim-overdue-verifications";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { computeNpiCheckDigit } from "@/lib/transfers/identifiers";
 import type { TransferRequest } from "@/lib/transfers/wire";
@@ -311,6 +312,20 @@ describe("intake under the policy", () => {
     expect((await setPolicy({ hourlyCap: recent + 1 })).status).toBe(200);
     expect((await post(qualifying())).body.metadata.responseType).toBe("CONFIRMED");
     await expectMiss(qualifying(), /cap of \d+ automatic confirmations an hour/);
+  });
+
+  it("raises the alert once for a transfer not verified within the store's limit", async () => {
+    expect((await setPolicy({ hourlyCap: 1000 })).status).toBe(200);
+    const id = (await post(qualifying())).body.metadata.referenceID;
+    expect(await claimOverdueVerifications()).not.toContain(id);
+    // The policy's limit is 6 hours (set through the CLI above).
+    const later = new Date(Date.now() + 6 * 3_600_000 + 60_000);
+    expect(await claimOverdueVerifications({ now: later })).toContain(id);
+    expect(await claimOverdueVerifications({ now: later })).not.toContain(id);
+    const audit = await db().auditEvent.findFirst({
+      where: { action: "transfer.immediate_verify_overdue", transferId: id },
+    });
+    expect(audit).not.toBeNull();
   });
 
   it("turned off, a qualifying transfer is RECEIVED again", async () => {

@@ -171,7 +171,7 @@ describe("intake under the policy", () => {
     const list = await dashboardFetch(baseUrl, "/transfers/to-verify", { cookie: pharmacistCookie });
     expect(list.status).toBe(200);
     expect(list.text).toContain(confirmedId);
-    expect(list.text).toMatch(/To verify \(\d+\)/);
+    expect(list.text).toMatch(/aria-label="Confirmed automatically, to verify: \d+"/);
 
     const byAdmin = await dashboardFetch(baseUrl, `/api/transfers/${confirmedId}/verify`, {
       method: "POST",

@@ -6,6 +6,7 @@ import { IdleLogoff } from "@/components/dashboard/idle-logoff";
 import { QueryProvider } from "@/components/dashboard/query-provider";
 import { SignOutAllButton } from "@/components/dashboard/sign-out-all-button";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
+import { ToVerifyNavLink } from "@/components/dashboard/immediate/to-verify-nav-link";
 import { currentUser } from "@/lib/auth/require-user";
 import { sessionIdleMs } from "@/lib/auth/session-claims";
 import { env } from "@/lib/env";
@@ -36,6 +37,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
             <Link href="/transfers/log" prefetch={false} className="rounded px-2 py-1 hover:bg-slate-700">
               Transfer log
             </Link>
+            <ToVerifyNavLink />
             <Link href="/docs" prefetch={false} className="rounded px-2 py-1 hover:bg-slate-700">
               API docs
             </Link>

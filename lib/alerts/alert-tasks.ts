@@ -5,6 +5,7 @@ import type { Task, TaskList } from "graphile-worker";
 import { z } from "zod";
 import { claimDueAlerts, SEND_ALERT_TASK } from "@/lib/alerts/claim-due-alerts";
 import { sendAlertEmail } from "@/lib/alerts/send-alert-email";
+import { claimOverdueVerifications } from "@/lib/immediate-confirm/claim-overdue-verifications";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 
@@ -52,6 +53,7 @@ export function startAlertScanner(): { stop(): void } {
     running = true;
     claimDueAlerts()
       .then((queued) => queued > 0 && log("info", "alert emails queued", { queued }))
+      .then(() => claimOverdueVerifications())
       .catch((err: unknown) => log("warn", "alert scan failed", errorFields(err)))
       .finally(() => (running = false));
   };

@@ -4,6 +4,8 @@ import { StoreInputSchema } from "@/lib/stores/store-inputs";
 import { CLI_ACTOR } from "@/lib/audit/actor";
 import { CliUsageError, type CliCommand } from "@/lib/cli/command-table";
 import { parseFlags, wholeNumber } from "@/lib/cli/flag-input";
+import { setImmediateConfirmPolicy } from "@/lib/immediate-confirm/set-immediate-confirm-policy";
+import { PolicyChangeSchema } from "@/lib/immediate-confirm/policy-rules";
 import { addStore } from "@/lib/stores/add-store";
 import { listStores } from "@/lib/stores/list-stores";
 import { removeStore } from "@/lib/stores/remove-store";
@@ -78,4 +80,44 @@ export const STORE_COMMANDS: readonly CliCommand[] = [
       };
     },
   },
+  {
+    noun: "store",
+    verb: "immediate-confirm",
+    args: [{ name: "storeId|npi" }],
+    flags: [
+      { name: "enabled", value: "on|off" },
+      { name: "owner", value: "<pharmacist user id>" },
+      { name: "state", value: "<XX>" },
+      { name: "board-rule", value: '"<the rule relied on>"' },
+      { name: "listed-allergies", value: "on|off" },
+      { name: "hourly-cap", value: "<n>" },
+      { name: "verify-within-hours", value: "<n>" },
+    ],
+    summary: [
+      "a store's immediate confirmation (off by default): CONFIRMED at intake for qualifying transfers,",
+      "each still received and verified by a pharmacist (docs/operators/immediate-confirmation.md)",
+    ],
+    async run({ args: [storeRef = ""], values }) {
+      const change = parseFlags(PolicyChangeSchema, values, {
+        enabled: { flag: "enabled", from: onOff },
+        ownerUserId: "owner",
+        state: "state",
+        boardRule: "board-rule",
+        allowListedAllergies: { flag: "listed-allergies", from: onOff },
+        hourlyCap: { flag: "hourly-cap", from: wholeNumber },
+        verifyWithinHours: { flag: "verify-within-hours", from: wholeNumber },
+      });
+      const p = await setImmediateConfirmPolicy({ storeRef, change, actor: CLI_ACTOR });
+      return {
+        json: p,
+        human: `${p.storeId}  immediate confirmation ${p.enabled ? "ON" : "off"}  policy v${p.version}  owner ${p.ownerUserId ?? "none"}  state ${p.state ?? "-"}  cap ${p.hourlyCap}/h  verify within ${p.verifyWithinHours} h  listed allergies ${p.allowListedAllergies ? "allowed" : "not allowed"}`,
+      };
+    },
+  },
 ];
+
+function onOff(text: string): boolean {
+  if (text === "on") return true;
+  if (text === "off") return false;
+  throw new Error('must be "on" or "off"');
+}

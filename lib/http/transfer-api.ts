@@ -16,6 +16,7 @@ import { env } from "@/lib/env";
 import { getStoreNpis } from "@/lib/stores/store-npis";
 import { findTransferResponse } from "@/lib/transfers/find-transfer-response";
 import { textProblem } from "@/lib/text-safety";
+import { findImmediateConfirmNpis } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
 import { receiveTransfer, receiveTransferWithKeyCheck } from "@/lib/transfers/receive-transfer";
 import { findShapeProblem } from "@/lib/transfers/request-shape";
 import { errorResponse } from "@/lib/transfers/responses";
@@ -222,6 +223,8 @@ async function receiveWithKnownKey(
 ): Promise<ApiAnswer | null> {
   const validation = validateTransferRequest(body, { storeNpis: await getStoreNpis(), now: new Date() });
   if (!validation.ok || npiRefusal(sender, validation.request)) return null;
+  // A store with immediate confirmation on takes the full path, which judges the transfer in its transaction.
+  if ((await findImmediateConfirmNpis()).has(validation.request.receivingPharmacy.npi)) return null;
   const response = await receiveTransferWithKeyCheck({ key, request: validation.request });
   if (!response) return null;
   return answer(ctx, response, 200, {}, { partnerId: sender.partnerId, outcome: "created" });

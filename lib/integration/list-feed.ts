@@ -26,11 +26,16 @@ type Row = {
 export async function listIntegrationFeed(opts: { after: bigint; limit: number }): Promise<FeedPage> {
   await numberFeedEntries();
   const rows = await db().$queryRaw<Row[]>`
-    SELECT f.seq, f.transfer_id, f.approved_at, t.request, d.local_rx_number, d.drug_schedule
+    SELECT f.seq, f.transfer_id, f.approved_at, t.request, d.local_rx_number,
+           COALESCE(d.drug_schedule, t.drug_schedule) AS drug_schedule
       FROM integration_feed f
       JOIN transfers t ON t.id = f.transfer_id
-      JOIN transfer_decisions d ON d.transfer_id = f.transfer_id
+      -- An approval, or a verified automatic confirmation (lib/immediate-confirm), whose entry is queued only
+      -- when a pharmacist verifies it.
+      LEFT JOIN transfer_decisions d ON d.transfer_id = f.transfer_id
      WHERE f.seq > ${opts.after}
+       AND (d.transfer_id IS NOT NULL
+            OR EXISTS (SELECT 1 FROM immediate_confirmations c WHERE c.transfer_id = f.transfer_id AND c.verified_at IS NOT NULL))
      ORDER BY f.seq
      LIMIT ${opts.limit + 1}`;
   const page = rows.slice(0, opts.limit);

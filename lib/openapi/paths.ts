@@ -74,7 +74,7 @@ export function buildPaths(): ZodOpenApiPathsObject {
         operationId: "transferPrescription",
         summary: "Transfer a prescription to this pharmacy",
         description:
-          "Validates the request, stores it as RECEIVED for a pharmacist's review and answers at once. The CONFIRMED or ERROR decision follows as a callback.",
+          "Validates the request, stores it as RECEIVED for a pharmacist's review and answers at once. The CONFIRMED or ERROR decision follows as a callback. Where the receiving store has turned on immediate confirmation and the transfer qualifies, the answer is CONFIRMED at once with the prescription, and no callback follows.",
         security: SECURITY,
         requestBody: {
           required: true,

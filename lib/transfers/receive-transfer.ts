@@ -9,6 +9,8 @@ import { Prisma } from "@/generated/prisma/client";
 import { validApiKeySql, type KnownApiKey } from "@/lib/auth/find-sender-by-api-key";
 import { poolQuery } from "@/lib/db/pool-query";
 import { db } from "@/lib/db/prisma";
+import { storeUnderImmediatePolicy } from "@/lib/immediate-confirm/confirm-at-intake";
+import { findImmediateConfirmNpis } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
 import { newId } from "@/lib/ids";
 import { getStoreRules } from "@/lib/stores/store-npis";
 import { classifyTransfer } from "@/lib/transfers/classify-transfer";
@@ -109,6 +111,10 @@ async function insertTransfer(
   contentHash: string,
 ): Promise<TransferResponse | null> {
   const { response, columns, values } = await transferRow(partnerId, request, contentHash);
+  // A store that confirms qualifying transfers at once (lib/immediate-confirm): stored and judged in one transaction.
+  if ((await findImmediateConfirmNpis()).has(request.receivingPharmacy.npi)) {
+    return storeUnderImmediatePolicy({ request, response, columns, values });
+  }
   const rows = await db().$queryRaw<{ id: string }[]>`
     INSERT INTO transfers (${columns}) VALUES (${values}) ON CONFLICT DO NOTHING RETURNING id`;
   return rows.length > 0 ? response : null;

@@ -59,6 +59,9 @@ function StoreTableRow({ s, act }: { s: StoreRow; act: StoreRowActions }) {
         <Button className="mr-1" onClick={() => act.alerts(s)}>
           Alerts<span className="sr-only"> of {s.name}</span>
         </Button>
+        <a className="mr-1 text-blue-700 underline" href={`/admin/stores/${s.storeId}/immediate-confirm`}>
+          Immediate confirmation<span className="sr-only"> of {s.name}</span>
+        </a>
         {s.configured ? (
           <span className="text-xs text-slate-500">NPI set in the environment</span>
         ) : (

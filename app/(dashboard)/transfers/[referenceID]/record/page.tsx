@@ -9,6 +9,7 @@ import { FhirDownload } from "@/components/dashboard/review/fhir-download";
 import { LocalTime } from "@/components/ui/local-time";
 import { requirePageUser } from "@/lib/auth/require-user";
 import { DomainError } from "@/lib/errors";
+import { findImmediateRecord } from "@/lib/immediate-confirm/find-immediate-record";
 import { clientAddressOf } from "@/lib/http/request-context";
 import { errorTypeText } from "@/lib/transfers/decision-inputs";
 import { getTransferReview } from "@/lib/transfers/get-transfer-review";
@@ -44,6 +45,21 @@ export default async function RecordPage({ params }: { params: Promise<{ referen
     throw err;
   }
   const { decision, request } = review;
+  const immediate = decision ? null : await findImmediateRecord(referenceID);
+  if (immediate) {
+    return (
+      <div className="max-w-2xl space-y-2">
+        <h1 className="text-lg font-semibold">Transfer record</h1>
+        <p data-testid="immediate-record">
+          Transfer {referenceID} was {immediate.words}.
+        </p>
+        {!immediate.verified && <p>Not released to the dispensing system until a pharmacist verifies it.</p>}
+        <Link href="/transfers/to-verify" prefetch={false} className="text-blue-700 underline">
+          Confirmed automatically, to verify
+        </Link>
+      </div>
+    );
+  }
   if (!decision || decision.decision !== "APPROVED" || !request) {
     return (
       <div className="max-w-2xl space-y-2">

@@ -1,0 +1,337 @@
+// Immediate confirmation over real HTTP against the production build: a store's policy (off by default,
+// versioned, audited), a qualifying transfer CONFIRMED in the answer to POST /v1/transfer with its decision record
+// and audit in the same transaction, each rule with a transfer that just fails it (RECEIVED, the reason stored),
+// the hourly cap, the replay, and the release to dispensing (FHIR, the feed) only once a pharmacist verifies it.
+import { randomInt, randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db/prisma";
+import { claimOverdueVerifications } from "@/lib/immediate-confirm/claim-overdue-verifications";
+import type { CreatedPartner } from "@/lib/partners/create-partner";
+import { computeNpiCheckDigit } from "@/lib/transfers/identifiers";
+import type { TransferRequest } from "@/lib/transfers/wire";
+import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
+import { runCli } from "@/tests/support/cli";
+import { createTestUser, dashboardFetch, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";
+import { connectTestEnvironment } from "@/tests/support/integration";
+import { TEST_SECRETS } from "@/tests/support/server";
+
+const { baseUrl, databaseUrl } = connectTestEnvironment();
+const DAY_MS = 86_400_000;
+let partner: CreatedPartner;
+let admin: TestUser;
+let pharmacist: TestUser;
+let adminCookie: string;
+let pharmacistCookie: string;
+let store: { storeId: string; npi: string };
+
+function randomNpi(): string {
+  const body = `1${String(randomInt(0, 100_000_000)).padStart(8, "0")}`;
+  return `${body}${computeNpiCheckDigit(body)}`;
+}
+
+/** A patient of their own (duplicate therapy looks across every transfer), no known allergies, atorvastatin. */
+function qualifying(change?: (r: TransferRequest) => void): TransferRequest {
+  const letters =
+    randomUUID()
+      .replace(/[^a-f]/g, "")
+      .slice(0, 6) || "abc";
+  return freshRequest((r) => {
+    r.receivingPharmacy.npi = store.npi;
+    r.patient.name.lastName = `Verify${letters}`;
+    r.patient.allergyDetails = { allergiesDescriptor: "NO_KNOWN_ALLERGIES", allergies: [] };
+    change?.(r);
+  });
+}
+
+async function post(request: TransferRequest) {
+  const answer = await send(baseUrl, { body: request, authorization: senderKey(partner.apiKey) });
+  expect(answer.status, answer.text).toBe(200);
+  return answer;
+}
+
+async function setPolicy(body: Record<string, unknown>) {
+  return dashboardFetch<Record<string, unknown> & { detail?: string }>(
+    baseUrl,
+    `/api/admin/stores/${store.storeId}/immediate-confirm`,
+    { method: "PUT", body, cookie: adminCookie },
+  );
+}
+
+async function expectMiss(request: TransferRequest, reason: RegExp): Promise<string> {
+  const answer = await post(request);
+  expect(answer.body.metadata.responseType).toBe("RECEIVED");
+  const row = await db().transfer.findUniqueOrThrow({ where: { id: answer.body.metadata.referenceID } });
+  expect(row.status).toBe("RECEIVED");
+  expect(row.immediateMiss).toMatch(reason);
+  return row.id;
+}
+
+beforeAll(async () => {
+  partner = await createTestPartner("Immediate confirm");
+  admin = await createTestUser("admin");
+  pharmacist = await createTestUser("pharmacist", "Riley Shaw, PharmD");
+  await db().user.update({ where: { id: pharmacist.id }, data: { licenseNumber: "RPH-40417" } });
+  adminCookie = await signedInCookie(baseUrl, admin);
+  pharmacistCookie = await signedInCookie(baseUrl, pharmacist);
+  const npi = randomNpi();
+  const added = await dashboardFetch<{ storeId: string }>(baseUrl, "/api/admin/stores", {
+    method: "POST",
+    body: { name: "Immediate Store", npi },
+    cookie: adminCookie,
+  });
+  expect(added.status, added.text).toBe(201);
+  store = { storeId: added.body.storeId, npi };
+});
+
+describe("the store policy", () => {
+  it("is off by default: a qualifying transfer is RECEIVED with no reason stored", async () => {
+    const answer = await post(qualifying());
+    expect(answer.body.metadata.responseType).toBe("RECEIVED");
+    const row = await db().transfer.findUniqueOrThrow({ where: { id: answer.body.metadata.referenceID } });
+    expect(row.immediateMiss).toBeNull();
+  });
+
+  it("refuses to turn on without the board rule, then versions and audits each change with old and new", async () => {
+    const refused = await setPolicy({ enabled: true, ownerUserId: pharmacist.id, state: "TX" });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.detail).toMatch(/boardRule/);
+    const notPharmacist = await setPolicy({
+      enabled: true,
+      ownerUserId: admin.id,
+      state: "TX",
+      boardRule: "22 TAC 291.34(g)",
+    });
+    expect(notPharmacist.status).toBe(400);
+
+    const on = await setPolicy({
+      enabled: true,
+      ownerUserId: pharmacist.id,
+      state: "tx",
+      boardRule: "22 TAC 291.34(g)",
+    });
+    expect(on.status, on.text).toBe(200);
+    expect(on.body).toMatchObject({ version: 1, enabled: true, state: "TX", hourlyCap: 60, verifyWithinHours: 4 });
+    const audit = await db().auditEvent.findFirstOrThrow({
+      where: { action: "store.immediate_confirm_changed" },
+      orderBy: { id: "desc" },
+    });
+    expect(audit.details).toMatchObject({
+      storeId: store.storeId,
+      version: 1,
+      from: { enabled: false, version: 0 },
+      to: { enabled: true, version: 1, boardRule: "22 TAC 291.34(g)" },
+    });
+    expect(audit.actor).toBe(admin.email);
+
+    // The CLI takes the same settings, as a new version.
+    const cli = await runCli(["store", "immediate-confirm", store.npi, "--verify-within-hours", "6", "--json"], {
+      DATABASE_URL: databaseUrl,
+      ...TEST_SECRETS,
+    });
+    expect(cli.code).toBe(0);
+    expect(cli.json).toMatchObject({ version: 2, verifyWithinHours: 6, enabled: true });
+  });
+});
+
+describe("intake under the policy", () => {
+  let confirmedId: string;
+  let confirmedRequest: TransferRequest;
+
+  it("answers 200 CONFIRMED at once for atorvastatin with clean checks, with the decision record and audit", async () => {
+    confirmedRequest = qualifying();
+    const answer = await post(confirmedRequest);
+    expect(answer.body.metadata.responseType).toBe("CONFIRMED");
+    expect(answer.body.prescription).toEqual(confirmedRequest.prescription);
+    confirmedId = answer.body.metadata.referenceID;
+    const row = await db().transfer.findUniqueOrThrow({ where: { id: confirmedId } });
+    expect(row.status).toBe("CONFIRMED");
+    const record = await db().immediateConfirmation.findUniqueOrThrow({ where: { transferId: confirmedId } });
+    expect(record).toMatchObject({ policyVersion: 2, ownerName: pharmacist.name, verifiedAt: null });
+    const audit = await db().auditEvent.findFirst({
+      where: { action: "transfer.confirmed_immediately", details: { path: ["transferId"], equals: confirmedId } },
+    });
+    expect(audit).not.toBeNull();
+    // No callback is owed.
+    expect(await db().callback.count({ where: { transferId: confirmedId } })).toBe(0);
+
+    const replay = await post(confirmedRequest);
+    expect(replay.body).toEqual(answer.body);
+  });
+
+  it("withholds the FHIR Bundle and the feed entry until a pharmacist verifies, then records who and releases it", async () => {
+    const fhir = await dashboardFetch(baseUrl, `/api/transfers/${confirmedId}/fhir`, { cookie: pharmacistCookie });
+    expect(fhir.status).toBe(409);
+    expect(fhir.text).toMatch(/not yet received and verified/);
+    const feedRows = () =>
+      db()
+        .integrationFeedPending.count({ where: { transferId: confirmedId } })
+        .then(async (n) => n + (await db().integrationFeedEntry.count({ where: { transferId: confirmedId } })));
+    expect(await feedRows()).toBe(0);
+
+    const list = await dashboardFetch(baseUrl, "/transfers/to-verify", { cookie: pharmacistCookie });
+    expect(list.status).toBe(200);
+    expect(list.text).toContain(confirmedId);
+    expect(list.text).toMatch(/aria-label="Confirmed automatically, to verify: \d+"/);
+
+    const byAdmin = await dashboardFetch(baseUrl, `/api/transfers/${confirmedId}/verify`, {
+      method: "POST",
+      cookie: adminCookie,
+    });
+    expect(byAdmin.status).toBe(403);
+
+    const verified = await dashboardFetch<{ record: string }>(baseUrl, `/api/transfers/${confirmedId}/verify`, {
+      method: "POST",
+      cookie: pharmacistCookie,
+    });
+    expect(verified.status, verified.text).toBe(200);
+    expect(verified.body.record).toMatch(
+      new RegExp(
+        `^accepted automatically under store policy v2 \\(owner: Riley Shaw, PharmD, licence RPH-40417\\) at \\S+; received and verified by Riley Shaw, PharmD, licence RPH-40417 at \\S+$`,
+      ),
+    );
+    expect(await feedRows()).toBe(1);
+    const released = await dashboardFetch(baseUrl, `/api/transfers/${confirmedId}/fhir`, { cookie: pharmacistCookie });
+    expect(released.status, released.text).toBe(200);
+    const again = await dashboardFetch(baseUrl, `/api/transfers/${confirmedId}/verify`, {
+      method: "POST",
+      cookie: pharmacistCookie,
+    });
+    expect(again.status).toBe(409);
+  });
+
+  it("the record says 'not yet verified' until then; a concern keeps it unreleased and shows the sender's contact", async () => {
+    const answer = await post(qualifying());
+    const id = answer.body.metadata.referenceID;
+    const page = await dashboardFetch(baseUrl, `/transfers/${id}/record`, { cookie: pharmacistCookie });
+    expect(page.text).toMatch(
+      /accepted automatically under store policy v2 \(owner: Riley Shaw, PharmD, licence RPH-40417\) at [^;]+; not yet received and verified by a pharmacist/,
+    );
+    const concern = await dashboardFetch<{ contact: { pharmacy: string; email: string } }>(
+      baseUrl,
+      `/api/transfers/${id}/concern`,
+      {
+        method: "POST",
+        body: { note: "sig looks doubled" },
+        cookie: pharmacistCookie,
+      },
+    );
+    expect(concern.status, concern.text).toBe(200);
+    expect(concern.body.contact.email).toContain("@");
+    const fhir = await dashboardFetch(baseUrl, `/api/transfers/${id}/fhir`, { cookie: pharmacistCookie });
+    expect(fhir.status).toBe(409);
+  });
+
+  it("never confirms a controlled substance: oxycodone (C-II) and alprazolam (C-IV)", async () => {
+    await expectMiss(
+      qualifying((r) => {
+        r.prescription.medicationName = "Oxycodone Hydrochloride";
+        r.prescription.drugStrength = "5 mg";
+      }),
+      /controlled substance \(C-II\)/,
+    );
+    await expectMiss(
+      qualifying((r) => {
+        r.prescription.medicationName = "Alprazolam";
+        r.prescription.drugStrength = "0.5 mg";
+      }),
+      /controlled substance \(C-IV\)/,
+    );
+  });
+
+  it("never confirms a drug the tables do not know", async () => {
+    await expectMiss(
+      qualifying((r) => {
+        r.prescription.medicationName = "Zorvatinex";
+      }),
+      /not recognised/,
+    );
+  });
+
+  it("listed allergies: not without the option; with it, amoxicillin with a penicillin allergy is still refused", async () => {
+    const penicillin = (r: TransferRequest) => {
+      r.patient.allergyDetails = { allergiesDescriptor: "KNOWN_ALLERGIES_INCLUDED", allergies: ["Penicillin"] };
+    };
+    await expectMiss(qualifying(penicillin), /listed allergies/);
+    expect((await setPolicy({ allowListedAllergies: true })).status).toBe(200);
+    await expectMiss(
+      qualifying((r) => {
+        penicillin(r);
+        r.prescription.medicationName = "Amoxicillin";
+        r.prescription.drugStrength = "500 mg";
+        r.prescription.drugForm = "Capsule";
+      }),
+      /allergy signal/,
+    );
+    // The same allergy with atorvastatin (no class in common) qualifies under the option.
+    const ok = await post(qualifying(penicillin));
+    expect(ok.body.metadata.responseType).toBe("CONFIRMED");
+    expect((await setPolicy({ allowListedAllergies: false })).status).toBe(200);
+  });
+
+  it("a check with a warning: an expiration date within days", async () => {
+    await expectMiss(
+      qualifying((r) => {
+        r.prescription.expirationDate = new Date(Date.now() + 2 * DAY_MS).toISOString().replace(/\.\d{3}Z$/, "Z");
+      }),
+      /Expiry: warning/,
+    );
+  });
+
+  it("duplicate therapy: a second atorvastatin for the same patient", async () => {
+    const first = qualifying();
+    expect((await post(first)).body.metadata.responseType).toBe("CONFIRMED");
+    await expectMiss(
+      freshRequest((r) => {
+        r.receivingPharmacy.npi = store.npi;
+        r.patient = first.patient;
+      }),
+      /duplicate therapy/,
+    );
+  });
+
+  it("an earlier rejection of the same prescription from this sender", async () => {
+    const listed = qualifying((r) => {
+      r.patient.allergyDetails = { allergiesDescriptor: "KNOWN_ALLERGIES_INCLUDED", allergies: ["Sulfa drugs"] };
+    });
+    const id = await expectMiss(listed, /listed allergies/);
+    const rejected = await dashboardFetch(baseUrl, `/api/transfers/${id}/reject`, {
+      method: "POST",
+      body: { errorType: "OTHER", description: "please call us about this prescription" },
+      cookie: pharmacistCookie,
+    });
+    expect(rejected.status, rejected.text).toBe(200);
+    await expectMiss(
+      qualifying((r) => {
+        r.prescription.rxNumber = listed.prescription.rxNumber;
+      }),
+      /earlier transfer of the same prescription was rejected/,
+    );
+  });
+
+  it("stops at the store's hourly cap", async () => {
+    const recent = await db().immediateConfirmation.count({ where: { storeId: store.storeId } });
+    expect((await setPolicy({ hourlyCap: recent + 1 })).status).toBe(200);
+    expect((await post(qualifying())).body.metadata.responseType).toBe("CONFIRMED");
+    await expectMiss(qualifying(), /cap of \d+ automatic confirmations an hour/);
+  });
+
+  it("raises the alert once for a transfer not verified within the store's limit", async () => {
+    expect((await setPolicy({ hourlyCap: 1000 })).status).toBe(200);
+    const id = (await post(qualifying())).body.metadata.referenceID;
+    expect(await claimOverdueVerifications()).not.toContain(id);
+    // The policy's limit is 6 hours (set through the CLI above).
+    const later = new Date(Date.now() + 6 * 3_600_000 + 60_000);
+    expect(await claimOverdueVerifications({ now: later })).toContain(id);
+    expect(await claimOverdueVerifications({ now: later })).not.toContain(id);
+    const audit = await db().auditEvent.findFirst({
+      where: { action: "transfer.immediate_verify_overdue", transferId: id },
+    });
+    expect(audit).not.toBeNull();
+  });
+
+  it("turned off, a qualifying transfer is RECEIVED again", async () => {
+    expect((await setPolicy({ enabled: false })).status).toBe(200);
+    const answer = await post(qualifying());
+    expect(answer.body.metadata.responseType).toBe("RECEIVED");
+  });
+});

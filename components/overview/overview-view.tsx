@@ -29,6 +29,11 @@ const ORANGE = "#9a3412";
 const SLATE = "#334155";
 const RED = "#991b1b";
 const AXIS = { fontSize: 11, fill: SLATE };
+// Legend text in one dark colour: Recharts colours it like its series otherwise (white for an outlined bar).
+const LEGEND = {
+  wrapperStyle: { fontSize: 12 },
+  formatter: (value: string) => <span style={{ color: SLATE }}>{value}</span>,
+};
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const hh = (h: number) => `${String(h).padStart(2, "0")}:00`;
@@ -106,7 +111,7 @@ function TodayArrivals({ o }: { o: Overview }) {
             dot={false}
             isAnimationActive={false}
           />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
+          <Legend {...LEGEND} />
         </ComposedChart>
       </ResponsiveContainer>
     </ChartFigure>
@@ -171,7 +176,7 @@ function DecisionsByHour({ o }: { o: Overview }) {
             strokeWidth={1.5}
             isAnimationActive={false}
           />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
+          <Legend {...LEGEND} />
         </BarChart>
       </ResponsiveContainer>
     </ChartFigure>
@@ -219,7 +224,7 @@ function TimeToDecision({ o }: { o: Overview }) {
             connectNulls
             isAnimationActive={false}
           />
-          <Legend wrapperStyle={{ fontSize: 12 }} />
+          <Legend {...LEGEND} />
         </LineChart>
       </ResponsiveContainer>
     </ChartFigure>

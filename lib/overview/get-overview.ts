@@ -190,19 +190,20 @@ async function readPartners(now: Date, since: Date): Promise<OverviewPartner[]> 
         p90: number | null;
       }[]
     >`
-      SELECT p.id, p.name,
-             count(c.id) FILTER (WHERE c.status = 'DELIVERED')::int AS delivered,
-             count(c.id) FILTER (WHERE c.status = 'PENDING' AND c.attempt_count = 0)::int AS pending,
-             count(c.id) FILTER (WHERE c.status = 'PENDING' AND c.attempt_count > 0)::int AS retrying,
-             count(c.id) FILTER (WHERE c.status IN ('FAILED', 'GONE'))::int AS failed,
-             count(c.id) FILTER (WHERE c.status = 'REFUSED')::int AS refused,
-             percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM c.delivered_at - c.created_at) / 60)
-               FILTER (WHERE c.delivered_at IS NOT NULL) AS median,
-             percentile_cont(0.9) WITHIN GROUP (ORDER BY extract(epoch FROM c.delivered_at - c.created_at) / 60)
-               FILTER (WHERE c.delivered_at IS NOT NULL) AS p90
+      SELECT p.id, p.name, c.delivered, c.pending, c.retrying, c.failed, c.refused, c.median, c.p90
         FROM partners p
-        LEFT JOIN callbacks c ON c.partner_id = p.id AND c.created_at >= ${since} AND c.created_at <= ${now}::timestamptz
-       GROUP BY p.id, p.name
+        CROSS JOIN LATERAL (
+          SELECT count(*) FILTER (WHERE status = 'DELIVERED')::int AS delivered,
+                 count(*) FILTER (WHERE status = 'PENDING' AND attempt_count = 0)::int AS pending,
+                 count(*) FILTER (WHERE status = 'PENDING' AND attempt_count > 0)::int AS retrying,
+                 count(*) FILTER (WHERE status IN ('FAILED', 'GONE'))::int AS failed,
+                 count(*) FILTER (WHERE status = 'REFUSED')::int AS refused,
+                 percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM delivered_at - created_at) / 60)
+                   FILTER (WHERE delivered_at IS NOT NULL) AS median,
+                 percentile_cont(0.9) WITHIN GROUP (ORDER BY extract(epoch FROM delivered_at - created_at) / 60)
+                   FILTER (WHERE delivered_at IS NOT NULL) AS p90
+            FROM callbacks
+           WHERE partner_id = p.id AND created_at >= ${since} AND created_at <= ${now}::timestamptz) AS c
        ORDER BY p.name, p.id`,
     db().$queryRaw<{ partner_id: string; answers: number; failures: number }[]>`
       SELECT partner_id, sum(answers)::int AS answers, sum(failures)::int AS failures

@@ -88,8 +88,7 @@ export function OverviewView({ initial }: { initial: Overview }) {
 function TodayArrivals({ o }: { o: Overview }) {
   const rows = o.today.arrivals;
   const today = sum(rows.map((r) => r.today));
-  const nowHour = new Date(o.generatedAt).getHours();
-  const usualSoFar = sum(rows.filter((r) => r.hour <= nowHour).map((r) => r.usual));
+  const usualSoFar = sum(rows.filter((r) => r.hour <= o.today.hour).map((r) => r.usual));
   return (
     <ChartFigure
       id="arrivals"

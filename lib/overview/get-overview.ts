@@ -40,10 +40,11 @@ export async function getOverview(options: GetOverviewOptions): Promise<Overview
   const windowSeconds = SENDER_WINDOW_MS / 1000;
   // Local midnights as timestamptz: arithmetic on the local timestamp, so a DST change keeps whole days.
   const localDay = (daysBack: number) =>
-    db().$queryRaw<{ at: Date; date: string }[]>`
+    db().$queryRaw<{ at: Date; date: string; hour: number }[]>`
       SELECT ((date_trunc('day', ${now}::timestamptz AT TIME ZONE ${tz}) - make_interval(days => ${daysBack}::int))
                AT TIME ZONE ${tz}) AS at,
-             to_char(date_trunc('day', ${now}::timestamptz AT TIME ZONE ${tz}), 'YYYY-MM-DD') AS date`;
+             to_char(date_trunc('day', ${now}::timestamptz AT TIME ZONE ${tz}), 'YYYY-MM-DD') AS date,
+             extract(hour FROM ${now}::timestamptz AT TIME ZONE ${tz})::int AS hour`;
   const [todayRows, periodRows] = await Promise.all([localDay(0), localDay(OVERVIEW_DAYS - 1)]);
   const todayStart = todayRows[0]!;
   const periodStart = periodRows[0]!;
@@ -136,6 +137,7 @@ export async function getOverview(options: GetOverviewOptions): Promise<Overview
     generatedAt: now.toISOString(),
     today: {
       date: todayStart.date,
+      hour: todayStart.hour,
       timeZone: tz,
       arrivals: HOURS.map((hour) => ({
         hour,

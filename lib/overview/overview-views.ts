@@ -14,6 +14,8 @@ export type HourCount = { hour: number; count: number };
 export type OverviewToday = {
   /** The local calendar day in the store's time zone, YYYY-MM-DD. */
   date: string;
+  /** The local hour now (0–23). */
+  hour: number;
   timeZone: string;
   /** 24 rows, hour 0–23 local: arrivals today, and the mean of the last USUAL_WEEKS same weekdays. */
   arrivals: { hour: number; today: number; usual: number }[];

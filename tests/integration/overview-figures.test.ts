@@ -151,6 +151,7 @@ const hours = (rows: { hour: number }[], pick: (r: never) => number) =>
 describe("the overview at a pinned clock in America/Chicago", () => {
   it("counts today's arrivals and the usual Wednesday by local hour", () => {
     expect(o.today.date).toBe("2026-11-25");
+    expect(o.today.hour).toBe(12);
     expect(hours(o.today.arrivals, (r: { today: number }) => r.today)).toEqual({ 8: 2, 9: 2, 12: 1 });
     expect(hours(o.today.arrivals, (r: { usual: number }) => r.usual)).toEqual({ 8: 1, 9: 0.5 });
   });

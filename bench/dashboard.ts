@@ -40,6 +40,8 @@ export type DashboardResult = {
   approve: Step;
   /** From the same click: the decision's notice (the POST answered), before the record is re-read. */
   approveNotice: Timing;
+  /** GET /api/overview from the signed-in page (a pharmacist's: without the partner figures), after the samples. */
+  overview: Timing;
   /** The server's whole process tree, per sample (the open, the approval, both baseline calls and the page's pollers). */
   serverCpuMsPerSample: number;
   loadAverage: { start: number[]; end: number[] };
@@ -293,6 +295,11 @@ export async function benchDashboard(opts: {
       approve.requests.push(approveRequests);
     }
     const serverCpuMsPerSample = (processTreeCpuMs(server.pid!) - cpuStart) / opts.samples;
+    const overviewMs: number[] = [];
+    for (let i = 0; i < opts.warmUp + opts.samples; i++) {
+      const ms = await apiAlone(page, "/api/overview", "GET");
+      if (i >= opts.warmUp) overviewMs.push(ms);
+    }
     done();
     const step = (s: { ours: number[]; baseline: number[]; requests: string[][] }): Step => {
       const ours = timing(s.ours);
@@ -313,6 +320,7 @@ export async function benchDashboard(opts: {
       open: step(open),
       approve: step(approve),
       approveNotice: timing(approve.notice),
+      overview: timing(overviewMs),
       serverCpuMsPerSample: round(serverCpuMsPerSample),
       loadAverage: { start: loadStart, end: os.loadavg().map(round) },
       seconds: Math.round((Date.now() - started) / 1000),

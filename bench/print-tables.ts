@@ -149,7 +149,7 @@ function printDashboard(dashboard: DashboardResult): void {
     ])}\n`,
   );
   process.stdout.write(
-    `(approval notice p50 / p95 ${d.approveNotice.p50} / ${d.approveNotice.p95} ms; server CPU ${d.serverCpuMsPerSample} ms per sample; load average ${d.loadAverage.start.join(" ")} -> ${d.loadAverage.end.join(" ")}; ${d.seconds} s in all, ${d.serverStartSeconds} s of it starting npm start)\n`,
+    `(approval notice p50 / p95 ${d.approveNotice.p50} / ${d.approveNotice.p95} ms; ${d.overview ? `GET /api/overview p50 / p95 ${d.overview.p50} / ${d.overview.p95} ms; ` : ""}server CPU ${d.serverCpuMsPerSample} ms per sample; load average ${d.loadAverage.start.join(" ")} -> ${d.loadAverage.end.join(" ")}; ${d.seconds} s in all, ${d.serverStartSeconds} s of it starting npm start)\n`,
   );
 }
 

@@ -34,6 +34,9 @@ export default async function DashboardLayout({ children }: { children: React.Re
             <Link href="/transfers" prefetch={false} className="rounded px-2 py-1 hover:bg-slate-700">
               Queue
             </Link>
+            <Link href="/overview" prefetch={false} className="rounded px-2 py-1 hover:bg-slate-700">
+              Overview
+            </Link>
             <Link href="/transfers/log" prefetch={false} className="rounded px-2 py-1 hover:bg-slate-700">
               Transfer log
             </Link>

@@ -82,6 +82,12 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { pattern: "/api/transfers/**", allow: STAFF, why: "queue, review data, status and timeline" },
   { pattern: "/api/session/**", allow: STAFF, why: "session activity heartbeat" },
   {
+    pattern: "/api/overview",
+    allow: STAFF,
+    why: "the day's and the last 30 days' figures as JSON (partner figures for admins only)",
+  },
+  { pattern: "/overview", allow: STAFF, why: "overview charts: the day, the last 30 days, partners (admins)" },
+  {
     pattern: "/continue",
     allow: STAFF,
     why: "a dashboard page opened from another site: asks to continue (no audit row is written from a cross-site request)",

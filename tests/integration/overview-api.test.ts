@@ -1,0 +1,41 @@
+// GET /api/overview over real HTTP: a session is required, a pharmacist gets the day and the last 30 days
+// without the partner figures, an admin gets them too.
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Overview } from "@/lib/overview/overview-views";
+import { createTestPartner } from "@/tests/support/api";
+import { createTestUser, dashboardFetch, signedInCookie } from "@/tests/support/dashboard-session";
+import { connectTestEnvironment } from "@/tests/support/integration";
+
+const { baseUrl } = connectTestEnvironment();
+let pharmacist: string;
+let admin: string;
+
+beforeAll(async () => {
+  pharmacist = await signedInCookie(baseUrl, await createTestUser("pharmacist", "Overview Pharmacist"));
+  admin = await signedInCookie(baseUrl, await createTestUser("admin", "Overview Admin"));
+  await createTestPartner("Overview partner");
+});
+
+describe("GET /api/overview", () => {
+  it("refuses a request without a session with problem+json", async () => {
+    const res = await dashboardFetch(baseUrl, "/api/overview");
+    expect(res.status).toBe(401);
+    expect(res.headers.get("content-type")).toContain("application/problem+json");
+  });
+
+  it("gives a pharmacist the day and the last 30 days, without the partners", async () => {
+    const res = await dashboardFetch<Overview>(baseUrl, "/api/overview", { cookie: pharmacist });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.today.arrivals).toHaveLength(24);
+    expect(res.body.today.pendingByAge.map((b) => b.band)).toEqual(["0-1h", "1-2h", "2-3h", "3-4h", "4h+"]);
+    expect(res.body.last30Days.days).toHaveLength(30);
+    expect(res.body).not.toHaveProperty("partners");
+    expect(res.body.immediateConfirmation).toBeNull();
+  });
+
+  it("gives an admin the partners as well", async () => {
+    const res = await dashboardFetch<Overview>(baseUrl, "/api/overview", { cookie: admin });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.partners?.some((p) => p.name.startsWith("Overview partner "))).toBe(true);
+  });
+});

@@ -43,7 +43,7 @@ import { CHROMIUM_ARGS, findChromium } from "../tests/support/chromium";
 import { startTestPostgres, type TestPostgres } from "../tests/support/database";
 import { cleanEnv, runShell, startShell, type BackgroundShell } from "../tests/support/guide-shell";
 import { makeHttpsClient, type HttpsClient } from "../tests/support/https-client";
-import { startNginx, type RunningNginx } from "../tests/support/nginx";
+import { NGINX, startNginx, type RunningNginx } from "../tests/support/nginx";
 import { reserveOidcIssuer, startOidcProvider, type RunningOidcProvider } from "../tests/support/oidc-provider";
 import { ensureBuild, freePort } from "../tests/support/server";
 import { makeTestCa, spkiHashOf, type TestCa } from "../tests/support/test-ca";
@@ -147,6 +147,8 @@ function envFileValue(file: string, name: string): string {
 }
 
 test.beforeAll(async () => {
+  if (!existsSync(NGINX))
+    throw new Error(`no ${NGINX}: install Debian's nginx (apt-get install -y nginx; .ci/run does)`);
   ensureBuild();
   dir = mkdtempSync(path.join(os.tmpdir(), "rx-rehearsal-"));
   for (const sub of ["etc", "backups", "tls", "nginx"]) mkdirSync(path.join(dir, sub), { mode: 0o700 });
@@ -283,7 +285,6 @@ test("deploy.md step 7: nginx in front, with TLS", async () => {
   nginx = await startNginx({ dir: path.join(dir, "nginx"), serverConfig, port: ports.https });
   const ready = await https(`${publicUrl}/readyz`);
   expect(ready.status, `GET ${publicUrl}/readyz through nginx: ${ready.text}`).toBe(200);
-  // Both instances behind it answer (nginx's round robin: two requests reach both).
   const hsts = await https(`${publicUrl}/healthz`);
   expect(hsts.headers["strict-transport-security"], "HSTS: the service believes nginx's X-Forwarded-Proto").toMatch(
     /max-age=/,

@@ -76,7 +76,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth((request) => {
   const clientAddress = request ? clientAddressOf(request) : null;
   return {
     secret: env().AUTH_SECRET,
-    // The Host / X-Forwarded-* of the request name this service (no fixed AUTH_URL is needed).
+    // With PUBLIC_URL set, scripts/serve.ts gives it to next-auth as AUTH_URL, from which next-auth makes
+    // every URL (SSO's redirect URI included); without it, the request's Host / X-Forwarded-* name us.
     trustHost: true,
     session: { strategy: "jwt", maxAge: sessionCookieMaxAgeSeconds() },
     pages: { signIn: "/login", error: "/login" },

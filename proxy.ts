@@ -23,6 +23,7 @@ import { env } from "@/lib/env";
 import { toWebResponse } from "@/lib/http/api-exchange";
 import { audienceOf, isMalformedPath, malformedPathAnswer } from "@/lib/http/malformed-path";
 import { problemResponse } from "@/lib/http/problem-response";
+import { publicOrigin } from "@/lib/http/public-origin";
 import { HSTS, isCrossSiteWrite, isHttps, pageContentSecurityPolicy } from "@/lib/http/security-headers";
 
 type SessionRead =
@@ -58,13 +59,11 @@ function cookieOptions(cookieName: string) {
 }
 
 /**
- * A redirect on the host the browser used (its Host header). Next's own request URL says "localhost" for
- * a loopback address, and a browser keeps localhost's cookies apart from 127.0.0.1's.
+ * A redirect on the service's public origin (lib/http/public-origin.ts), never Next's own request URL,
+ * which says "localhost" for a loopback address (a browser keeps localhost's cookies apart from 127.0.0.1's).
  */
 function redirectTo(request: NextRequest, path: string): Response {
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  const protocol = (request.headers.get("x-forwarded-proto") ?? request.nextUrl.protocol).replace(/:$/, "");
-  const location = host ? new URL(path, `${protocol}://${host}`) : new URL(path, request.url);
+  const location = new URL(path, publicOrigin(request));
   return NextResponse.redirect(location, { status: 307, headers: { "cache-control": "no-store" } });
 }
 

@@ -206,6 +206,8 @@ export async function benchDashboard(opts: {
     [...SERVER_NODE_FLAGS, "--import", "tsx", "scripts/serve.ts", "start"],
     {
       NODE_ENV: "production",
+      // The demo pharmacy's NPI, which the fixtures send to (npm start refuses it otherwise).
+      ALLOW_DEMO_PHARMACY: "true",
       NEXT_TELEMETRY_DISABLED: "1",
       DATABASE_URL: opts.databaseUrl,
       ...TEST_SECRETS,

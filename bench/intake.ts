@@ -105,6 +105,8 @@ export async function benchIntake(opts: {
   };
   const productEnv = {
     NODE_ENV: "production",
+    // The demo pharmacy's NPI, which the fixtures send to (npm start refuses it otherwise).
+    ALLOW_DEMO_PHARMACY: "true",
     NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_URL: opts.databaseUrl,
     ...TEST_SECRETS,

@@ -42,6 +42,8 @@ export async function benchMetricsOverhead(opts: {
   const ports = { on: await freePort(), off: await freePort() };
   const env = {
     NODE_ENV: "production",
+    // The demo pharmacy's NPI, which the fixtures send to (npm start refuses it otherwise).
+    ALLOW_DEMO_PHARMACY: "true",
     NEXT_TELEMETRY_DISABLED: "1",
     DATABASE_URL: opts.databaseUrl,
     ...TEST_SECRETS,

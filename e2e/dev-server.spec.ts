@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "./fixtures";
 import { createOwnDatabase } from "./own-database";
-import { freePort } from "../tests/support/server";
+import { freePort, TEST_SECRETS } from "../tests/support/server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -28,6 +28,8 @@ test("the development server opened at 127.0.0.1 hydrates, the demo pharmacist s
     PORT: String(port),
     DATABASE_URL: database.url,
     DATA_DIR: dataDir,
+    // With DATABASE_URL set, development too must be given the keys (no generated ones in DATA_DIR).
+    ...TEST_SECRETS,
     RUN_WORKER: "false",
   };
   delete env.DEV_ALLOWED_ORIGINS;

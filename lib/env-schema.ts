@@ -24,6 +24,30 @@ const hostList = z
     "must be host names or addresses separated by commas, without scheme or port (e.g. 192.168.1.20,devbox.local)",
   );
 
+/** The pharmacy `npm run dev` serves when PHARMACY_NPI / PHARMACY_NAME are unset; `npm start` refuses it. */
+export const DEMO_PHARMACY = { npi: "1245319599", name: "Riverside Community Pharmacy" } as const;
+
+/** An http(s) origin (`https://rx.pharmacy.example`, `http://127.0.0.1:3000`): no path, query or fragment. */
+const publicUrl = z
+  .string()
+  .refine((v) => {
+    try {
+      const url = new URL(v);
+      return (
+        (url.protocol === "https:" || url.protocol === "http:") &&
+        !url.username &&
+        !url.password &&
+        url.pathname === "/" &&
+        !url.search &&
+        !url.hash &&
+        !/[?#]/.test(v)
+      );
+    } catch {
+      return false;
+    }
+  }, "must be an http(s):// origin without path or query, e.g. https://rx.pharmacy.example")
+  .transform((v) => new URL(v).origin);
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -52,8 +76,10 @@ const EnvSchema = z.object({
   PHARMACY_NPI: z
     .string()
     .regex(/^\d{10}$/, "must be a 10-digit NPI")
-    .default("1245319599"),
-  PHARMACY_NAME: z.string().min(1).max(200).default("Riverside Community Pharmacy"),
+    .default(DEMO_PHARMACY.npi),
+  PHARMACY_NAME: z.string().min(1).max(200).default(DEMO_PHARMACY.name),
+  /** `true`: `npm start` may serve as the demo pharmacy (the test suite and demonstrations only). */
+  ALLOW_DEMO_PHARMACY: booleanFromString.default(false),
   CALLBACK_ALLOW_PRIVATE_NETWORKS: booleanFromString.default(false),
   /** Total time one callback attempt may take (connect, send, answer) before it counts as failed. */
   CALLBACK_TIMEOUT_MS: z.coerce
@@ -183,11 +209,19 @@ const EnvSchema = z.object({
   /** On SIGTERM, answer /readyz 503 (and keep serving) this long before closing, so a load balancer drains us. */
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(120).default(0),
   // --- Alerts before the sender's 4-hour window closes (issue 17, part 2) ---
-  /** Mail server for alert emails (`smtp://user:pass@host:587`, `smtps://…`); unset, no email is sent. */
+  /**
+   * Mail server for alert emails (`smtps://user:pass@host:465`, or `smtp://user:pass@host:587`, which must
+   * then offer STARTTLS); unset, no email is sent.
+   */
   SMTP_URL: z
     .string()
-    .refine((v) => /^smtps?:\/\/[^\s]+$/.test(v), "must be an smtp:// or smtps:// URL")
+    .refine(
+      (v) => /^smtps?:\/\/[^\s?#]+$/.test(v) && URL.canParse(v) && new URL(v).hostname !== "",
+      "must be smtps://[user:pass@]host[:port] or smtp://[user:pass@]host[:port], without query",
+    )
     .optional(),
+  /** `true`: send alert email without TLS (a relay on this host or network only); logged as a warning at start. */
+  SMTP_ALLOW_PLAINTEXT: booleanFromString.default(false),
   /** Who gets alert emails, comma-separated. */
   ALERT_EMAILS: z
     .string()
@@ -201,12 +235,15 @@ const EnvSchema = z.object({
     .refine((list) => list.every((e) => z.email().safeParse(e).success), "must be email addresses separated by commas"),
   /** The From of alert emails. */
   ALERT_EMAIL_FROM: z.string().min(3).max(200).default("Rx Transfer <rx-transfer@localhost>"),
-  /** The dashboard's address as pharmacists open it: alert emails link to the transfer there. */
-  DASHBOARD_URL: z
-    .string()
-    .refine((v) => /^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(v), "must be an http(s):// URL")
-    .transform((v) => v.replace(/\/+$/, ""))
-    .default("http://localhost:3000"),
+  /**
+   * The service's address as people and partners reach it (`https://rx.pharmacy.example`): an origin, no path.
+   * Every absolute URL is made from it: single sign-on's redirect URI (given to next-auth as AUTH_URL),
+   * sign-in redirects, OAuth discovery's issuer (unless a trusted proxy's X-Forwarded-Host says otherwise),
+   * alert email links. Required by `npm start` with single sign-on. Unset: the address each request came to.
+   */
+  PUBLIC_URL: publicUrl.optional(),
+  /** Deprecated name of PUBLIC_URL, still read when PUBLIC_URL is unset. */
+  DASHBOARD_URL: publicUrl.optional(),
   /** How often each worker looks for transfers that crossed an alert threshold (fractions allowed for tests). */
   /** How often each dashboard screen asks for the alert banner's count (fractions allowed for tests). */
   ALERT_POLL_SECONDS: z.coerce.number().min(0.5, "must be at least 0.5").max(600, "must be at most 600").default(30),
@@ -230,6 +267,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
         message: "OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together",
       });
     }
+    if (e.PUBLIC_URL && e.DASHBOARD_URL && e.PUBLIC_URL !== e.DASHBOARD_URL)
+      ctx.addIssue({
+        code: "custom",
+        path: ["DASHBOARD_URL"],
+        message: `is the old name of PUBLIC_URL and differs from it (${e.PUBLIC_URL}): remove DASHBOARD_URL`,
+      });
     if (e.SSO_ONLY && !e.OIDC_ISSUER)
       ctx.addIssue({ code: "custom", path: ["SSO_ONLY"], message: "needs OIDC_ISSUER (and its client) to be set" });
   }).safeParse(cleaned);
@@ -237,5 +280,6 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);
   }
-  return result.data;
+  // DASHBOARD_URL is PUBLIC_URL's old name.
+  return { ...result.data, PUBLIC_URL: result.data.PUBLIC_URL ?? result.data.DASHBOARD_URL };
 }

@@ -4,7 +4,7 @@
 import "server-only";
 import { parseEnv, type Env } from "@/lib/env-schema";
 
-export { EnvError, parseEnv, type Env } from "@/lib/env-schema";
+export { DEMO_PHARMACY, EnvError, parseEnv, type Env } from "@/lib/env-schema";
 
 let cached: Env | undefined;
 

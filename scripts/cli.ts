@@ -36,7 +36,7 @@ async function main(): Promise<number> {
   const { command } = parsed;
 
   loadEnvOrExit();
-  ensureSecrets((msg) => process.stderr.write(`${msg}\n`));
+  ensureSecrets((msg) => process.stderr.write(`${msg}\n`), { json });
   // A restore applies the schema itself, after checking its file: nothing is touched before that.
   const migrate = command.migrate !== false;
   const db = await startDatabase({ log: (msg) => process.stderr.write(`${msg}\n`), migrate });

@@ -5,7 +5,8 @@
 // give the application role least privilege (lib/db/grants.ts); everything else goes to stderr.
 import { parseArgs } from "node:util";
 import { buildGrantStatements } from "@/lib/db/grants";
-import { loadEnvOrExit, startDatabase } from "./runtime";
+import { disconnectDb } from "@/lib/db/prisma";
+import { checkKeysAgainstDatabase, ensureSecrets, loadEnvOrExit, startDatabase } from "./runtime";
 
 let options: { "print-grants"?: boolean; role?: string };
 try {
@@ -23,10 +24,14 @@ try {
 loadEnvOrExit();
 const printing = options["print-grants"] === true;
 const say = (msg: string) => (printing ? process.stderr : process.stdout).write(`${msg}\n`);
+// The deployment's keys, as every other process has them: a deploy with other keys than the data's fails
+// here, before a server, worker or CLI writes under them.
+ensureSecrets(say);
 startDatabase({ log: say })
   .then(async (db) => {
     say(`migrations applied (${db.embedded ? "embedded database" : "DATABASE_URL"})`);
     try {
+      await checkKeysAgainstDatabase().finally(() => disconnectDb());
       if (printing) process.stdout.write(await buildGrantStatements(db.databaseUrl, options.role!));
     } finally {
       await db.stop();

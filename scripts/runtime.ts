@@ -12,6 +12,12 @@ import { findAuditKeyMismatch } from "@/lib/audit/audit-head-log";
 import { SecretKeyError } from "@/lib/crypto/secret-box";
 import { env, EnvError, setEnv } from "@/lib/env";
 import { log } from "@/lib/log";
+import {
+  keysRequiredBecause,
+  missingSecretsMessage,
+  productionSettingProblems,
+  SECRETS,
+} from "@/lib/ops/required-settings";
 import { checkStoredSecrets } from "@/lib/partners/sealed-secrets";
 
 export type Runtime = { databaseUrl: string; embedded: boolean; stop(): Promise<void> };
@@ -34,44 +40,44 @@ export function dataDir(): string {
   return dir;
 }
 
-/** The secrets every process must share; `npm start` refuses to run without them. */
-const SECRETS = [
-  { name: "AUTH_SECRET", file: "auth-secret", what: "signs and encrypts dashboard sessions" },
-  {
-    name: "DATA_ENCRYPTION_KEY",
-    file: "data-encryption-key",
-    what: "encrypts stored secrets (webhook secrets, partners' credentials)",
-  },
-  { name: "AUDIT_HMAC_KEY", file: "audit-hmac-key", what: "keys the audit log's hash chain" },
-] as const;
-
-/**
- * Production (`npm start`, or NODE_ENV=production for the CLI and the worker): every secret must be given
- * explicitly. A generated one would differ between instances and from the CLI's, and would sit in the data
- * directory beside the database it protects.
- */
-export function requireProductionSecrets(): void {
-  const missing = SECRETS.filter((s) => !env()[s.name]);
-  if (missing.length === 0) return;
-  process.stderr.write(
-    [
-      `[rx-transfer] refusing to start in production without ${missing.map((s) => s.name).join(", ")}:`,
-      ...missing.map((s) => `  ${s.name.padEnd(20)} ${s.what}`),
-      "Make each with `openssl rand -base64 32` (at least 32 characters), keep them outside the database (a secret store),",
-      "and give the server, every worker and the CLI the same values. Generated secrets are a development convenience",
-      "of `npm run dev` only.",
-      "",
-    ].join("\n"),
-  );
+/** Writes the refusal and exits 2 (a configuration error, as for an invalid environment). */
+function refuse(lines: string[], json: boolean): never {
+  const text = lines.join("\n");
+  if (json) process.stdout.write(`${JSON.stringify({ error: { code: "configuration", message: text } })}\n`);
+  process.stderr.write(`[rx-transfer] ${text}\n`);
   process.exit(2);
 }
 
 /**
- * Development: each secret the environment does not give is generated once and kept in the data dir, so
- * `npm run dev`, the CLI and the worker on this machine share it. NODE_ENV=production requires them instead.
+ * `npm start`: the keys, the store's identity and (with single sign-on) PUBLIC_URL must all be given; every
+ * problem is named at once.
  */
-export function ensureSecrets(say: (msg: string) => void): void {
-  if (env().NODE_ENV === "production") return requireProductionSecrets();
+export function requireProductionSettings(): void {
+  const problems = productionSettingProblems(env());
+  const secrets = missingSecretsMessage(env(), "in production");
+  if (!secrets && problems.length === 0) return;
+  refuse(
+    [
+      ...(secrets ? [secrets] : []),
+      ...(problems.length > 0 ? ["refusing to start in production:", ...problems.map((p) => `  ${p}`)] : []),
+      "",
+    ],
+    false,
+  );
+}
+
+/**
+ * The keys of every process (server, worker, CLI, db:deploy). With DATABASE_URL set or in production they
+ * must be given; only development on the embedded database generates missing ones, once, into DATA_DIR, so
+ * that `npm run dev`, the CLI and the worker on this machine share them.
+ */
+export function ensureSecrets(say: (msg: string) => void, opts: { production?: boolean; json?: boolean } = {}): void {
+  const because = keysRequiredBecause(env(), opts.production === true || env().NODE_ENV === "production");
+  if (because) {
+    const message = missingSecretsMessage(env(), because);
+    if (message) refuse([message, ""], opts.json === true);
+    return;
+  }
   for (const secret of SECRETS) {
     if (env()[secret.name]) continue;
     const file = path.join(dataDir(), secret.file);

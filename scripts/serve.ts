@@ -23,7 +23,7 @@ import {
   dataDir,
   ensureSecrets,
   loadEnvOrExit,
-  requireProductionSecrets,
+  requireProductionSettings,
   startDatabase,
 } from "./runtime";
 
@@ -48,9 +48,14 @@ async function main(): Promise<void> {
     setEnv({ CALLBACK_ALLOW_INSECURE_HTTP: "true" });
   }
   loadEnvOrExit();
-  // Production needs its secrets given explicitly; development generates missing ones into DATA_DIR.
-  if (mode === "start") requireProductionSecrets();
+  // Production needs its keys, the store's identity and (with SSO) PUBLIC_URL given explicitly; development
+  // on the embedded database generates missing keys into DATA_DIR.
+  if (mode === "start") requireProductionSettings();
   else ensureSecrets(say);
+  // next-auth builds its URLs (SSO's redirect URI, its redirects) from AUTH_URL when set, else from the
+  // request URL, which Next names http://localhost:PORT whatever the browser opened.
+  const publicUrl = env().PUBLIC_URL;
+  if (publicUrl) setEnv({ AUTH_URL: publicUrl });
   // SIGINT/SIGTERM are handled below: the database stops last, after the web server and the worker.
   const db = await startDatabase({ log: say, callerHandlesSignals: true });
   say(db.embedded ? `embedded PostgreSQL ready (data in ${dataDir()})` : "using DATABASE_URL");
@@ -111,7 +116,8 @@ type WebServer = { stop(): Promise<void>; exited?: Promise<number> };
 async function startInProcess(): Promise<WebServer> {
   Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV ?? "production", NEXT_TELEMETRY_DISABLED: "1" });
   const server = await startProductionServer({ dir: ROOT, port: env().PORT });
-  say(`ready on http://localhost:${env().PORT}`);
+  const publicUrl = env().PUBLIC_URL;
+  say(`ready on http://localhost:${env().PORT}${publicUrl ? ` (public address ${publicUrl})` : ""}`);
   return { stop: () => server.close() };
 }
 

@@ -89,6 +89,8 @@ export function soakServer(opts: { port: number; env: Record<string, string>; lo
           env: {
             ...process.env,
             NODE_ENV: "production",
+            // The demo pharmacy's NPI, which the fixtures send to (npm start refuses it otherwise).
+            ALLOW_DEMO_PHARMACY: "true",
             NEXT_TELEMETRY_DISABLED: "1",
             PORT: String(opts.port),
             ...opts.env,

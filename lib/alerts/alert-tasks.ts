@@ -42,6 +42,10 @@ export const ALERT_TASKS: TaskList = { [SEND_ALERT_TASK]: sendTask };
 export function startAlertScanner(): { stop(): void } {
   const settings = env();
   if (!settings.SMTP_URL || settings.ALERT_EMAILS.length === 0) return { stop: () => {} };
+  if (settings.SMTP_ALLOW_PLAINTEXT)
+    log("warn", "SMTP_ALLOW_PLAINTEXT=true: alert email (and the SMTP login) may be sent without TLS", {
+      fix: "use smtps:// or a server that offers STARTTLS, and unset SMTP_ALLOW_PLAINTEXT",
+    });
   let running = false;
   const scan = () => {
     if (running) return;

@@ -1,25 +1,17 @@
 // Sends one claimed alert by email (nodemailer over SMTP_URL). A failure is recorded on the alert row (the
 // admin overview shows it) and thrown, so that graphile-worker retries the job with its exponential backoff.
 // The decision on a transfer never waits on this: it runs in the worker, after the fact.
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { alertEmail } from "@/lib/alerts/alert-email";
+import { createSmtpTransport } from "@/lib/alerts/smtp-transport";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 
-let transport: { url: string; transporter: Transporter } | undefined;
+let transport: { url: string; plaintext: boolean; transporter: Transporter } | undefined;
 
-function mailer(url: string): Transporter {
-  if (transport?.url !== url) {
-    transport = {
-      url,
-      transporter: nodemailer.createTransport({
-        url,
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 30_000,
-      }),
-    };
-  }
+function mailer(url: string, plaintext: boolean): Transporter {
+  if (transport?.url !== url || transport.plaintext !== plaintext)
+    transport = { url, plaintext, transporter: createSmtpTransport({ url, allowPlaintext: plaintext }) };
   return transport.transporter;
 }
 
@@ -50,10 +42,10 @@ export async function sendAlertEmail(opts: SendAlertEmailOptions): Promise<SendA
     count: Math.max(count, 1),
     thresholdMinutes: opts.thresholdMinutes,
     ageMinutes: Math.floor((now.getTime() - transfer.receivedAt.getTime()) / 60_000),
-    link: `${settings.DASHBOARD_URL}/transfers/${encodeURIComponent(opts.transferId)}`,
+    link: `${settings.PUBLIC_URL ?? `http://localhost:${settings.PORT}`}/transfers/${encodeURIComponent(opts.transferId)}`,
   });
   try {
-    await mailer(settings.SMTP_URL).sendMail({
+    await mailer(settings.SMTP_URL, settings.SMTP_ALLOW_PLAINTEXT).sendMail({
       from: settings.ALERT_EMAIL_FROM,
       to: settings.ALERT_EMAILS,
       subject,

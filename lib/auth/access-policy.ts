@@ -44,6 +44,7 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
     why: "dispensing-system feed: integration key (Bearer), checked by the route; never a session",
   },
   { pattern: "/docs", allow: PUBLIC, why: "API documentation for sending pharmacies" },
+  { pattern: "/robots.txt", allow: PUBLIC, why: "tells crawlers to keep out (Disallow: /)" },
   // Operations: probes for load balancers and orchestrators (no data, no versions)
   { pattern: "/healthz", allow: PUBLIC, why: "liveness probe: answers while the process serves" },
   { pattern: "/readyz", allow: PUBLIC, why: "readiness probe: database, migrations, worker heartbeat" },

@@ -1,8 +1,9 @@
 // RFC 8414 authorization server metadata for the client credentials grant at /oauth/token, so that a
 // sender's OAuth library can discover the token endpoint (oauth4webapi's discoveryRequest, for one).
-// The issuer is this server's origin as the caller reached it: RFC 8414 §3.3 requires the metadata's
-// issuer to equal the URL the client discovered from, so it cannot be a fixed name.
-import { isHttps } from "@/lib/http/security-headers";
+// The issuer is this server's public origin (lib/http/public-origin.ts: a trusted proxy's forwarded host,
+// else PUBLIC_URL, else the Host the caller used): RFC 8414 §3.3 requires the metadata's issuer to equal
+// the URL the client discovered from.
+import { publicOrigin } from "@/lib/http/public-origin";
 
 export type AuthorizationServerMetadata = {
   issuer: string;
@@ -13,11 +14,9 @@ export type AuthorizationServerMetadata = {
   service_documentation: string;
 };
 
-/** The origin the request came to, honouring a TLS proxy's X-Forwarded-Proto (as HSTS does). */
+/** The issuer's origin for this request. */
 export function requestOrigin(request: { headers: Headers; url: string }): string {
-  const url = new URL(request.url);
-  const host = request.headers.get("host") ?? url.host;
-  return `${isHttps(request) ? "https" : "http"}://${host}`;
+  return publicOrigin(request);
 }
 
 export function authorizationServerMetadata(origin: string): AuthorizationServerMetadata {

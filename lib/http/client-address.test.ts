@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   applyClientAddress,
   CLIENT_ADDRESS_HEADER,
+  FORWARDED_ORIGIN_HEADER,
   normalizeAddress,
   parseTrustedProxies,
   resolveClient,
@@ -95,5 +96,36 @@ describe("applyClientAddress", () => {
     };
     applyClientAddress(req, parseTrustedProxies("10.0.0.0/8"));
     expect(req.headers).toMatchObject({ [CLIENT_ADDRESS_HEADER]: "198.51.100.7", "x-forwarded-proto": "https" });
+  });
+
+  it("hands on a trusted proxy's X-Forwarded-Host and -Proto as the public origin, and a client's copy never", () => {
+    const trusted = {
+      socket: { remoteAddress: "10.0.0.2" },
+      headers: {
+        [FORWARDED_ORIGIN_HEADER]: "https://evil.example",
+        "x-forwarded-host": "rx.pharmacy.test",
+        "x-forwarded-proto": "https",
+      } as Record<string, string | undefined>,
+    };
+    applyClientAddress(trusted, parseTrustedProxies("10.0.0.0/8"));
+    expect(trusted.headers[FORWARDED_ORIGIN_HEADER]).toBe("https://rx.pharmacy.test");
+
+    const untrusted = {
+      socket: { remoteAddress: "198.51.100.9" },
+      headers: {
+        [FORWARDED_ORIGIN_HEADER]: "https://evil.example",
+        "x-forwarded-host": "evil.example",
+      } as Record<string, string | undefined>,
+    };
+    applyClientAddress(untrusted, parseTrustedProxies("10.0.0.0/8"));
+    expect(untrusted.headers[FORWARDED_ORIGIN_HEADER]).toBeUndefined();
+
+    // A host that is not a host (a path, userinfo) is not an origin.
+    const odd = {
+      socket: { remoteAddress: "10.0.0.2" },
+      headers: { "x-forwarded-host": "evil.example/x@y" } as Record<string, string | undefined>,
+    };
+    applyClientAddress(odd, parseTrustedProxies("10.0.0.0/8"));
+    expect(odd.headers[FORWARDED_ORIGIN_HEADER]).toBeUndefined();
   });
 });

@@ -11,6 +11,13 @@ import { BlockList, isIP } from "node:net";
 /** Set by our own server on every request it hands to Next; a client's copy is removed first. */
 export const CLIENT_ADDRESS_HEADER = "x-rx-client-address";
 
+/**
+ * Set by our own server when a trusted proxy named the public host (X-Forwarded-Host, with -Proto): the
+ * origin it was reached at, e.g. `https://rx.pharmacy.example`. Next overwrites X-Forwarded-Host with the
+ * Host header when none came, so this is how code behind Next tells a proxy's word from the socket's.
+ */
+export const FORWARDED_ORIGIN_HEADER = "x-rx-forwarded-origin";
+
 /** Forwarding headers only a trusted proxy may set. */
 export const FORWARDING_HEADERS = [
   "x-forwarded-for",
@@ -121,12 +128,31 @@ export function clientAddressFromHeaders(headers: { get(name: string): string | 
   return normalizeAddress(headers.get(CLIENT_ADDRESS_HEADER));
 }
 
-type NodeRequestLike = { headers: Record<string, string | string[] | undefined>; socket: { remoteAddress?: string } };
+type NodeRequestLike = {
+  headers: Record<string, string | string[] | undefined>;
+  socket: { remoteAddress?: string; encrypted?: boolean };
+};
+
+const firstValue = (value: string | string[] | undefined): string | undefined =>
+  (Array.isArray(value) ? value[0] : value)?.split(",")[0]?.trim();
+
+/** A host as X-Forwarded-Host carries it: a name or address, an optional port; nothing else. */
+const FORWARDED_HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9-]+(\.[a-z0-9-]+)*)(:\d{1,5})?$/i;
+
+/** The origin a trusted proxy says it was reached at, or null when it named no (well-formed) host. */
+function forwardedOrigin(req: NodeRequestLike): string | null {
+  const host = firstValue(req.headers["x-forwarded-host"])?.toLowerCase();
+  if (!host || !FORWARDED_HOST.test(host)) return null;
+  const proto = firstValue(req.headers["x-forwarded-proto"])?.toLowerCase();
+  const scheme = proto === "https" || proto === "http" ? proto : req.socket.encrypted ? "https" : "http";
+  return `${scheme}://${host}`;
+}
 
 /**
  * Run by our server on each request before anything reads its headers: sets CLIENT_ADDRESS_HEADER (a
  * client's own copy is overwritten) and, unless the peer is a trusted proxy, removes the forwarding headers,
- * so that Next fills X-Forwarded-Proto/Host from the socket itself and nothing downstream believes the client.
+ * so that Next fills X-Forwarded-Proto/Host from the socket itself and nothing downstream believes the client;
+ * a trusted proxy's public host is handed on in FORWARDED_ORIGIN_HEADER.
  */
 export function applyClientAddress(req: NodeRequestLike, trusted: TrustedProxies): ResolvedClient {
   const forwarded = req.headers["x-forwarded-for"];
@@ -136,7 +162,12 @@ export function applyClientAddress(req: NodeRequestLike, trusted: TrustedProxies
     trusted,
   );
   delete req.headers[CLIENT_ADDRESS_HEADER];
+  delete req.headers[FORWARDED_ORIGIN_HEADER];
   if (resolved.address) req.headers[CLIENT_ADDRESS_HEADER] = resolved.address;
   if (!resolved.viaTrustedProxy) for (const name of FORWARDING_HEADERS) delete req.headers[name];
+  else {
+    const origin = forwardedOrigin(req);
+    if (origin) req.headers[FORWARDED_ORIGIN_HEADER] = origin;
+  }
   return resolved;
 }

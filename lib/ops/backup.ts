@@ -16,7 +16,7 @@
 // loads it, backup-tables.ts lists and names the tables all of them share.
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { chmod, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { finished } from "node:stream/promises";
 import { createGzip } from "node:zlib";
@@ -43,12 +43,21 @@ async function appliedMigrations(client: pg.Client): Promise<string[]> {
   return rows.map((r) => r.migration_name);
 }
 
-/** The absolute path of `out`, its directory made, and the temporary name beside it the backup is written to first. */
+/** Where backups go unless --out says otherwise (ignored by git). */
+export const BACKUP_DIR = "backups";
+
+/**
+ * The absolute path of `out`, its directory made, and the temporary name beside it the backup is written to
+ * first. A backup holds patient data: the file is 0600 (owner only), directories made for it are 0700, and
+ * the default backups/ folder is kept 0700 even if it existed; a folder the operator named is left as it is.
+ */
 async function prepareOutput(out: string): Promise<{ file: string; partial: string }> {
   const file = path.resolve(out);
-  const partial = path.join(path.dirname(file), `.${path.basename(file)}.partial-${randomBytes(4).toString("hex")}`);
+  const dir = path.dirname(file);
+  const partial = path.join(dir, `.${path.basename(file)}.partial-${randomBytes(4).toString("hex")}`);
   try {
-    await mkdir(path.dirname(file), { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    if (dir === path.resolve(BACKUP_DIR)) await chmod(dir, 0o700);
   } catch (err) {
     throw new BackupError(`cannot write the backup to ${file}: ${(err as Error).message}`);
   }
@@ -59,7 +68,7 @@ export type BackupSummary = { file: string; bytes: number; rows: Record<string, 
 
 export function defaultBackupPath(now = new Date()): string {
   return path.join(
-    "backups",
+    BACKUP_DIR,
     `rx-transfer-${now
       .toISOString()
       .replace(/[-:]/g, "")
@@ -74,7 +83,7 @@ export function defaultBackupPath(now = new Date()): string {
 export async function createBackup(databaseUrl: string, out: string): Promise<BackupSummary> {
   const { file, partial } = await prepareOutput(out);
   const gzip = createGzip();
-  const sink = createWriteStream(partial, { flags: "wx" });
+  const sink = createWriteStream(partial, { flags: "wx", mode: 0o600 });
   const sinkFailed = new Promise<never>((_, reject) => sink.once("error", reject));
   sinkFailed.catch(() => {});
   gzip.pipe(sink);
@@ -153,6 +162,8 @@ export async function createPgDump(
 ): Promise<{ file: string; bytes: number }> {
   const { spawn } = await import("node:child_process");
   const { file, partial } = await prepareOutput(out);
+  // Made 0600 first: pg_dump truncates and writes the file it is given, keeping its mode.
+  await writeFile(partial, "", { flag: "wx", mode: 0o600 });
   // The URL goes in the environment-free form pg_dump takes (--dbname), never on a log line.
   const result = await new Promise<{ code: number | null; stderr: string; missing: boolean }>((resolve) => {
     const child = spawn(pgDump, ["--format=custom", "--no-owner", `--file=${partial}`, `--dbname=${databaseUrl}`], {

@@ -1,5 +1,6 @@
 // Restoring a backup file: verified first, refused over existing data unless asked, then this release's
 // schema applied and the rows loaded, sequences moved past them and jobs unlocked.
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import type pg from "pg";
 import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
@@ -21,6 +22,24 @@ async function nonEmptyTables(client: pg.Client): Promise<string[]> {
   return found;
 }
 
+/**
+ * A backup is restored wholesale (users, password hashes, partners' keys, the audit log): a file that
+ * group or others may write could have been changed by any of them, so it is refused before it is read.
+ */
+const writers = (mode: number) =>
+  [mode & 0o020 ? "its group" : "", mode & 0o002 ? "other users" : ""].filter(Boolean).join(" and ");
+
+async function refuseWritableByOthers(file: string): Promise<void> {
+  const info = await stat(file).catch((err: NodeJS.ErrnoException) => {
+    throw new BackupError(`cannot read ${file}: ${err.message}`);
+  });
+  if ((info.mode & 0o022) !== 0)
+    throw new BackupError(
+      `${file} can be written by ${writers(info.mode)} (mode ${(info.mode & 0o777).toString(8)}): ` +
+        `anyone who could change it could change the restored users, keys and audit log. Check where it came from, then \`chmod 600 ${file}\` and restore again`,
+    );
+}
+
 export type RestoreSummary = { file: string; rows: Record<string, number>; replaced: boolean };
 
 /**
@@ -32,6 +51,7 @@ export async function restoreBackup(
   file: string,
   opts: { overwrite: boolean; codeMigrations: string[] },
 ): Promise<RestoreSummary> {
+  await refuseWritableByOthers(file);
   const { header, rows } = await verifyBackup(file);
   const want = [...opts.codeMigrations].sort().join("\n");
   if ([...header.migrations].sort().join("\n") !== want) {

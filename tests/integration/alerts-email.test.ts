@@ -74,6 +74,8 @@ describe("alert emails from two workers", () => {
       ALERT_EMAILS: RECIPIENTS.join(","),
       ALERT_EMAIL_FROM: "Rx Transfer <rx@pharmacy.example>",
       DASHBOARD_URL,
+      // The sink offers no STARTTLS (alert email requires TLS otherwise).
+      SMTP_ALLOW_PLAINTEXT: "true",
       ALERT_SCAN_SECONDS: "0.3",
       WORKER_POLL_INTERVAL_MS: "100",
     };

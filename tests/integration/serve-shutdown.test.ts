@@ -19,6 +19,8 @@ describe("npm start on its embedded database", () => {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: "production",
+      // The demo pharmacy's NPI, which the fixtures send to (npm start refuses it otherwise).
+      ALLOW_DEMO_PHARMACY: "true",
       PORT: String(port),
       DATA_DIR: dataDir,
       ...TEST_SECRETS,

@@ -116,6 +116,8 @@ describe("secrets rotate-key", () => {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: "production",
+      // The demo pharmacy's NPI, which the fixtures send to (npm start refuses it otherwise).
+      ALLOW_DEMO_PHARMACY: "true",
       PORT: String(await freePort()),
       DATABASE_URL: url,
       ...TEST_SECRETS,

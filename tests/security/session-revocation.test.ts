@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
 import { createTestUser, dashboardFetch, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";
-import { TEST_AUTH_SECRET } from "@/tests/support/server";
+import { TEST_SECRETS } from "@/tests/support/server";
 
 const { baseUrl, databaseUrl } = connectTestEnvironment();
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -159,7 +159,7 @@ describe("npm run cli -- user end-sessions", () => {
       ["node_modules/tsx/dist/cli.mjs", "scripts/cli.ts", "user", "end-sessions", pharmacist.email, "--json"],
       {
         cwd: ROOT,
-        env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET, LOG_LEVEL: "silent" },
+        env: { ...process.env, DATABASE_URL: databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "silent" },
       },
     );
     expect(JSON.parse(stdout)).toMatchObject({ userId: pharmacist.id });

@@ -67,9 +67,11 @@ export const TEST_AUTH_SECRET = TEST_SECRETS.AUTH_SECRET;
 export async function startTestServer(opts: {
   databaseUrl: string;
   env?: Record<string, string>;
+  /** A port chosen beforehand (freePort), for a PUBLIC_URL that names it. */
+  port?: number;
 }): Promise<TestServer> {
   ensureBuild();
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   let output = "";
   const child: ChildProcess = spawn(
     process.execPath,
@@ -80,6 +82,8 @@ export async function startTestServer(opts: {
         ...process.env,
         NODE_ENV: "production",
         NEXT_TELEMETRY_DISABLED: "1",
+        // The fixtures send to the demo pharmacy, which `npm start` otherwise refuses to be.
+        ALLOW_DEMO_PHARMACY: "true",
         PORT: String(port),
         DATABASE_URL: opts.databaseUrl,
         ...TEST_SECRETS,

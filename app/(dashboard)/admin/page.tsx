@@ -101,7 +101,21 @@ export default async function AdminOverviewPage() {
           )}
         </Card>
         <Card title="Stores" href="/admin/stores">
-          <p>{plural(o.stores, "store")} that transfers may name as the receiving pharmacy</p>
+          <p>{plural(o.stores, "store")} that transfers may name as the receiving pharmacy:</p>
+          <ul aria-label="Receiving stores" className="list-disc pl-5">
+            {o.receivingStores.map((s) => (
+              <li key={s.npi}>
+                {s.name} (NPI {s.npi}){s.configured && " · PHARMACY_NPI"}
+                {s.demo && (
+                  <>
+                    {" "}
+                    <Badge tone="amber">demo pharmacy</Badge>
+                  </>
+                )}
+              </li>
+            ))}
+            {o.stores > o.receivingStores.length && <li>and {o.stores - o.receivingStores.length} more</li>}
+          </ul>
           <p>
             Alert emails:{" "}
             {o.alertEmails.configured

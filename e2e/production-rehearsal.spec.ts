@@ -28,7 +28,7 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, expect, test, type Browser, type Page } from "@playwright/test";
+import { chromium, expect as baseExpect, test, type Browser, type Page } from "@playwright/test";
 import * as OTPAuth from "otpauth";
 import pg from "pg";
 import { readGuide, guideBlock, guideStep, guideValue, type GuideStep } from "./deploy-guide";
@@ -49,6 +49,8 @@ import { ensureBuild, freePort } from "../tests/support/server";
 import { makeTestCa, spkiHashOf, type TestCa } from "../tests/support/test-ca";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
+/** Pages behind nginx, two instances and a provider on a busy shared machine: more than the suite's 10 s. */
+const expect = baseExpect.configure({ timeout: 30_000 });
 const APP_HOST = "rx.pharmacy.test";
 const IDP_HOST = "idp.pharmacy.test";
 const RECEIVER_HOST = "callbacks.sender.test";
@@ -173,12 +175,29 @@ test.beforeAll(async () => {
   });
 });
 
+/** Drops the rehearsal's databases (an external server keeps them otherwise; an embedded one goes entirely). */
+async function dropDatabases(names: string[]): Promise<void> {
+  if (!postgres) return;
+  const client = new pg.Client({ connectionString: postgres.adminUrl });
+  await client.connect();
+  try {
+    for (const name of names) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+const DRILL_DATABASE = "rx_transfer_drill";
+
 test.afterAll(async () => {
   await browser?.close();
   await Promise.all(processes.map((p) => p.shell.stop()));
   await nginx?.stop();
   await provider?.stop();
   await receiver?.close();
+  await dropDatabases([new URL(databaseUrl || "postgresql://x/none").pathname.slice(1), DRILL_DATABASE]).catch(
+    () => {},
+  );
   await postgres?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -450,6 +469,8 @@ test("deploy.md steps 6 and 12: the pharmacist approves; the worker's signed cal
 
 test("deploy.md step 13: backup, restore drill into a new database, audit verify, the restored service answers", async () => {
   const backupStep = step(13);
+  expect(guideBlock(backupStep, "sh", 2), "the drill's database").toContain(DRILL_DATABASE);
+  await dropDatabases([DRILL_DATABASE]); // a crashed earlier run's, on an external server
   await runGuideCommands(13, guideBlock(backupStep, "sh", 1));
   const files = readdirSync(path.join(dir, "backups")).filter((f) => f.endsWith(".rxbackup.gz"));
   expect(files, "one backup file").toHaveLength(1);

@@ -224,6 +224,14 @@ test("deploy.md step 3: set the settings", async () => {
   const settings = step(3);
   await runGuideCommands(3, guideBlock(settings, "sh", 0), { load: false });
   loadSettings = local(guideBlock(settings, "sh", 1));
+  // The step's table says what each setting the guide writes is for: none is left unexplained.
+  const written = [2, 3, 9, 11].flatMap((n) =>
+    step(n)
+      .blocks.filter((b) => b.lang === "sh")
+      .flatMap((b) => [...b.text.matchAll(/^(?:echo ')?([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]!)),
+  );
+  const table = settings.text.slice(settings.text.indexOf("| setting"));
+  for (const name of new Set(written)) expect.soft(table, `step 3's table explains ${name}`).toContain(`\`${name}\``);
   // Step 9 (single sign-on), written before the first start: the identity provider's address comes first.
   const sso = step(9);
   const clientId = guideValue(sso, /^OIDC_CLIENT_ID=(\S+)$/m, "OIDC_CLIENT_ID");
@@ -464,6 +472,9 @@ test("deploy.md steps 6 and 12: the pharmacist approves; the worker's signed cal
   const body = JSON.parse(callback!.body) as TransferResponse;
   expect(body.metadata.referenceID).toBe(approvedReference);
   expect(body.metadata.responseType).toBe("CONFIRMED");
+  // Sent by step 6's `npm run worker`: the instances run none (RUN_WORKER=false).
+  const worker = processes.find((p) => p.name === "worker")!.shell;
+  await expect.poll(() => worker.output(), { message: "the worker logged the delivery" }).toContain(approvedReference);
   await page.context().close();
 });
 

@@ -5,7 +5,7 @@
 // Single sign-on: next-auth's own OpenID Connect support (discovery, PKCE, state, nonce, ID token checks);
 // lib/auth/sso links the verified identity to a user and opens the session (README "Single sign-on").
 // Configured lazily (a function), so that nothing reads the environment at build time.
-import NextAuth, { AuthError, CredentialsSignin, type User } from "next-auth";
+import NextAuth, { AuthError, CredentialsSignin, type NextAuthConfig, type User } from "next-auth";
 import type { OIDCConfig } from "next-auth/providers";
 import Credentials from "next-auth/providers/credentials";
 import * as z from "zod";
@@ -71,7 +71,8 @@ const SignedInUserSchema = z.object({
   sessionId: z.string(),
 });
 
-export const { handlers, auth, signIn, signOut } = NextAuth((request) => {
+/** The configuration for one request (or none: server actions, session reads); app/api/auth serves with it too. */
+export function authConfig(request: Request | undefined): NextAuthConfig {
   const sso = oidcSettings();
   const clientAddress = request ? clientAddressOf(request) : null;
   return {
@@ -177,4 +178,6 @@ export const { handlers, auth, signIn, signOut } = NextAuth((request) => {
       debug() {},
     },
   };
-});
+}
+
+export const { handlers, auth, signIn, signOut } = NextAuth(authConfig);

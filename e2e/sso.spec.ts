@@ -1,5 +1,7 @@
 // Single sign-on in Chromium against the production server and a real OpenID Connect provider
-// (oidc-provider, tests/support/oidc-provider.ts) on 127.0.0.1: the whole redirect flow, for a first
+// (oidc-provider, tests/support/oidc-provider.ts) on 127.0.0.1: the whole redirect flow, with the dashboard
+// opened at 127.0.0.1 and PUBLIC_URL naming it (the redirect URI must be PUBLIC_URL's, not the localhost
+// Next names the request with), for a first
 // sign-in that links a user, an unknown user, a disabled user, a mapped role claim, signing out, and a
 // tampered state or nonce; then a provider that cannot be reached (server of its own).
 import type { Page } from "@playwright/test";
@@ -18,9 +20,9 @@ const IDP = "Test IdP";
 let server: TestServer;
 let provider: RunningOidcProvider;
 /**
- * The server as the browser addresses it. `localhost`, not 127.0.0.1: Next names loopback addresses
- * `localhost` in the URLs its route handlers see, and next-auth builds the callback URL from that, so the
- * redirect URI of the authorization request (made from the Host header) must say the same.
+ * The server as the browser addresses it, and its PUBLIC_URL: 127.0.0.1, which Next names `localhost` in
+ * the URLs its route handlers see. The provider knows only this redirect URI: a token request that says
+ * localhost (next-auth without PUBLIC_URL) is answered invalid_grant.
  */
 let base: string;
 
@@ -29,17 +31,20 @@ test.beforeAll(async () => {
   const databaseUrl = process.env.E2E_DATABASE_URL;
   if (!databaseUrl) throw new Error("E2E_DATABASE_URL is set by e2e/global-setup.ts");
   const reservation = await reserveOidcIssuer();
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
   server = await startTestServer({
     databaseUrl,
+    port,
     env: {
       ...reservation.env,
+      PUBLIC_URL: base,
       OIDC_NAME: IDP,
       OIDC_ROLE_CLAIM: OIDC_TEST_ROLE_CLAIM,
       RUN_WORKER: "false",
       SESSION_IDLE_MINUTES: "15",
     },
   });
-  base = server.baseUrl.replace("//127.0.0.1:", "//localhost:");
   provider = await startOidcProvider({ ...reservation, redirectUri: `${base}/api/auth/callback/oidc` });
 });
 
@@ -229,9 +234,12 @@ test("an issuer that cannot be reached: the button says unavailable, password si
   test.setTimeout(150_000);
   const databaseUrl = process.env.E2E_DATABASE_URL!;
   const issuer = `http://127.0.0.1:${await freePort()}`;
+  const port = await freePort();
   const own = await startTestServer({
     databaseUrl,
+    port,
     env: {
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       OIDC_ISSUER: issuer,
       OIDC_CLIENT_ID: "rx",
       OIDC_CLIENT_SECRET: "s",

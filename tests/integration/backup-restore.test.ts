@@ -4,7 +4,17 @@
 // delivers the pending callback, signed with the partner's secret. And the failures: an unwritable path,
 // a corrupt or truncated file, a database that already holds data.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -89,6 +99,9 @@ describe("npm run cli -- backup", () => {
     expect(rows["graphile_worker._private_jobs"]).toBe(1);
     // Nothing but the backup in its directory: the temporary file was renamed.
     expect(readdirSync(path.dirname(backupFile))).toEqual(["rx.rxbackup.gz"]);
+    // Patient data: the file is the owner's only, and so is the folder made for it.
+    expect(statSync(backupFile).mode & 0o777).toBe(0o600);
+    expect(statSync(path.dirname(backupFile)).mode & 0o777).toBe(0o700);
   }, 60_000);
 
   it("to an unwritable path fails with a clear message and leaves no file", async () => {
@@ -147,6 +160,25 @@ describe("npm run cli -- restore", () => {
       );
     }
     // Not even the schema was created.
+    expect(Object.keys(await tableFingerprints(target))).toEqual([]);
+  }, 120_000);
+
+  it("refuses a file that group or others may write, saying why, before touching the database", async () => {
+    const target = await emptyDatabase("rx_backup_writable");
+    const writable = path.join(dir, "writable.rxbackup.gz");
+    copyFileSync(backupFile, writable);
+    for (const [mode, who] of [
+      [0o620, "its group"],
+      [0o602, "other users"],
+      [0o666, "its group and other users"],
+    ] as const) {
+      chmodSync(writable, mode);
+      const out = await cli(target, "restore", writable);
+      expect(out.code).toBe(1);
+      expect((out.json.error as { message: string }).message).toBe(
+        `${writable} can be written by ${who} (mode ${mode.toString(8)}): anyone who could change it could change the restored users, keys and audit log. Check where it came from, then \`chmod 600 ${writable}\` and restore again`,
+      );
+    }
     expect(Object.keys(await tableFingerprints(target))).toEqual([]);
   }, 120_000);
 

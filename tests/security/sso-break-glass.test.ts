@@ -33,9 +33,13 @@ describe("SSO_ONLY=true", () => {
     glassPharmacist = await make("pharmacist", "glass-pharmacist");
     // Nothing listens on the issuer's port: password sign-in must not depend on the provider.
     const issuer = `http://127.0.0.1:${await freePort()}`;
+    const port = await freePort();
     server = await startTestServer({
       databaseUrl,
+      port,
       env: {
+        // npm start with single sign-on needs its public address.
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
         OIDC_ISSUER: issuer,
         OIDC_CLIENT_ID: "rx",
         OIDC_CLIENT_SECRET: "not-used-here",

@@ -472,8 +472,9 @@ test("deploy.md steps 6 and 12: the pharmacist approves; the worker's signed cal
   const body = JSON.parse(callback!.body) as TransferResponse;
   expect(body.metadata.referenceID).toBe(approvedReference);
   expect(body.metadata.responseType).toBe("CONFIRMED");
-  // Sent by step 6's `npm run worker`: the instances run none (RUN_WORKER=false).
+  // Sent by step 6's `npm run worker` (the instances run none: RUN_WORKER=false), which allows no http://.
   const worker = processes.find((p) => p.name === "worker")!.shell;
+  expect(worker.output(), "CALLBACK_ALLOW_INSECURE_HTTP unset").toContain('"allowInsecureHttp":false');
   await expect.poll(() => worker.output(), { message: "the worker logged the delivery" }).toContain(approvedReference);
   await page.context().close();
 });

@@ -57,8 +57,8 @@ const EnvSchema = z.object({
     .optional(),
   DATA_DIR: z.string().min(1).default(".data"),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-  // The three secrets below and AUTH_SECRET are required by `npm start` (lib/runtime-secrets.ts); `npm run dev`
-  // and the CLI generate missing ones into DATA_DIR. The server and the CLI must share them.
+  // AUTH_SECRET and the keys below are required with DATABASE_URL set or in production (lib/ops/required-settings.ts);
+  // only development on the embedded database generates missing ones into DATA_DIR. Every process shares them.
   /** Key for secrets stored encrypted (webhook secrets, partners' outbound credentials); independent of AUTH_SECRET. */
   DATA_ENCRYPTION_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   /** The key before the current one, still read (never written) until `npm run cli -- secrets rotate-key` has re-sealed everything. */

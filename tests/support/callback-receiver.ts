@@ -3,6 +3,7 @@
 // request open, a redirect); every request is recorded with its headers, raw body and arrival time.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 
 export type ReceivedCallback = {
@@ -25,7 +26,7 @@ export type Answer = {
 };
 
 export type CallbackReceiver = {
-  /** http://127.0.0.1:<port> */
+  /** http://127.0.0.1:<port>, or https://<tls.host>:<port> */
   baseUrl: string;
   /**
    * Answers for `path`, in order; once used up, the last one repeats (default: 204). With `perWebhookId`,
@@ -38,7 +39,13 @@ export type CallbackReceiver = {
   close(): Promise<void>;
 };
 
-export async function startCallbackReceiver(): Promise<CallbackReceiver> {
+/**
+ * By default plain http at 127.0.0.1. With `tls`, https with that certificate (PEM), and `baseUrl` names
+ * `tls.host` (a name the certificate holds, which the caller resolves to 127.0.0.1).
+ */
+export async function startCallbackReceiver(
+  opts: { tls?: { key: string; cert: string; host: string } } = {},
+): Promise<CallbackReceiver> {
   const received: ReceivedCallback[] = [];
   const scripts = new Map<string, { answers: Answer[]; perWebhookId: boolean }>();
   const served = new Map<string, number>();
@@ -75,7 +82,9 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
     });
   };
 
-  const server: Server = createServer(handle);
+  const server: Server = opts.tls
+    ? createHttpsServer({ key: opts.tls.key, cert: opts.tls.cert }, handle)
+    : createServer(handle);
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -86,7 +95,7 @@ export async function startCallbackReceiver(): Promise<CallbackReceiver> {
   const requests = (path?: string) => (path === undefined ? [...received] : received.filter((r) => r.path === path));
 
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: opts.tls ? `https://${opts.tls.host}:${port}` : `http://127.0.0.1:${port}`,
     script: (path, answers, opts) => void scripts.set(path, { answers, perWebhookId: opts?.perWebhookId ?? false }),
     requests,
     waitFor: (path, count, timeoutMs = 20_000) =>

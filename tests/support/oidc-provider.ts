@@ -3,6 +3,7 @@
 // development login page takes any login (the account id) and any password, then asks for consent.
 // The issuer's port is chosen first (reserveOidcIssuer) so that the server under test can be started with
 // OIDC_ISSUER before the provider, which needs the server's callback URL, is started on it.
+import { createServer as createHttpsServer } from "node:https";
 import type { Server } from "node:http";
 import Provider from "oidc-provider";
 import { freePort } from "./server";
@@ -26,31 +27,48 @@ export type RunningOidcProvider = {
 export const OIDC_TEST_CLIENT_ID = "rx-transfer-dashboard";
 export const OIDC_TEST_ROLE_CLAIM = "rx_role";
 
-export type OidcReservation = { port: number; issuer: string; clientSecret: string; env: Record<string, string> };
+export type OidcReservation = {
+  port: number;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  env: Record<string, string>;
+};
 
-/** The provider's address and client secret, before it runs: the server under test starts with `env`. */
-export async function reserveOidcIssuer(): Promise<OidcReservation> {
+/**
+ * The provider's address and client secret, before it runs: the server under test starts with `env`. By
+ * default http://127.0.0.1:<port>; `origin` names another (e.g. "https://idp.pharmacy.test", which the caller
+ * resolves and serves with TLS: startOidcProvider's `tls`).
+ */
+export async function reserveOidcIssuer(opts: { origin?: string; clientId?: string } = {}): Promise<OidcReservation> {
   const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
+  const issuer = `${opts.origin ?? "http://127.0.0.1"}:${port}`;
+  const clientId = opts.clientId ?? OIDC_TEST_CLIENT_ID;
   const clientSecret = `secret-${crypto.randomUUID()}`;
   return {
     port,
     issuer,
+    clientId,
     clientSecret,
-    env: { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: OIDC_TEST_CLIENT_ID, OIDC_CLIENT_SECRET: clientSecret },
+    env: { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret },
   };
 }
 
 export async function startOidcProvider(
-  opts: OidcReservation & { redirectUri: string; accounts?: OidcAccount[] },
+  opts: OidcReservation & {
+    redirectUri: string;
+    accounts?: OidcAccount[];
+    /** Serve https with this certificate (PEM) instead of plain http. */
+    tls?: { key: string; cert: string };
+  },
 ): Promise<RunningOidcProvider> {
   const accounts = new Map<string, OidcAccount>();
   for (const account of opts.accounts ?? []) accounts.set(account.sub, account);
-  const { clientSecret } = opts;
+  const { clientId, clientSecret } = opts;
   const provider = new Provider(opts.issuer, {
     clients: [
       {
-        client_id: OIDC_TEST_CLIENT_ID,
+        client_id: clientId,
         client_secret: clientSecret,
         redirect_uris: [opts.redirectUri],
         grant_types: ["authorization_code"],
@@ -67,12 +85,18 @@ export async function startOidcProvider(
       return { accountId: id, claims: async () => ({ ...account, sub: id }) };
     },
   });
+  const tls = opts.tls;
   const server: Server = await new Promise((resolve) => {
-    const s = provider.listen(opts.port, "127.0.0.1", () => resolve(s));
+    if (tls) {
+      const s = createHttpsServer({ key: tls.key, cert: tls.cert }, provider.callback());
+      s.listen(opts.port, "127.0.0.1", () => resolve(s));
+    } else {
+      const s = provider.listen(opts.port, "127.0.0.1", () => resolve(s));
+    }
   });
   return {
     issuer: opts.issuer,
-    clientId: OIDC_TEST_CLIENT_ID,
+    clientId,
     clientSecret,
     env: opts.env,
     addAccount: (account) => void accounts.set(account.sub, account),

@@ -72,6 +72,11 @@ export const ACCESS_POLICY: readonly AccessRule[] = [
   { pattern: "/api/transfers/*/claim", allow: ["pharmacist"], why: "claim, renew or release a transfer for review" },
   { pattern: "/api/transfers/*/approve", allow: ["pharmacist"], why: "approve: CONFIRMED to the sender" },
   { pattern: "/api/transfers/*/reject", allow: ["pharmacist"], why: "reject: ERROR to the sender" },
+  {
+    pattern: "/api/transfers/*/verify",
+    allow: ["pharmacist"],
+    why: "receive and verify a transfer confirmed automatically under the store's policy",
+  },
   { pattern: "/api/transfers/*/callbacks/**", allow: STAFF, why: "callback deliveries of a transfer; redeliver" },
   {
     pattern: "/api/transfers/export",

@@ -6,6 +6,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import {
+  connect,
   createPharmacist,
   createSender,
   forgetSession,
@@ -14,6 +15,7 @@ import {
   transferRequest,
 } from "./dashboard-helpers";
 import { accessRuleFor, isAllowed, type Role } from "../lib/auth/access-policy";
+import { db } from "../lib/db/prisma";
 
 const APP_DIR = path.resolve(import.meta.dirname, "../app");
 
@@ -71,6 +73,12 @@ async function visitAll(page: Page, role: Role | "anonymous", samples: Record<st
   return failures;
 }
 
+/** A store this service receives for (the suite's server has one from its start). */
+async function receivingStoreId(): Promise<string> {
+  connect();
+  return (await db().store.findFirstOrThrow({ select: { id: true }, orderBy: { createdAt: "asc" } })).id;
+}
+
 test("every page lands where the access policy says, for the anonymous, a pharmacist and an admin", async ({
   page,
   request,
@@ -80,6 +88,7 @@ test("every page lands where the access policy says, for the anonymous, a pharma
   const samples = {
     "[referenceID]": await sendTransfer(request, partner, transferRequest()),
     "[partnerId]": partner.partnerId,
+    "[storeId]": await receivingStoreId(),
   };
   expect(pagePatterns()).toEqual(
     expect.arrayContaining(["/admin", "/admin/audit", "/admin/partners/[partnerId]", "/transfers"]),

@@ -463,7 +463,8 @@ export function randomTransferRequest(rng: () => number, opts: FixtureOptions = 
   const validityDays = drug.controlled ? 180 : 365;
   const written = now - r.int(3, drug.controlled ? 120 : 300) * DAY_MS - r.int(0, 600) * 60_000;
   const refillsAuthorized = drug.controlled ? r.int(2, 6) : r.int(2, 12);
-  const isFilled = r.chance(0.75);
+  // A Schedule III-V prescription may move only for refills (21 CFR 1306.25(a)): filled at least once.
+  const isFilled = r.chance(0.75) || drug.controlled;
   const fills = isFilled ? r.int(1, refillsAuthorized - 1) : 0;
   const firstFilled = isFilled ? written + r.int(0, 2 * 24 * 60) * 60_000 : null;
   const lastFilled =

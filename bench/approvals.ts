@@ -1,4 +1,4 @@
-// Approvals at concurrency 4 (issue 19): the decision's whole transaction (lock the transfer, the store's
+// Approvals at concurrency 4: the decision's whole transaction (lock the transfer, the store's
 // rules, the decision row, the callback job, the audit record, the feed entry), through the same
 // approveTransfer the dashboard calls, with no worker running so that delivery does not share the cores.
 // Rounds alternate between AUDIT_CHAINS=1 (one chain behind one lock: the audit log before partitioning)

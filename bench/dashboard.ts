@@ -1,4 +1,4 @@
-// The dashboard as the pharmacist feels it (issue 19), in Chromium against `npm start` over the seeded table:
+// The dashboard as the pharmacist feels it, in Chromium against `npm start` over the seeded table:
 // the time from a click on a queue row to a usable review screen, and from the click on "Confirm approval"
 // to the approved state. Each sample also times, in the same browser and session, the API call alone that
 // the step stands on (the review's JSON, an approval over the API), so each figure has a ratio.

@@ -1,5 +1,5 @@
 // `npx tsx bench/queue-ablation.ts [transfers]` (default 1 000 000): what each part of a plain queue page costs
-// (issue 19: the first page cost ~1.5-2x more after issue 17). On one seeded, vacuumed table, alternating rounds
+// (to find what made the first page cost more once queue grouping and alerts came). On one seeded, vacuumed table, alternating rounds
 // of the first and the deep page read as:
 //   served     listQueue as a person's click runs it: the page, counts, and the queue.viewed audit record;
 //   refresh    the screen's 5-second refresh (isBackground): the same without the audit record;

@@ -1,4 +1,4 @@
-// WCAG 2.1 AA on every screen (issue 15): axe-core's A and AA rules on sign-in, the docs, the queue, the
+// WCAG 2.1 AA on every screen: axe-core's A and AA rules on sign-in, the docs, the queue, the
 // review with its approve and reject dialogs, the printable record, the transfer log, security, and every
 // admin page, each with real data on it; no serious or critical violation allowed. And, by keyboard, that
 // focus is visible and moves in reading order through the approve and reject dialogs.

@@ -1,4 +1,4 @@
-// Alerts before the sender's 4-hour window closes, in Chromium (issue 17): with transfers made "old" in the
+// Alerts before the sender's 4-hour window closes, in Chromium: with transfers made "old" in the
 // database, every dashboard screen shows a banner (a live region) with the count and a link to the oldest,
 // and the tab title carries the count, both updating without a reload. A server and database of its own,
 // so that its old transfers never show on the other tests' screens.

@@ -1,4 +1,4 @@
-// `npm run dev` opened at http://127.0.0.1:<port> rather than localhost (issue 12): Next used to refuse
+// `npm run dev` opened at http://127.0.0.1:<port> rather than localhost: Next used to refuse
 // that page its development scripts, so it never hydrated. This starts the development server as
 // `npm run dev` does (scripts/serve.ts dev, on a database of its own, so the demo data is seeded as on a
 // first start), and signs in there with the demo pharmacist. `next dev` writes to .next/dev (Next 16), so

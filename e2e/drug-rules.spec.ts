@@ -1,4 +1,4 @@
-// What the drug itself means, as a pharmacist meets it in Chromium (issue 10): oxycodone shows C-II and cannot
+// What the drug itself means, as a pharmacist meets it in Chromium: oxycodone shows C-II and cannot
 // be approved (a prefilled rejection is offered instead); alprazolam written 200 days ago cannot be approved;
 // amoxicillin for a patient allergic to penicillin is a red warning, repeated in the approve dialog, and can
 // still be approved; and the printable record carries every legal element on one US Letter page. Second round:

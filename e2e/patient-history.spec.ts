@@ -1,4 +1,4 @@
-// Issue 17, part 1, in Chromium and by keyboard: a mail-order sender moves two prescriptions of a returning
+// In Chromium and by keyboard: a mail-order sender moves two prescriptions of a returning
 // patient. The queue groups them ("Same patient: 1 of 2"); the review screen shows the patient's history (the
 // lisinopril approved earlier, matched on name and date of birth), the duplicate-therapy warning (Zestril is
 // lisinopril) with a link to that transfer, and "Next for this patient" (n) before and after the decision.

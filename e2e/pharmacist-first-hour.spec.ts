@@ -1,4 +1,4 @@
-// What confused a pharmacist in the first hour (issue 14), as they meet it in Chromium: the approve dialog's
+// What confused a pharmacist in the first hour, as they meet it in Chromium: the approve dialog's
 // schedule comes from the drug and an unknown drug must be chosen; the reject dialog speaks in words, confirms
 // with Ctrl+Enter from the description, and the description stays visible afterwards; the checks panel
 // catches a fill history that cannot be true, notes a refill that is too soon, gives quantities their units

@@ -1,5 +1,5 @@
 // Sign-in before the page has hydrated, or with scripts blocked: the form is a Server Action posted by
-// the browser itself, which must work (issue 12: it answered 500 under `Referrer-Policy: no-referrer`).
+// The browser itself, which must work (it answered 500 under `Referrer-Policy: no-referrer`).
 import { expect, test } from "./fixtures";
 import { createPharmacist } from "./dashboard-helpers";
 

@@ -1,4 +1,4 @@
-// Two-factor on the user's own Security page (issue 18): new recovery codes and turning two-factor off,
+// Two-factor on the user's own Security page: new recovery codes and turning two-factor off,
 // each only after a current code (a wrong one is refused), both audited; and /login visited by a
 // half-signed-in session (password done, code pending) sends it on to the code step.
 import { expect, test } from "./fixtures";

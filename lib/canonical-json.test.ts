@@ -6,7 +6,7 @@ import { hashRequestContent } from "@/lib/transfers/content-hash";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
 
 /**
- * The oracle: the implementation before issue 19's round 4, written with entries, sort and join. Stored content
+ * The oracle: the first implementation, written with entries, sort and join. Stored content
  * hashes and audit records were made with it, so the faster one must write the very same text.
  */
 function previousCanonicalJson(value: unknown): string {

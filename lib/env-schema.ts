@@ -66,7 +66,7 @@ const EnvSchema = z.object({
   /** HMAC key of the audit log's hash chain, kept outside the database so that its owner cannot rewrite history unnoticed. */
   AUDIT_HMAC_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   /** How often the server writes the audit chain's head to the log (also at start and at shutdown). */
-  /** How many audit chains records are spread over (issue 19); 1 is the single chain behind one lock. */
+  /** How many audit chains records are spread over; 1 is the single chain behind one lock. */
   AUDIT_CHAINS: z.coerce.number().int().min(1, "must be at least 1").max(64, "must be at most 64").default(8),
   AUDIT_HEAD_LOG_MINUTES: z.coerce
     .number()
@@ -166,7 +166,7 @@ const EnvSchema = z.object({
       "must be email addresses separated by commas",
     )
     .default([]),
-  // --- Edge hardening (issue 13, part B) ---
+  // --- Edge hardening ---
   /** Refuse /v1 transfers from partners registered without sending NPIs (otherwise they may send from any NPI). */
   REQUIRE_PARTNER_NPIS: booleanFromString.default(false),
   /** Tokens issued a minute per OAuth client; failed requests for a client are counted apart, with the same limit. */
@@ -208,7 +208,7 @@ const EnvSchema = z.object({
   METRICS_ENABLED: booleanFromString.default(true),
   /** On SIGTERM, answer /readyz 503 (and keep serving) this long before closing, so a load balancer drains us. */
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(120).default(0),
-  // --- Alerts before the sender's 4-hour window closes (issue 17, part 2) ---
+  // --- Alerts before the sender's 4-hour window closes ---
   /**
    * Mail server for alert emails (`smtps://user:pass@host:465`, or `smtp://user:pass@host:587`, which must
    * then offer STARTTLS); unset, no email is sent.

@@ -1,5 +1,5 @@
 // Structured JSON logs, one line per event. Never pass patient data here: log ids, paths and types.
-// Two guards make that structural rather than a matter of care at each call (issue 13):
+// Two guards make that structural rather than a matter of care at each call:
 //   - a field that names a place (url, path, route, location, referer) loses its query string and fragment,
 //     where searches carry names and dates of birth;
 //   - errors are logged through errorFields, which keeps a database error's code (SQLSTATE, Prisma's P…)

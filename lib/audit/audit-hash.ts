@@ -1,7 +1,7 @@
-// How an audit record's hash is made. Records before issue 13 were chained with plain SHA-256, which anyone
+// How an audit record's hash is made. The oldest records were chained with plain SHA-256, which anyone
 // holding the database can recompute after an edit; new records are chained with HMAC-SHA256 under
 // AUDIT_HMAC_KEY, which lives outside the database. The algorithm is stored per record ("hash_alg") and,
-// for keyed records, is itself covered by the hash. Since issue 19 records go to one of several chains
+// For keyed records, is itself covered by the hash. Newer records go to one of several chains
 // ("hmac-sha256-chains:<key id>"), and that hash also covers the chain's number.
 import { createHash, createHmac, hkdfSync } from "node:crypto";
 import { canonicalJson } from "@/lib/canonical-json";

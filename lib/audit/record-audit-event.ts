@@ -2,7 +2,7 @@
 // appended with a keyed hash chained to the previous record (lib/audit/audit-hash.ts) so that an altered,
 // removed or reordered record is detected, even by someone who holds the database but not AUDIT_HMAC_KEY.
 //
-// Why several chains (issue 19): with one chain every audited action waited, behind one advisory lock, for
+// Why several chains: with one chain every audited action waited, behind one advisory lock, for
 // the one before it to commit, so approvals (and every other audited action) ran one at a time. A record
 // now links to the last record of one of AUDIT_CHAINS (8) chains, each with its own lock. Each chain is as
 // tamper-evident as the single one was: the hash covers the chain's number, so a record cannot move

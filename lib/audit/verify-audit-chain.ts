@@ -1,6 +1,6 @@
 // Walks the audit log in order and recomputes every hash: the first record whose content, algorithm, or
 // link to the record before it in its chain does not match is reported (an edit, an insertion, a removal,
-// a reordering, a move to another chain, a downgrade to the unkeyed hash). Records before issue 19 form
+// A reordering, a move to another chain, a downgrade to the unkeyed hash). Records written before chains existed form
 // chain 0; later ones are spread over chains 1..n (record-audit-event.ts says why), each starting from
 // chain 0's last record. Heads recorded earlier in the server's log (`--head`) must still be in the log:
 // one record's hash, or the set of every chain's head, which also catches the loss of one chain's tail.

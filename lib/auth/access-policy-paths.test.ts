@@ -1,4 +1,4 @@
-// Issue 13: encoded, case-changed and dot-segment spellings of an admin path get the admin row.
+// Encoded, case-changed and dot-segment spellings of an admin path get the admin row.
 import { describe, expect, it } from "vitest";
 import { accessRuleFor, isAllowed, isPublic, pathVariants } from "@/lib/auth/access-policy";
 

@@ -44,7 +44,7 @@ describe("classifyAddress", () => {
     ["64:ff9b::10.0.0.1", /private/],
     ["2002:c0a8:0101::1", /private.*6to4/],
     ["2001:db8::1", /documentation/],
-    // Issue 13: IANA special-purpose blocks that were missing.
+    // IANA special-purpose blocks that were missing.
     ["64:ff9b:1::a00:1", /local-use NAT64/],
     ["64:ff9b:1:ffff::1", /local-use NAT64/],
     ["2001::1", /Teredo/],

@@ -73,7 +73,7 @@ export async function startCallbackWorker(opts: { connectionString: string }): P
       pollInterval: settings.WORKER_POLL_INTERVAL_MS,
       // The host process decides when to stop (and stops the worker first); see stop().
       noHandleSignals: true,
-      // The alert emails share the queue (issue 17): lib/alerts/alert-tasks.ts.
+      // The alert emails share the queue: lib/alerts/alert-tasks.ts.
       taskList: {
         ...callbackTasks(
           createDrainGatherer({

@@ -14,7 +14,7 @@ const KEY_A = "a".repeat(40);
 const KEY_B = "b".repeat(40);
 const OWNER = "partner:prt_1:webhook-secret";
 
-/** A value as the code before issue 13 sealed it (format v1: no associated data). */
+/** A value as the first format sealed it (format v1: no associated data). */
 function sealV1(plain: string, key: Buffer): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", key, iv);

@@ -4,7 +4,7 @@
 // `partner:prt_…:webhook-secret`), so a sealed value copied into another partner's row does not open.
 //
 //   enc:v2:<key id>:<iv>:<tag>:<ciphertext>   (base64 parts; key id: a fingerprint of the key, not the key)
-//   enc:v1:<iv>:<tag>:<ciphertext>            (before issue 13: SHA-256 of DATA_ENCRYPTION_KEY, or HKDF of
+//   Enc:v1:<iv>:<tag>:<ciphertext>            (the first format: SHA-256 of DATA_ENCRYPTION_KEY, or HKDF of
 //                                              AUTH_SECRET when none was set; no owner binding; read only)
 //
 // DATA_ENCRYPTION_KEY_PREVIOUS is read, never written: `npm run cli -- secrets rotate-key` re-seals

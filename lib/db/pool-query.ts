@@ -4,7 +4,7 @@
 // (lib/callbacks/claim-due-callbacks.ts, record-callback-successes.ts).
 //
 // Why: even a raw statement passes through Prisma 7's WASM query compiler, its tracing and its result
-// mapping. That was ~14 % of the intake's CPU and ~30 % of the batching worker's (bench/README.md, issue 19),
+// Mapping. That was ~14 % of the intake's CPU and ~30 % of the batching worker's (bench/README.md),
 // for one or two statements each. Each is a single autocommit statement, as it was under $queryRaw; every
 // other query stays on Prisma. Errors are plain pg errors, which lib/db/errors.ts recognises as well.
 import type pg from "pg";

@@ -4,7 +4,7 @@
 // commit order. Approval A could take seq 5 and commit after B took 6 and committed; a reader between the
 // two commits would see 6, move its cursor past 5, and never see A. Taking the number under one lock held to
 // COMMIT (the first design) made every approval in the pharmacy wait for the one before it to commit
-// (issue 19: it was the approvals' serialisation point). So the approval inserts an unnumbered row into
+// (it was the approvals' serialisation point). So the approval inserts an unnumbered row into
 // `integration_feed_pending`, which takes no lock and cannot conflict with another approval, and
 // `numberFeedEntries` moves the committed pending rows into `integration_feed` under one advisory lock, in
 // its own short transaction. Only numberers take numbers, one at a time, each committing before the next

@@ -7,7 +7,7 @@
 //   4. update the transfer (status, decidedAt, outcome = the TransferResponse; a rejection also frees the
 //      prescription's active_rx_key so the sender may send it again), enqueue the sender's callback
 //      (transactional outbox), append the audit record and, for an approval, the integration feed entry.
-// Steps 1-2 are one statement and 3-4 another (decision-statements.ts, issue 19): with BEGIN and COMMIT,
+// Steps 1-2 are one statement and 3-4 another (decision-statements.ts): with BEGIN and COMMIT,
 // four round trips where there were fourteen.
 // If the row lock were ever bypassed, the primary key still refuses the second decision; that refusal
 // is turned into the same "already decided by X at T" answer, never a 500.

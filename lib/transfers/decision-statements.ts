@@ -1,4 +1,4 @@
-// The two statements of a decision's transaction (decide-transfer.ts), each one round trip (issue 19: an
+// The two statements of a decision's transaction (decide-transfer.ts), each one round trip (an
 // approval was ~14 round trips, each with Prisma's per-statement cost and PostgreSQL's parse and plan).
 //   1. lockForDecision: the transfer row locked, with everything the decision reads (the claim holder's
 //      name, the store's rules, the pharmacist's licence, an earlier decision) and, when the transfer is

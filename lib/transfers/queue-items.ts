@@ -19,7 +19,7 @@ export type QueueItem = {
   drug: { name: string; strength: string };
   sender: { partnerId: string; name: string; npi: string };
   receivedAt: string;
-  /** Arrived while its store was closed (issue 17, quiet hours): it alerts from the store's opening. */
+  /** Arrived while its store was closed: it alerts from the store's opening. */
   arrivedAfterHours: boolean;
   decidedAt: string | null;
   /** Who decided it (the pharmacist's name on the decision), for decided rows. */

@@ -1,4 +1,4 @@
-// Queue grouping (issue 17): consecutive pending transfers of one patient on a page (a mail-order sender often
+// Queue grouping: consecutive pending transfers of one patient on a page (a mail-order sender often
 // moves a whole profile at once) form a group, so the queue can show them together and the review screen can
 // go from one to the next. "One patient" is the patient history's rule (get-patient-history.ts): the same
 // normalised name and date of birth, or the same sender and sender's patient ID. Decided rows never group.

@@ -1,4 +1,4 @@
-// Two admin settings of issue 10, over real HTTP with an admin session and through the CLI as an operator runs
+// Two admin settings, over real HTTP with an admin session and through the CLI as an operator runs
 // it: a pharmacist's licence number (set at creation or later, cleared, validated, audited, copied into the
 // decisions they make) and a store's drug rules (state schedules and prescription validity: validated field by
 // field, audited with old and new values, and the store's pending transfers classified again at once).

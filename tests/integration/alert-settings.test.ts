@@ -1,4 +1,4 @@
-// A store's alert settings over real HTTP (issue 17): only admins change them, bad input is a 400 naming the
+// A store's alert settings over real HTTP: only admins change them, bad input is a 400 naming the
 // field, every change is audited with the old and new values, and quiet hours hold a crossing back until the
 // store opens (the transfer shows as "arrived after hours"). The banner's endpoint answers its one shape.
 import { randomInt } from "node:crypto";

@@ -1,4 +1,4 @@
-// Alert emails before the sender's 4-hour window closes (issue 17), end to end: two `npm run worker`
+// Alert emails before the sender's 4-hour window closes, end to end: two `npm run worker`
 // processes scan the same database and send through nodemailer to a real SMTP server on 127.0.0.1. One
 // message per threshold crossing per transfer, whatever the number of workers; no patient data in it; an
 // SMTP server that is down is retried with backoff and shows in the admin overview meanwhile.

@@ -1,4 +1,4 @@
-// The drug's own rules at approval, enforced by the server over HTTP (issue 10): Schedule II is refused, a
+// The drug's own rules at approval, enforced by the server over HTTP: Schedule II is refused, a
 // Schedule III-IV prescription past six months or with no lawful refill is refused, III-V needs the one-time
 // transfer confirmation, a drug the tables do not know needs the pharmacist's explicit schedule, a legally
 // expired prescription is refused; each refusal is a 422 problem+json naming its rule, audited, and leaves the

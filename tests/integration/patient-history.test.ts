@@ -1,4 +1,4 @@
-// Issue 17, part 1, over HTTP against the built server: the review screen's patient history matches a
+// Over HTTP against the built server: the review screen's patient history matches a
 // returning patient on normalised name + date of birth (accents, case, punctuation, whitespace) and on the same
 // sender's patient ID; a name with another date of birth, or another sender's patient ID, is not a match. The
 // duplicate-therapy warning names another pending or approved transfer of the same substance under another

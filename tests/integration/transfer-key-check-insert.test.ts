@@ -1,4 +1,4 @@
-// Issue 19: once the server has seen an API key valid, the intake checks the key inside its insert statement
+// Once the server has seen an API key valid, the intake checks the key inside its insert statement
 // instead of looking it up first. A key that is revoked, expires, or whose partner is suspended or changes its
 // NPIs must still be refused on its very next request, with the answer it always had, and nothing stored.
 import { beforeEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 13: encoded, double-encoded, case-changed and dot-segment spellings of admin paths must not get
+// Encoded, double-encoded, case-changed and dot-segment spellings of admin paths must not get
 // past the access table, for a pharmacist nor for someone signed out. Raw paths are sent as they are
 // (node:http, not fetch, which would normalise them).
 import { request as httpRequest } from "node:http";

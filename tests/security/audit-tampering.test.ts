@@ -224,7 +224,7 @@ describe("audit tampering through SQL", () => {
   });
 });
 
-describe("audit chains written at the same time (issue 19)", () => {
+describe("audit chains written at the same time", () => {
   /** Records from `writers` transactions open at once, two records each: they take different chains. */
   async function concurrentChains(
     writers: number,

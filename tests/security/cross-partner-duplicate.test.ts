@@ -1,4 +1,4 @@
-// Issue 13: partner B sending a prescription (sending NPI + rxNumber) that partner A already sent learned
+// Partner B sending a prescription (sending NPI + rxNumber) that partner A already sent learned
 // A's referenceID from the DUPLICATE_REQUEST answer. The existing id is named only to the partner that owns
 // it. Partners without NPIs may send from any NPI unless REQUIRE_PARTNER_NPIS=true.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

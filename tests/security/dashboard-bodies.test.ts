@@ -1,4 +1,4 @@
-// Issue 13: dashboard API bodies had no content-type check, and a route that does not read its body
+// Dashboard API bodies had no content-type check, and a route that does not read its body
 // accepted any size. Writes under /api/ (next-auth's aside) answer 413/415 problem+json, never a 500.
 import { beforeAll, describe, expect, it } from "vitest";
 import { connectTestEnvironment } from "@/tests/support/integration";

@@ -1,4 +1,4 @@
-// Issue 13: the client's address came from the leftmost X-Forwarded-For, which the client writes. A forged
+// The client's address came from the leftmost X-Forwarded-For, which the client writes. A forged
 // header must land neither in the audit log nor in the per-address sign-in limit; behind a trusted proxy
 // (TRUSTED_PROXIES) the rightmost untrusted entry is the client.
 import { randomUUID } from "node:crypto";

@@ -1,4 +1,4 @@
-// Issue 13: GET requests that write audit rows (queue views and searches, transfer views, records, exports)
+// GET requests that write audit rows (queue views and searches, transfer views, records, exports)
 // cannot be caused by another site's page: a browser marks those with Sec-Fetch-Site cross-site (or
 // same-site), and they are refused (API: 403 problem+json; page: a page asking to continue) before
 // anything is recorded. Typed addresses (`none`), this site's own pages (`same-origin`) and non-browser

@@ -1,4 +1,4 @@
-// Issue 13, finding 5: the lockout must hold under concurrency. 40 wrong passwords sent at once used to get
+// The lockout must hold under concurrency. 40 wrong passwords sent at once used to get
 // 12 passwords checked against a threshold of 5: each attempt was counted only after its check. Now
 // each attempt is reserved first (one UPDATE … RETURNING that refuses while locked), so at most
 // SIGNIN_LOCKOUT_THRESHOLD passwords are checked; the rest are refused unchecked (auth.sign_in_refused).

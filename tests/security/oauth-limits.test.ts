@@ -1,4 +1,4 @@
-// Issue 13: /oauth/token had no rate limit and a client could hold any number of live tokens. Limits per
+// /oauth/token had no rate limit and a client could hold any number of live tokens. Limits per
 // client and per address (shared in PostgreSQL; failures apart from successes) answer 429 with Retry-After in RFC 6749's error shape; a
 // client holds at most OAUTH_MAX_LIVE_TOKENS_PER_CLIENT live tokens, issuing one more revokes the oldest.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 13, finding 1: after signing in, the callbackUrl may lead only to a page of this site. A browser
+// Finding 1: after signing in, the callbackUrl may lead only to a page of this site. A browser
 // strips tabs and newlines from a URL and reads `\` as `/`, so `/\t/evil.example` was `//evil.example`.
 // Every Location is read here as a browser reads it (WHATWG URL against the page's address).
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 13: passwords are Argon2id (m=19456 KiB, t=2, p=1). A user whose stored hash is the earlier scrypt
+// Passwords are Argon2id (m=19456 KiB, t=2, p=1). A user whose stored hash is the earlier scrypt
 // one still signs in, and that sign-in replaces the hash (audited as auth.password_rehashed).
 import { describe, expect, it } from "vitest";
 import { legacyScryptHash } from "@/lib/auth/passwords";

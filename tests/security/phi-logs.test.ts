@@ -1,4 +1,4 @@
-// Issue 13: logs must not carry patient data. Paths are logged without their query strings (where
+// Logs must not carry patient data. Paths are logged without their query strings (where
 // searches put names and dates of birth), and database errors by their code with the values redacted.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

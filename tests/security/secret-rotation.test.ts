@@ -1,5 +1,5 @@
 // Stored secrets under a new DATA_ENCRYPTION_KEY: `npm run cli -- secrets rotate-key` re-seals every one
-// (v1 values from before issue 13 included) with no loss, all or nothing, audited; a process with the wrong
+// (values in the first format, v1, included) with no loss, all or nothing, audited; a process with the wrong
 // key is refused at start with a message that names the cause.
 import { spawn } from "node:child_process";
 import { createCipheriv, createHash, randomBytes } from "node:crypto";
@@ -38,7 +38,7 @@ function useKeys(current: string, previous?: string): void {
   });
 }
 
-/** A value as the code before issue 13 sealed it: format v1, SHA-256 of DATA_ENCRYPTION_KEY, no owner binding. */
+/** A value as the first format sealed it: format v1, SHA-256 of DATA_ENCRYPTION_KEY, no owner binding. */
 function sealV1(text: string, secret: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", createHash("sha256").update(secret).digest(), iv);
@@ -87,7 +87,7 @@ beforeAll(async () => {
     actor: SYSTEM_ACTOR,
   });
   plain.set(second, { ...plain.get(second)!, header: "Bearer partner-token" });
-  // A partner whose secrets are still in the old format (written before issue 13).
+  // A partner whose secrets are still in the old format (format v1).
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query(

@@ -1,4 +1,4 @@
-// Issue 13, finding 3: signing out ends the session on the server. A copy of the session cookie taken
+// Finding 3: signing out ends the session on the server. A copy of the session cookie taken
 // before sign-out is refused afterwards by pages and API routes alike, while the same user's other
 // sessions (another computer) stay. "Sign out all my sessions" and an admin's "End this user's
 // sessions" end every one of them; both are audited.

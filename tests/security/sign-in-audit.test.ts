@@ -1,4 +1,4 @@
-// Issue 13: a failed sign-in must not put the typed email in the audit log (people type their password in
+// A failed sign-in must not put the typed email in the audit log (people type their password in
 // the email field). An email that names no account is recorded as actor "unknown" with an HMAC of it
 // (keyed with AUTH_SECRET); a known account by its user id and stored email.
 import { describe, expect, it } from "vitest";

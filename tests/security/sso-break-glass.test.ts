@@ -1,4 +1,4 @@
-// Issue 18 (single sign-on): with SSO_ONLY=true the password sign-in is refused on the server, not only
+// Single sign-on: with SSO_ONLY=true the password sign-in is refused on the server, not only
 // hidden, for everyone but the break-glass admins (listed in SSO_BREAK_GLASS_EMAILS and holding the admin
 // role). Signed in over next-auth's own credentials endpoint, which the login form's server action goes
 // through too (auth.ts's authorize). A refusal is audited, and counts towards no lockout.

@@ -1,4 +1,4 @@
-// Issue 13, transport: HSTS only when the request arrived over HTTPS (a client's own X-Forwarded-Proto is
+// Transport: HSTS only when the request arrived over HTTPS (a client's own X-Forwarded-Proto is
 // not believed without a trusted proxy), and callback URLs only https:// unless CALLBACK_ALLOW_INSECURE_HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";

@@ -1,4 +1,4 @@
-// Issue 18: two-factor sign-in (TOTP + recovery codes) against the real server and database. A session
+// Two-factor sign-in (TOTP + recovery codes) against the real server and database. A session
 // whose password was right but whose code is still due opens nothing (pages go to the code step, API
 // routes answer 403); a code is accepted once (replay refused, also when two requests race); wrong codes
 // count toward the same lockout as passwords; recovery codes work once; MFA_REQUIRED=admins sends an

@@ -1,5 +1,5 @@
 "use client";
-// A store's alert settings (issue 17): the ages at which a pending transfer alerts, and its opening hours in
+// A store's alert settings: the ages at which a pending transfer alerts, and its opening hours in
 // its time zone (a crossing while closed alerts at the next opening; the sender's 4-hour clock does not stop).
 import * as z from "zod";
 import { apiFetch } from "@/components/admin/api";

@@ -1,5 +1,5 @@
 "use client";
-// Shown on every dashboard screen while a pending transfer is past an alert threshold (issue 17): the count
+// Shown on every dashboard screen while a pending transfer is past an alert threshold: the count
 // and a link to the oldest, in a polite live region; the count also leads the tab title, and, if the person
 // turned it on, a browser notification says when more transfers start waiting. Reading only: a failed poll
 // shows nothing and never stands in the way of deciding.

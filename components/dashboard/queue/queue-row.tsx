@@ -157,7 +157,7 @@ export function QueueRow({
         >
           {sortName(item.patient)}
         </Link>
-        {/* Issue 17: consecutive pending transfers of one patient (lib/transfers/queue-patient-groups.ts); read out with the link. */}
+        {/* Consecutive pending transfers of one patient (lib/transfers/queue-patient-groups.ts); read out with the link. */}
         {item.patientGroup && (
           <div id={`group-${item.referenceID}`} className="mt-0.5">
             <Badge tone="violet">

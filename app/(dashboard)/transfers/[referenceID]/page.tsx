@@ -82,7 +82,7 @@ export default async function ReviewPage({ params }: Props) {
         }}
       />
 
-      {/* Issue 17: the patient's history, duplicate therapy and "Next for this patient" (loaded apart: never blocks a decision). */}
+      {/* The patient's history, duplicate therapy and "Next for this patient" (loaded apart: never blocks a decision). */}
       <NextForPatient referenceID={review.referenceID} />
       <DuplicateTherapyWarning referenceID={review.referenceID} />
 

@@ -1,5 +1,5 @@
 // PUT /api/admin/stores/{storeId}/alerts {alertThresholdsMinutes, openingHours (null: always open), timeZone}:
-// the store's alert settings (issue 17). 400 naming the field; audited as store.alerts_changed.
+// The store's alert settings. 400 naming the field; audited as store.alerts_changed.
 import { adminActor } from "@/lib/audit/actor";
 import { StoreAlertSettingsSchema } from "@/lib/alerts/alert-settings";
 import { setStoreAlertSettings } from "@/lib/alerts/set-store-alert-settings";

@@ -74,18 +74,8 @@ export function immediateRecordWords(c: {
   return `${accepted}; received and verified by ${by} at ${c.verifiedAt.toISOString()}`;
 }
 
-/** The policy from its row. */
-export function policyOf(row: {
-  storeId: string;
-  version: number;
-  enabled: boolean;
-  ownerUserId: string | null;
-  state: string | null;
-  boardRule: string | null;
-  allowListedAllergies: boolean;
-  hourlyCap: number;
-  verifyWithinHours: number;
-}): ImmediateConfirmPolicy {
+/** The policy's own fields from its row (which carries more: timestamps, who changed it). */
+export function policyOf(row: ImmediateConfirmPolicy): ImmediateConfirmPolicy {
   const {
     storeId,
     version,

@@ -2,6 +2,7 @@
 // A date-time shown in the reader's own time zone (the server may run in another one). The ISO value is
 // kept in <time dateTime> for machines; before hydration the UTC form shows.
 import { useSyncExternalStore } from "react";
+import { localParts } from "@/lib/alerts/opening-hours";
 
 const subscribe = () => () => {};
 
@@ -12,20 +13,8 @@ export function formatLocal(iso: string, style: "datetime" | "time" | "date" = "
   const pad = (n: number) => String(n).padStart(2, "0");
   let [y, mo, day, h, mi] = [d.getFullYear(), d.getMonth() + 1, d.getDate(), d.getHours(), d.getMinutes()];
   if (timeZone) {
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat("en-US", {
-        timeZone,
-        hourCycle: "h23",
-        year: "numeric",
-        month: "numeric",
-        day: "numeric",
-        hour: "numeric",
-        minute: "numeric",
-      })
-        .formatToParts(d)
-        .map((p) => [p.type, Number(p.value)]),
-    );
-    [y, mo, day, h, mi] = [parts.year ?? y, parts.month ?? mo, parts.day ?? day, parts.hour ?? h, parts.minute ?? mi];
+    const local = localParts(d, timeZone);
+    [y, mo, day, h, mi] = [local.year, local.month, local.day, Math.floor(local.minutes / 60), local.minutes % 60];
   }
   const date = `${y}-${pad(mo)}-${pad(day)}`;
   const time = `${pad(h)}:${pad(mi)}`;

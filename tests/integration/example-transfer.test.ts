@@ -1,4 +1,4 @@
-// The README's curl, as written: examples/transfer.json posted with a sender's API key is RECEIVED, and
+// The README's curl (docs/senders/example-request.md), as written: examples/transfer.json posted with a sender's API key is RECEIVED, and
 // posting it again replays the first answer (the same requestID and content).
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";

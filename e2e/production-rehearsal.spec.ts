@@ -385,7 +385,7 @@ test("deploy.md step 9: a pharmacist signs in through single sign-on and reaches
   await page.getByPlaceholder("and password").fill("any password");
   await page.getByRole("button", { name: "Sign-in" }).click();
   await page.getByRole("button", { name: "Continue" }).click();
-  // Back from another site: the one-click confirmation (README, "Single sign-on").
+  // Back from another site: the one-click confirmation (docs/operators/single-sign-on.md).
   await expect(page, "the provider's redirect back lands on the public URL, signed in").toHaveURL(
     new RegExp(`^${publicUrl}/continue\\?`),
   );

@@ -61,9 +61,9 @@ export function markdownLinks(markdown: string): MarkdownLink[] {
   for (const { line, text } of proseLines(markdown)) {
     const prose = text.replace(/(`+)[^`]*?\1/g, "");
     for (const match of prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
-      links.push({ line, target: match[1] });
+      if (match[1]) links.push({ line, target: match[1] });
     const definition = /^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+"[^"]*")?\s*$/.exec(prose);
-    if (definition) links.push({ line, target: definition[1] });
+    if (definition?.[1]) links.push({ line, target: definition[1] });
   }
   return links;
 }

@@ -82,7 +82,7 @@ export function reviewDrug(
   const written = rx.writtenDate.slice(0, 10);
   const shortLived = schedule === "III" || schedule === "IV";
   const months = validMonths(schedule, rules.rxExpiryMonths);
-  // On calendar dates (the written date as the sender wrote it): the SQL of the queue's filter does the same.
+  // On calendar dates (the written date as the sender wrote it).
   const legalExpiry = legalExpiryOf({ writtenDate: written, schedule, nonControlledMonths: rules.rxExpiryMonths })
     .toISOString()
     .slice(0, 10);

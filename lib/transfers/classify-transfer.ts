@@ -14,10 +14,10 @@ import { reviewDrug } from "@/lib/transfers/drug-review";
 import { reviewCheckOptions } from "@/lib/transfers/review-check-options";
 import { reviewChecks, type ReviewCheckOptions } from "@/lib/transfers/review-checks";
 import { expiryWarnsFrom } from "@/lib/transfers/review-checks-drug";
-import { substanceKeyOf } from "@/lib/drugs";
+import { SCHEDULES, substanceKeyOf } from "@/lib/drugs";
 import { TransferRequestSchema, type TransferRequest } from "@/lib/transfers/wire";
 
-export const DRUG_SCHEDULE_VALUES = ["II", "III", "IV", "V", "none", "unknown"] as const;
+export const DRUG_SCHEDULE_VALUES = [...SCHEDULES, "none", "unknown"] as const;
 export type DrugScheduleColumn = (typeof DRUG_SCHEDULE_VALUES)[number];
 export type AllergyAlert = "danger" | "caution" | null;
 

@@ -7,6 +7,7 @@ import pg from "pg";
 import { hashRequestContent } from "@/lib/transfers/content-hash";
 import { DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
 import { classifyTransfer } from "@/lib/transfers/classify-transfer";
+import { DEFAULT_EARLY_REFILL_ALLOWANCE } from "@/lib/transfers/review-checks-fills";
 import { activeRxKey } from "@/lib/transfers/receive-transfer";
 import { validateTransferRequest } from "@/lib/transfers/validate-request";
 
@@ -39,7 +40,9 @@ const server = createServer((req, res) => {
       const result = validateTransferRequest(body, { storeNpis, now: new Date() });
       if (!result.ok) return send(res, 400, { error: result.type });
       const r = result.request;
-      const drug = classifyTransfer(r, DEFAULT_STORE_RULES);
+      const drug = classifyTransfer(r, DEFAULT_STORE_RULES, new Date(), {
+        earlyRefillAllowance: DEFAULT_EARLY_REFILL_ALLOWANCE,
+      });
       const id = `trf_${randomBytes(10).toString("hex")}`;
       const response = {
         requestID: r.metadata.requestID,
@@ -53,8 +56,8 @@ const server = createServer((req, res) => {
       const inserted = await pool.query(
         `INSERT INTO transfers (id, partner_id, request_id, content_hash, status, active_rx_key,
            patient_first_name, patient_last_name, patient_search, patient_dob, sending_npi, sending_name, receiving_npi,
-           rx_number, drug_name, drug_strength, has_allergies, drug_schedule, allergy_alert, received_at, request, response, response_id)
-         VALUES ($1,$2,$3,$4,'RECEIVED',$5,$6,$7,$8,$9::date,$10,$11,$12,$13,$14,$15,$16,$17,$18,now(),$19::jsonb,$20::jsonb,$21)
+           rx_number, drug_name, drug_strength, has_allergies, drug_schedule, allergy_alert, check_flags, warns_from, received_at, request, response, response_id)
+         VALUES ($1,$2,$3,$4,'RECEIVED',$5,$6,$7,$8,$9::date,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19::text[],$20::date,now(),$21::jsonb,$22::jsonb,$23)
          ON CONFLICT DO NOTHING RETURNING id`,
         [
           id,
@@ -75,6 +78,8 @@ const server = createServer((req, res) => {
           r.patient.allergyDetails.allergies.length > 0,
           drug.drugSchedule,
           drug.allergyAlert,
+          drug.checkFlags,
+          drug.warnsFrom,
           JSON.stringify(r),
           JSON.stringify(response),
           response.metadata.responseID,

@@ -8,7 +8,10 @@ import { db } from "@/lib/db/prisma";
 import { DUPLICATE_THERAPY_DAYS, getPatientHistory, HISTORY_LIMIT } from "@/lib/transfers/get-patient-history";
 import { listQueue } from "@/lib/transfers/list-queue";
 import { QueueQuerySchema, type QueueQuery } from "@/lib/transfers/queue-query";
+import { DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
+import { classifyTransfer } from "@/lib/transfers/classify-transfer";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
+import { DEFAULT_EARLY_REFILL_ALLOWANCE } from "@/lib/transfers/review-checks-fills";
 import { getTransferActivity } from "@/lib/transfers/get-transfer-activity";
 import { getTransferReview } from "@/lib/transfers/get-transfer-review";
 import { historyRowsSql } from "@/lib/transfers/patient-history-sql";
@@ -107,8 +110,16 @@ export async function seedTransfers(databaseUrl: string, partnerId: string, tota
   await client.connect();
   const started = Date.now();
   try {
-    const template = JSON.stringify(buildTransferRequest());
-    await seedSkewedPatient(client, partnerId, Math.round(total * SKEWED_PATIENT_SHARE), total, template);
+    const request = buildTransferRequest();
+    const template = JSON.stringify(request);
+    // The review checks as the intake stores them: the template's, and for the rows seeded as Schedule IV
+    // the template's with the drug at C-IV (its sender's date is then past the 6-month legal expiry).
+    const options = { earlyRefillAllowance: DEFAULT_EARLY_REFILL_ALLOWANCE };
+    const checks = classifyTransfer(request, DEFAULT_STORE_RULES, new Date(), options);
+    const asIv = { ...DEFAULT_STORE_RULES, extraSchedules: [{ substance: "atorvastatin", schedule: "IV" as const }] };
+    const ivChecks = classifyTransfer(request, asIv, new Date(), options);
+    const checkColumns = [checks.checkFlags, checks.warnsFrom];
+    await seedSkewedPatient(client, partnerId, Math.round(total * SKEWED_PATIENT_SHARE), total, template, checkColumns);
     const have = Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM transfers")).rows[0]!.n);
     const batch = 100_000;
     for (let from = have + 1; from <= total; from += batch) {
@@ -121,18 +132,30 @@ export async function seedTransfers(databaseUrl: string, partnerId: string, tota
         `INSERT INTO transfers (id, partner_id, request_id, content_hash, status, active_rx_key,
            patient_first_name, patient_last_name, patient_search, patient_dob, sending_npi, sending_name, receiving_npi,
            rx_number, drug_name, drug_strength, has_allergies, drug_schedule, drug_substance_key, patient_reference_id,
-           received_at, request, response, response_id)
+           received_at, request, response, response_id, check_flags, warns_from)
          SELECT 'trf_bench' || lpad(i::text, 9, '0'), $1, 'bench-' || i, md5(i::text),
                 s.status::"TransferStatus", CASE WHEN s.status <> 'REJECTED' THEN 'bench:' || i END,
                 initcap(f.name), initcap(l.name), l.name || ' ' || f.name, date '1940-01-01' + (i * 7919 % 25000)::int,
                 '1843501234', 'Bench Sender Pharmacy', '1245319599', 'RXB' || i, 'Atorvastatin', '20 mg',
                 i % 3 = 0, CASE WHEN i % 5 = 0 THEN 'IV' ELSE 'none' END, 'atorvastatin', 'benchpat' || (i % 200000), now() - make_interval(secs => (($2::bigint - i) * 31536000.0 / $2::bigint)),
-                $3::jsonb, '{}'::jsonb, 'rsp_bench' || i
+                $3::jsonb, '{}'::jsonb, 'rsp_bench' || i,
+                CASE WHEN i % 5 = 0 THEN $10::text[] ELSE $8::text[] END, CASE WHEN i % 5 = 0 THEN $11::date ELSE $9::date END
            FROM generate_series($4::bigint, $5::bigint) AS i
            CROSS JOIN LATERAL (SELECT CASE WHEN i % 50 = 0 THEN 'RECEIVED' WHEN i % 12 = 0 THEN 'REJECTED' ELSE 'CONFIRMED' END AS status) s
            CROSS JOIN LATERAL (SELECT ($6::text[])[1 + (i % ${FIRST_NAMES.length})] AS name) f
            CROSS JOIN LATERAL (SELECT ($7::text[])[1 + ((i / ${FIRST_NAMES.length}) % ${LAST_NAMES.length})] AS name) l`,
-        [partnerId, total, template, from, to, FIRST_NAMES, LAST_NAMES],
+        [
+          partnerId,
+          total,
+          template,
+          from,
+          to,
+          FIRST_NAMES,
+          LAST_NAMES,
+          ...checkColumns,
+          ivChecks.checkFlags,
+          ivChecks.warnsFrom,
+        ],
       );
       done();
     }
@@ -152,6 +175,7 @@ async function seedSkewedPatient(
   count: number,
   total: number,
   template: string,
+  checkColumns: unknown[],
 ): Promise<void> {
   const have = Number(
     (
@@ -166,16 +190,16 @@ async function seedSkewedPatient(
     `INSERT INTO transfers (id, partner_id, request_id, content_hash, status, active_rx_key,
        patient_first_name, patient_last_name, patient_search, patient_dob, sending_npi, sending_name, receiving_npi,
        rx_number, drug_name, drug_strength, has_allergies, drug_schedule, drug_substance_key, patient_reference_id,
-       received_at, request, response, response_id)
+       received_at, request, response, response_id, check_flags, warns_from)
      SELECT 'trf_skew' || lpad(i::text, 9, '0'), $1, 'skew-' || i, md5('skew' || i),
             s.status::"TransferStatus", CASE WHEN s.status <> 'REJECTED' THEN 'skew:' || i END,
             'Maria', 'Alvarez', 'alvarez maria', date '1958-03-14',
             '1843501234', 'Bench Sender Pharmacy', '1245319599', 'RXS' || i, 'Atorvastatin', '20 mg',
             true, 'none', 'atorvastatin', $2, now() - make_interval(secs => (i * 31536000.0 / $3::bigint)),
-            $4::jsonb, '{}'::jsonb, 'rsp_skew' || i
+            $4::jsonb, '{}'::jsonb, 'rsp_skew' || i, $7::text[], $8::date
        FROM generate_series($5::bigint, $6::bigint) AS i
        CROSS JOIN LATERAL (SELECT CASE WHEN i % 50 = 0 THEN 'RECEIVED' WHEN i % 12 = 0 THEN 'REJECTED' ELSE 'CONFIRMED' END AS status) s`,
-    [partnerId, SKEWED_PATIENT_REFERENCE, count, template, have + 1, count],
+    [partnerId, SKEWED_PATIENT_REFERENCE, count, template, have + 1, count, ...checkColumns],
   );
   done();
 }
@@ -251,6 +275,13 @@ export async function benchQueue(opts: {
       name: "filtered page (schedule C-IV)",
       query: { schedule: "IV" },
       floor: Prisma.sql`SELECT id FROM transfers WHERE status = 'RECEIVED' AND drug_schedule = 'IV' ORDER BY received_at, id LIMIT 51`,
+    },
+    {
+      // The seeded transfers are clean: no row matches, so the page read and each count go through every
+      // row of their status. Floor: the first page of pending transfers in index order.
+      name: "filtered page (warnings)",
+      query: { flags: ["warnings"] },
+      floor: Prisma.sql`SELECT id FROM transfers WHERE status = 'RECEIVED' ORDER BY received_at, id LIMIT 51`,
     },
     {
       name: "search (patient name prefix, all statuses)",

@@ -5,17 +5,15 @@
 // JavaScript) the link carries the bare dates, which the server reads as UTC days.
 import { useState, useSyncExternalStore } from "react";
 import { Field } from "@/components/ui/field";
+import { ANY_CONTROLLED_OPTION, SCHEDULE_OPTIONS } from "@/lib/drugs/schedule-names";
 import { buttonClass } from "@/components/ui/button";
 import { TransferLogTable } from "@/components/dashboard/transfer-log-table";
 
-const SCHEDULE_OPTIONS = [
-  { value: "all", label: "All transfers, controlled or not" },
-  { value: "any", label: "Any controlled substance (C-II to C-V)" },
-  { value: "II", label: "Schedule II" },
-  { value: "III", label: "Schedule III" },
-  { value: "IV", label: "Schedule IV" },
-  { value: "V", label: "Schedule V" },
-] as const;
+const LOG_SCHEDULE_OPTIONS = [
+  { value: "all", label: "All transfers, controlled or not" } as const,
+  ANY_CONTROLLED_OPTION,
+  ...SCHEDULE_OPTIONS,
+];
 
 const OUTCOME_OPTIONS = [
   { value: "approved", label: "Approved (transfers received)" },
@@ -26,7 +24,7 @@ const OUTCOME_OPTIONS = [
 export type TransferLogFilters = {
   firstDay: string;
   lastDay: string;
-  schedule: (typeof SCHEDULE_OPTIONS)[number]["value"];
+  schedule: (typeof LOG_SCHEDULE_OPTIONS)[number]["value"];
   outcome: (typeof OUTCOME_OPTIONS)[number]["value"];
 };
 
@@ -144,7 +142,7 @@ export function TransferLogForm({ initial }: { initial: TransferLogFilters }) {
                 value={filters.schedule}
                 onChange={(e) => set("schedule", e.target.value as TransferLogFilters["schedule"])}
               >
-                {SCHEDULE_OPTIONS.map((o) => (
+                {LOG_SCHEDULE_OPTIONS.map((o) => (
                   <option key={o.value} value={o.value}>
                     {o.label}
                   </option>

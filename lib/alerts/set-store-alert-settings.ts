@@ -11,6 +11,7 @@ import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { Prisma } from "@/generated/prisma/client";
 import { forgetStoreDirectory } from "@/lib/stores/store-npis";
+import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
 
 export type SetStoreAlertSettingsOptions = { storeId: string; change: unknown; actor: Actor };
 
@@ -25,7 +26,7 @@ export async function setStoreAlertSettings(
     );
   }
   const after = parsed.data;
-  await db().$transaction(async (tx) => {
+  const zoneChangedAt = await db().$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<
       { npi: string; alert_thresholds_minutes: number[] | null; opening_hours: unknown; time_zone: string }[]
     >`
@@ -36,7 +37,7 @@ export async function setStoreAlertSettings(
       openingHours: row.opening_hours,
       timeZone: row.time_zone,
     });
-    if (JSON.stringify(before) === JSON.stringify(after)) return;
+    if (JSON.stringify(before) === JSON.stringify(after)) return null;
     await tx.store.update({
       where: { id: opts.storeId },
       data: {
@@ -60,8 +61,11 @@ export async function setStoreAlertSettings(
       },
       tx,
     );
+    return before.timeZone === after.timeZone ? null : row.npi;
   });
   // The settings are cached with the store directory: this process reads the new ones at once.
   forgetStoreDirectory();
+  // The review checks count the store's calendar days: its pending transfers' stored checks follow the zone.
+  if (zoneChangedAt) await classifyStoredTransfers({ receivingNpi: zoneChangedAt });
   return { storeId: opts.storeId, ...after };
 }

@@ -4,9 +4,10 @@
 // Schedule I or research chemicals. Where a combination product's schedule differs from its parent's
 // (codeine with acetaminophen is III, codeine cough syrups are V), COMBINATION_RULES says so.
 
+import type { Schedule } from "@/lib/drugs/schedule-names";
 import type { DoseForm } from "@/lib/drugs/tokens";
 
-export type Schedule = "II" | "III" | "IV" | "V";
+export type { Schedule };
 
 /** A brand (or written form) that contains the substance with others, or that fixes its dose form. */
 export type ControlledProduct = { brands: readonly string[]; with?: readonly string[]; form?: DoseForm };

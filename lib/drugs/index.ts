@@ -22,6 +22,19 @@ export {
 export { NON_CONTROLLED_DRUGS, substancesOf, type NonControlledDrug } from "@/lib/drugs/lexicon";
 export { substanceKeyOf } from "@/lib/drugs/substance-key";
 export {
+  ANY_CONTROLLED_OPTION,
+  SCHEDULE_CODES,
+  SCHEDULE_OPTIONS,
+  SCHEDULES,
+  scheduleCode,
+  scheduleLabel,
+  scheduleName,
+  scheduleOfCode,
+  type ScheduleCode,
+  type ScheduleLabel,
+  type ScheduleName,
+} from "@/lib/drugs/schedule-names";
+export {
   allergyClassesOf,
   allergyWarnings,
   drugClassesOf,

@@ -51,8 +51,8 @@ function validateRulesChange(change: StoreRulesChange): Partial<StoreRules> {
 
 /**
  * Sets a store's drug rules (either or both). Audited with the old and new values. Afterwards the store
- * directory cache is dropped and, when the state schedules changed, the store's pending transfers are
- * classified again so that the queue shows and filters on the new schedules.
+ * directory cache is dropped and, when the rules changed, the store's pending transfers are classified
+ * again so that the queue shows and filters on the new schedules and checks.
  */
 export async function setStoreRules({ storeRef, change, actor }: SetStoreRulesOptions): Promise<StoreRulesResult> {
   const wanted = validateRulesChange(change);
@@ -90,7 +90,8 @@ export async function setStoreRules({ storeRef, change, actor }: SetStoreRulesOp
     return { before, after };
   });
   forgetStoreDirectory();
-  const schedulesChanged = JSON.stringify(before.extraSchedules) !== JSON.stringify(after.extraSchedules);
-  const reclassified = schedulesChanged ? await classifyStoredTransfers({ receivingNpi: found.npi }) : 0;
+  // Both rules decide what the review checks flag (the schedule, the legal expiry), which the queue filters on.
+  const rulesChanged = JSON.stringify(before) !== JSON.stringify(after);
+  const reclassified = rulesChanged ? await classifyStoredTransfers({ receivingNpi: found.npi }) : 0;
   return { storeId: found.id, npi: found.npi, ...after, reclassified };
 }

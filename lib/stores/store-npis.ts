@@ -4,12 +4,12 @@
 import { parseStoreAlertSettings, type StoreAlertSettings } from "@/lib/alerts/alert-settings";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
-import { parseStoreRules, DEFAULT_STORE_RULES, type StoreRules } from "@/lib/stores/store-rules";
+import { inZone, parseStoreRules, DEFAULT_STORE_RULES, type StoreRulesInZone } from "@/lib/stores/store-rules";
 
 const TTL_MS = 10_000;
 type Directory = {
   npis: ReadonlySet<string>;
-  rules: ReadonlyMap<string, StoreRules>;
+  rules: ReadonlyMap<string, StoreRulesInZone>;
   alerts: ReadonlyMap<string, StoreAlertSettings>;
 };
 /**
@@ -58,7 +58,7 @@ async function readDirectory(startedIn: number): Promise<Directory> {
   });
   const directory: Directory = {
     npis: new Set([env().PHARMACY_NPI, ...stores.map((s) => s.npi)]),
-    rules: new Map(stores.map((s) => [s.npi, parseStoreRules(s)])),
+    rules: new Map(stores.map((s) => [s.npi, inZone(parseStoreRules(s), s.timeZone)])),
     alerts: new Map(stores.map((s) => [s.npi, parseStoreAlertSettings(s)])),
   };
   if (startedIn === state.generation) state.entry = { at: Date.now(), directory };
@@ -69,13 +69,16 @@ export async function getStoreNpis(): Promise<ReadonlySet<string>> {
   return (await storeDirectory()).npis;
 }
 
-/** The drug rules of the store a transfer is addressed to (the federal defaults for an unknown NPI). */
-export async function getStoreRules(npi: string): Promise<StoreRules> {
+/**
+ * The drug rules of the store a transfer is addressed to, with its time zone (the federal defaults and UTC
+ * for an unknown NPI).
+ */
+export async function getStoreRules(npi: string): Promise<StoreRulesInZone> {
   return (await storeDirectory()).rules.get(npi) ?? DEFAULT_STORE_RULES;
 }
 
 /** Every store's rules by NPI, for a page of transfers addressed to several stores. */
-export async function getAllStoreRules(): Promise<ReadonlyMap<string, StoreRules>> {
+export async function getAllStoreRules(): Promise<ReadonlyMap<string, StoreRulesInZone>> {
   return (await storeDirectory()).rules;
 }
 

@@ -6,8 +6,7 @@
 import * as z from "zod";
 import { isTimeZone } from "@/lib/alerts/alert-settings";
 import type { ExtraSchedule } from "@/lib/drugs";
-
-export const SCHEDULE_NUMERALS = ["II", "III", "IV", "V"] as const;
+import { SCHEDULES } from "@/lib/drugs/schedule-names";
 
 export const ExtraScheduleSchema = z.object({
   substance: z
@@ -17,7 +16,9 @@ export const ExtraScheduleSchema = z.object({
     .min(2, "substance must be at least 2 characters")
     .max(60, "substance must be at most 60 characters")
     .regex(/^[a-z][a-z0-9 ,'-]*$/, "substance: letters, digits, spaces and hyphens, as the drug's generic name"),
-  schedule: z.enum(SCHEDULE_NUMERALS, { error: "schedule must be II, III, IV or V" }),
+  schedule: z.enum(SCHEDULES, {
+    error: `schedule must be ${SCHEDULES.slice(0, -1).join(", ")} or ${SCHEDULES.at(-1)}`,
+  }),
 });
 
 export const StoreRulesSchema = z.object({

@@ -2,24 +2,30 @@
 // dashboard's forms (react-hook-form's zod resolver), so both say the same thing about the same field.
 // No server-only imports here.
 import * as z from "zod";
-import type { Schedule } from "@/lib/drugs";
+import {
+  SCHEDULE_CODES,
+  SCHEDULES,
+  scheduleCode,
+  scheduleName,
+  scheduleOfCode,
+  type Schedule,
+  type ScheduleCode,
+} from "@/lib/drugs/schedule-names";
 import { ERROR_TYPES } from "@/lib/transfers/wire";
 
-export const DRUG_SCHEDULES = ["CII", "CIII", "CIV", "CV"] as const;
-export type DrugSchedule = (typeof DRUG_SCHEDULES)[number];
-export const DRUG_SCHEDULE_LABELS: Readonly<Record<DrugSchedule, string>> = {
-  CII: "Schedule II",
-  CIII: "Schedule III",
-  CIV: "Schedule IV",
-  CV: "Schedule V",
-};
+/** A decision's drugSchedule: "CII" to "CV" (lib/drugs/schedule-names.ts). */
+export const DRUG_SCHEDULES = SCHEDULE_CODES;
+export type DrugSchedule = ScheduleCode;
+export const DRUG_SCHEDULE_LABELS = Object.fromEntries(
+  SCHEDULES.map((s) => [scheduleCode(s), scheduleName(s)]),
+) as Readonly<Record<DrugSchedule, string>>;
 
 /** The decision's "CIV" is the drug tables' "IV" (lib/drugs). */
 export function scheduleNumeral(s: DrugSchedule): Schedule {
-  return s.slice(1) as Schedule;
+  return scheduleOfCode(s);
 }
 export function drugScheduleOf(s: Schedule): DrugSchedule {
-  return `C${s}` as DrugSchedule;
+  return scheduleCode(s);
 }
 
 const optionalText = (max: number, label: string) =>

@@ -10,6 +10,8 @@ import {
   CONTROLLED_EXPIRY_MONTHS,
   lawfulRefills,
   legalExpiry as legalExpiryOf,
+  scheduleLabel,
+  scheduleName,
   scheduleOf,
   validMonths,
   type AllergyWarning,
@@ -21,8 +23,7 @@ import { calendarDayIn, daysBetweenDates, instantOf } from "@/lib/transfers/date
 import { listedAllergies } from "@/lib/transfers/no-known-allergies";
 import type { ErrorType, TransferRequest } from "@/lib/transfers/wire";
 
-export type ScheduleLabel = `C-${Schedule}`;
-export const scheduleLabel = (s: Schedule): ScheduleLabel => `C-${s}`;
+export { scheduleLabel };
 
 /** A rule that refuses approval: its name (stable, for the API), what it says, and the rejection to send instead. */
 export type ApprovalBlock = {
@@ -82,13 +83,13 @@ export function reviewDrug(
   const written = rx.writtenDate.slice(0, 10);
   const shortLived = schedule === "III" || schedule === "IV";
   const months = validMonths(schedule, rules.rxExpiryMonths);
-  // On calendar dates (the written date as the sender wrote it): the SQL of the queue's filter does the same.
+  // On calendar dates (the written date as the sender wrote it).
   const legalExpiry = legalExpiryOf({ writtenDate: written, schedule, nonControlledMonths: rules.rxExpiryMonths })
     .toISOString()
     .slice(0, 10);
   const legalExpiryBasis = shortLived
-    ? `written ${written} + ${CONTROLLED_EXPIRY_MONTHS} months (Schedule ${schedule}, 21 CFR 1306.22)`
-    : `written ${written} + ${months} months (this store's rule for ${schedule ? `Schedule ${schedule}` : "non-controlled"} prescriptions)`;
+    ? `written ${written} + ${CONTROLLED_EXPIRY_MONTHS} months (${scheduleName(schedule)}, 21 CFR 1306.22)`
+    : `written ${written} + ${months} months (this store's rule for ${schedule ? scheduleName(schedule) : "non-controlled"} prescriptions)`;
   const today = calendarDayIn(now, rules.timeZone);
   const lapsed = today > legalExpiry;
 
@@ -115,7 +116,7 @@ export function reviewDrug(
     });
   }
   if (schedule !== null && schedule !== "II" && rx.firstFilledDate === null) {
-    const label = `Schedule ${schedule}`;
+    const label = scheduleName(schedule);
     blocks.push({
       rule: "controlled-first-fill",
       title: `${label} first fill cannot be transferred here`,
@@ -129,11 +130,11 @@ export function reviewDrug(
   if (shortLived && lapsed) {
     blocks.push({
       rule: "controlled-six-months",
-      title: `Schedule ${schedule} prescription older than 6 months`,
-      detail: `Written on ${written}, ${daysBetweenDates(written, today)} days ago: a Schedule ${schedule} prescription is void 6 months after it was written (21 CFR 1306.22(a)). It lapsed on ${legalExpiry}.`,
+      title: `${scheduleName(schedule)} prescription older than 6 months`,
+      detail: `Written on ${written}, ${daysBetweenDates(written, today)} days ago: a ${scheduleName(schedule)} prescription is void 6 months after it was written (21 CFR 1306.22(a)). It lapsed on ${legalExpiry}.`,
       reject: {
         errorType: "RX_EXPIRED",
-        description: `prescription.writtenDate: written ${written}; a Schedule ${schedule} prescription (${name}) expires 6 months after it was written (21 CFR 1306.22), on ${legalExpiry}.`,
+        description: `prescription.writtenDate: written ${written}; a ${scheduleName(schedule)} prescription (${name}) expires 6 months after it was written (21 CFR 1306.22), on ${legalExpiry}.`,
       },
     });
   }

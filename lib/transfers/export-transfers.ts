@@ -8,7 +8,7 @@ import * as z from "zod";
 import { csvRow } from "@/lib/csv";
 import type { Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import type { AllergyWarning } from "@/lib/drugs";
+import { SCHEDULES, type AllergyWarning } from "@/lib/drugs";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
@@ -21,7 +21,7 @@ import type { Decision } from "@/generated/prisma/enums";
 export const EXPORT_BATCH = 500;
 
 /** `any`: every controlled schedule (II-V); `all`: every transfer, controlled or not (the default). */
-export const EXPORT_SCHEDULES = ["II", "III", "IV", "V", "any", "all"] as const;
+export const EXPORT_SCHEDULES = [...SCHEDULES, "any", "all"] as const;
 export const EXPORT_OUTCOMES = ["approved", "rejected", "any"] as const;
 export type ExportSchedule = (typeof EXPORT_SCHEDULES)[number];
 export type ExportOutcome = (typeof EXPORT_OUTCOMES)[number];
@@ -45,7 +45,9 @@ export const TransferExportQuerySchema = z.object({
       const lower = v.toLowerCase();
       return lower === "any" || lower === "all" ? lower : v.toUpperCase().replace(/^C-?/, "");
     })
-    .pipe(z.enum(EXPORT_SCHEDULES, { error: "must be II, III, IV, V, any (every controlled schedule) or all" }))
+    .pipe(
+      z.enum(EXPORT_SCHEDULES, { error: `must be ${SCHEDULES.join(", ")}, any (every controlled schedule) or all` }),
+    )
     .default("all"),
   outcome: z
     .string()

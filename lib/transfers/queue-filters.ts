@@ -1,8 +1,7 @@
 // The queue's filters as SQL conditions: sender, dates, flags, schedule, and how the search box's text is
 // read (see list-queue.ts for the indexes each one uses).
 import { Prisma } from "@/generated/prisma/client";
-import { reviewCheckOptions } from "@/lib/transfers/review-check-options";
-import { warningPredicateSql } from "@/lib/transfers/review-checks-sql";
+import { addDays } from "@/lib/transfers/dates";
 import type { QueueQuery } from "@/lib/transfers/queue-query";
 
 export type SearchKind = "referenceID" | "dateOfBirth" | "nameOrRxNumber";
@@ -40,6 +39,18 @@ export function parseDob(q: string): string | null {
   return date.toISOString().slice(0, 10);
 }
 
+/**
+ * The review checks flag the transfer (classify-transfer.ts): one warns or fails whatever the day, or the
+ * day the expiry check starts warning has come on the store's calendar. A row not yet classified is shown.
+ * A store's day is within one day of UTC's, so only rows near that edge look the store's time zone up.
+ */
+function warningsCondition(now: Date): Prisma.Sql {
+  const utcDay = now.toISOString().slice(0, 10);
+  const storeDay = Prisma.sql`(${now}::timestamptz AT TIME ZONE COALESCE((SELECT s.time_zone FROM stores s WHERE s.npi = t.receiving_npi), 'UTC'))::date`;
+  return Prisma.sql`(t.check_flags IS NULL OR t.check_flags <> '{}' OR t.warns_from < ${utcDay}::date
+    OR (t.warns_from <= ${addDays(utcDay, 1)}::date AND t.warns_from <= ${storeDay}))`;
+}
+
 export function filterConditions(query: QueueQuery, now: Date): Prisma.Sql[] {
   const conds: Prisma.Sql[] = [];
   if (query.sender) conds.push(Prisma.sql`t.partner_id = ${query.sender}`);
@@ -50,7 +61,7 @@ export function filterConditions(query: QueueQuery, now: Date): Prisma.Sql[] {
     if (flag === "allergies-unknown")
       conds.push(Prisma.sql`t.request->'patient'->'allergyDetails'->>'allergiesDescriptor' = 'NOT_AVAILABLE'`);
     if (flag === "controlled") conds.push(Prisma.sql`t.drug_schedule IN ('II', 'III', 'IV', 'V')`);
-    if (flag === "warnings") conds.push(warningPredicateSql(now, reviewCheckOptions().earlyRefillAllowance));
+    if (flag === "warnings") conds.push(warningsCondition(now));
   }
   if (query.schedule === "any") conds.push(Prisma.sql`t.drug_schedule IN ('II', 'III', 'IV', 'V')`);
   else if (query.schedule) conds.push(Prisma.sql`t.drug_schedule = ${query.schedule}`);

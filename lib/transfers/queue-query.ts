@@ -1,5 +1,6 @@
 // The queue's query: its statuses, flags and schedules, the schema of its URL parameters, and their parsing.
 import * as z from "zod";
+import { SCHEDULES } from "@/lib/drugs/schedule-names";
 import { DomainError } from "@/lib/errors";
 
 export const QUEUE_STATUSES = ["RECEIVED", "CONFIRMED", "REJECTED"] as const;
@@ -7,7 +8,7 @@ export type QueueStatus = (typeof QUEUE_STATUSES)[number];
 export const QUEUE_FLAGS = ["allergies", "allergies-unknown", "controlled", "warnings"] as const;
 export type QueueFlag = (typeof QUEUE_FLAGS)[number];
 /** The schedule filter: one schedule, any controlled one, or the drugs the tables do not know. */
-export const QUEUE_SCHEDULES = ["any", "II", "III", "IV", "V", "unknown"] as const;
+export const QUEUE_SCHEDULES = ["any", ...SCHEDULES, "unknown"] as const;
 export type QueueSchedule = (typeof QUEUE_SCHEDULES)[number];
 export const DEFAULT_PAGE_SIZE = 50;
 

@@ -83,7 +83,7 @@ async function transferRow(partnerId: string, request: TransferRequest, contentH
   const hasAllergies =
     listedAllergies(patient.allergyDetails).length > 0 ||
     patient.allergyDetails.allergiesDescriptor === "KNOWN_ALLERGIES_INCLUDED";
-  const { drugSchedule, allergyAlert, substanceKey } = classifyTransfer(
+  const { drugSchedule, allergyAlert, substanceKey, checkFlags, warnsFrom } = classifyTransfer(
     request,
     await getStoreRules(receivingPharmacy.npi),
   );
@@ -92,7 +92,8 @@ async function transferRow(partnerId: string, request: TransferRequest, contentH
       id, partner_id, request_id, content_hash, status, active_rx_key,
       patient_first_name, patient_last_name, patient_search, patient_dob,
       sending_npi, sending_name, receiving_npi, rx_number, drug_name, drug_strength,
-      has_allergies, drug_schedule, allergy_alert, drug_substance_key, received_at, request, response, response_id`;
+      has_allergies, drug_schedule, allergy_alert, drug_substance_key, check_flags, warns_from,
+      received_at, request, response, response_id`;
   const values = Prisma.sql`
       ${id}::text, ${partnerId}::text, ${request.metadata.requestID}::text, ${contentHash}::text, 'RECEIVED'::"TransferStatus", ${activeRxKey(request)}::text,
       ${patient.name.firstName}::text, ${patient.name.lastName}::text,
@@ -100,6 +101,7 @@ async function transferRow(partnerId: string, request: TransferRequest, contentH
       ${sendingPharmacy.npi}::text, ${sendingPharmacy.name}::text, ${receivingPharmacy.npi}::text, ${prescription.rxNumber}::text,
       ${prescription.medicationName}::text, ${prescription.drugStrength}::text,
       ${hasAllergies}::boolean, ${drugSchedule}::text, ${allergyAlert}::text, ${substanceKey ?? ""}::text,
+      ${checkFlags}::text[], ${warnsFrom}::date,
       ${new Date(response.metadata.responseTimestamp)}::timestamptz,
       ${JSON.stringify(request)}::jsonb, ${JSON.stringify(response)}::jsonb, ${response.metadata.responseID}::text`;
   return { response, columns, values };

@@ -1,7 +1,7 @@
 // The review checks from the drug's own rules (drug-review.ts): controlled schedule, allergy cross-check,
 // legal expiry and controlled refills.
 import { capitalize, refillsSentence, scheduleLabel, type DrugReview } from "@/lib/transfers/drug-review";
-import { daysBetweenDates } from "@/lib/transfers/dates";
+import { addDays, daysBetweenDates } from "@/lib/transfers/dates";
 import { listedAllergies, NO_KNOWN_ALLERGIES_TEXT } from "@/lib/transfers/no-known-allergies";
 import type { ReviewCheck } from "@/lib/transfers/review-checks";
 import { EXPIRY_WARNING_DAYS } from "@/lib/transfers/review-checks-fills";
@@ -77,6 +77,19 @@ export function allergyCheck(request: TransferRequest, drug: DrugReview): Review
 }
 
 /**
+ * The store's calendar day from which the expiry check warns (the first with fewer than EXPIRY_WARNING_DAYS
+ * days left before the sender's expiration date), or null when it fails whatever the day (the sender's date is
+ * past the legal expiry).
+ * From that day on it never passes again: every later refusal (legal expiry, the sender's date passed)
+ * comes on or after it. The classification stores it (classify-transfer.ts) so that the queue's filter
+ * stays right as the days pass without rewriting the row.
+ */
+export function expiryWarnsFrom(drug: DrugReview): string | null {
+  if (drug.senderExpiry > drug.legalExpiry) return null;
+  return addDays(drug.senderExpiry, 1 - EXPIRY_WARNING_DAYS);
+}
+
+/**
  * Expiry, one line: the stricter of the legal expiry (drug-review.ts) and the sender's expiration date
  * decides, both on the store's calendar day. A refusal (either date passed) says which fact refused it.
  */
@@ -88,7 +101,8 @@ export function expiryCheck(drug: DrugReview): ReviewCheck {
   if (blocked) return { id: "expiry", title, status: "fail", detail: blocked.detail };
   const legal = `the legal expiry is ${drug.legalExpiry} (${drug.legalExpiryBasis})`;
   const sender = `the sender's expiration date is ${drug.senderExpiry}`;
-  if (drug.senderExpiry > drug.legalExpiry) {
+  const warnsFrom = expiryWarnsFrom(drug);
+  if (warnsFrom === null) {
     return {
       id: "expiry",
       title,
@@ -101,7 +115,7 @@ export function expiryCheck(drug: DrugReview): ReviewCheck {
   return {
     id: "expiry",
     title,
-    status: days < EXPIRY_WARNING_DAYS ? "warn" : "pass",
+    status: drug.today >= warnsFrom ? "warn" : "pass",
     detail: `Valid until ${drug.senderExpiry}, ${left}: ${sender}; ${legal}.`,
   };
 }

@@ -2,8 +2,8 @@
 // (validate-request.ts) has already refused requests that break the interface's rules; these say what
 // deserves a second look; the drug's own rules (drug-review.ts) come in as checks too, and those that refuse approval are
 // enforced by the server. Pure functions over the stored request (no server-only imports: client
-// components use the constants). The queue's "warnings" filter is the same rules in SQL
-// (review-checks-sql.ts); an integration test holds the two together. This module runs the checks in
+// components use the constants). They are the one definition: the queue's "warnings" filter reads their
+// results, stored when the transfer is classified (classify-transfer.ts). This module runs the checks in
 // the order the screen shows them; each family lives in review-checks-<family>.ts.
 import type { DrugReview } from "@/lib/transfers/drug-review";
 import { allergyCheck, controlledLimitsCheck, expiryCheck, scheduleCheck } from "@/lib/transfers/review-checks-drug";

@@ -199,11 +199,11 @@ describe("a store's drug rules (admin API)", () => {
     expect(queue.status, queue.text).toBe(200);
     expect(queue.body.items.map((i) => i.referenceID)).toContain(gabapentin);
 
-    // One rule alone; the other stays.
+    // One rule alone; the other stays. Validity decides the expiry check: the pending transfer is classified again.
     expect((await call("PATCH", `/api/admin/stores/${store.storeId}`, { rxExpiryMonths: 24 })).body).toMatchObject({
       extraSchedules: [{ substance: "gabapentin" }],
       rxExpiryMonths: 24,
-      reclassified: 0,
+      reclassified: 1,
     });
     // Clearing the state schedules makes gabapentin federal again: not controlled.
     expect((await call("PATCH", `/api/admin/stores/${store.storeId}`, { extraSchedules: [] })).status).toBe(200);

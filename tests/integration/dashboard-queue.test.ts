@@ -261,7 +261,7 @@ describe("the queue", () => {
     expect(withAllergies.items.every((i) => i.flags.allergies.length > 0)).toBe(true);
   });
 
-  it("the warnings filter (SQL) finds exactly the transfers the review checks warn about", async () => {
+  it("the warnings filter (stored check flags) finds exactly the transfers the review checks warn about", async () => {
     const soon = new Date(Date.now() + 10 * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
     const cases: ((r: TransferRequest) => void)[] = [
       (r) => (r.prescription.expirationDate = soon),

@@ -283,17 +283,20 @@ describe("the queue shows the schedule from the drug", () => {
     expect(bad.text).toContain("schedule must be one of");
   });
 
-  it("classifies rows stored before the drug columns existed", async () => {
-    await db()
-      .$executeRaw`UPDATE transfers SET drug_schedule = NULL, allergy_alert = NULL WHERE id IN (${oxycodone}, ${amoxicillin})`;
+  it("classifies rows stored before the drug columns and the check columns existed", async () => {
+    await db().$executeRaw`
+      UPDATE transfers SET drug_schedule = NULL, allergy_alert = NULL, check_flags = NULL, warns_from = NULL
+       WHERE id IN (${oxycodone}, ${amoxicillin})`;
     expect(await classifyStoredTransfers()).toBeGreaterThanOrEqual(2);
     const rows = await db().transfer.findMany({
       where: { id: { in: [oxycodone, amoxicillin] } },
-      select: { id: true, drugSchedule: true, allergyAlert: true },
+      select: { id: true, drugSchedule: true, allergyAlert: true, checkFlags: true, warnsFrom: true },
     });
-    expect(Object.fromEntries(rows.map((r) => [r.id, [r.drugSchedule, r.allergyAlert]]))).toEqual({
-      [oxycodone]: ["II", null],
-      [amoxicillin]: ["none", "danger"],
+    expect(
+      Object.fromEntries(rows.map((r) => [r.id, [r.drugSchedule, r.allergyAlert, r.checkFlags, r.warnsFrom !== null]])),
+    ).toEqual({
+      [oxycodone]: ["II", null, expect.arrayContaining(["schedule"]), true],
+      [amoxicillin]: ["none", "danger", expect.arrayContaining(["allergy"]), true],
     });
   });
 });

@@ -4,6 +4,7 @@
 import type { QueueFiltersState } from "@/components/dashboard/queue/queue-filters-state";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { ANY_CONTROLLED_OPTION, SCHEDULE_OPTIONS } from "@/lib/drugs/schedule-names";
 
 const FLAG_OPTIONS = [
   { value: "allergies", label: "Allergies" },
@@ -12,15 +13,12 @@ const FLAG_OPTIONS = [
   { value: "warnings", label: "Check warnings" },
 ] as const;
 
-const SCHEDULE_OPTIONS = [
+const QUEUE_SCHEDULE_OPTIONS = [
   { value: "", label: "Any drug" },
-  { value: "any", label: "Any controlled (C-II–C-V)" },
-  { value: "II", label: "C-II" },
-  { value: "III", label: "C-III" },
-  { value: "IV", label: "C-IV" },
-  { value: "V", label: "C-V" },
+  ANY_CONTROLLED_OPTION,
+  ...SCHEDULE_OPTIONS,
   { value: "unknown", label: "Not in the drug tables" },
-] as const;
+];
 
 const SELECT_CLASS = "mt-0.5 rounded border border-slate-300 bg-white px-1.5 py-1";
 const DATE_CLASS = "mt-0.5 rounded border border-slate-300 bg-white px-1.5 py-0.5";
@@ -157,7 +155,7 @@ export function QueueFilters({
             onChange={(e) => change({ schedule: e.target.value })}
             className={SELECT_CLASS}
           >
-            {SCHEDULE_OPTIONS.map((o) => (
+            {QUEUE_SCHEDULE_OPTIONS.map((o) => (
               <option key={o.value} value={o.value}>
                 {o.label}
               </option>

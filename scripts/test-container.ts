@@ -33,7 +33,12 @@ const work = mkdtempSync(path.join(tmpdir(), "rx-container-"));
 const containersConf = path.join(work, "containers.conf");
 writeFileSync(containersConf, "[containers]\ndefault_ulimits = []\n");
 const PODMAN_ARGS = ["--runtime", "runc", "--cgroup-manager", "cgroupfs"];
-const env = { ...process.env, CONTAINERS_CONF: containersConf, NEXT_TELEMETRY_DISABLED: "1" };
+const env = {
+  ...process.env,
+  CONTAINERS_CONF: containersConf,
+  NEXT_TELEMETRY_DISABLED: "1",
+  PODMAN: ["podman", ...PODMAN_ARGS].join(" "), // for scripts/container/build-stand-ins.sh
+};
 
 type Run = { code: number; stdout: string; stderr: string };
 

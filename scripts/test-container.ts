@@ -5,7 +5,7 @@
 // only the web port published, on 127.0.0.1 here). Ends with one line `container: N passed, N failed`.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -199,31 +199,29 @@ async function main(): Promise<void> {
     entries.filter((e) => e.startsWith(".")).join(" "),
   );
 
-  // The stack: a fresh .env with the production settings, in a folder of its own (a developer's .env is
-  // never read or touched).
+  // The stack: .env.example filled in, in a folder of its own (a developer's .env is never read or touched).
   const webPort = await freePort();
   const npi = storeNpi();
   const key = () => randomBytes(32).toString("base64");
   copyFileSync(path.join(ROOT, "compose.yaml"), path.join(work, "compose.yaml"));
-  writeFileSync(
-    path.join(work, ".env"),
-    [
-      `POSTGRES_PASSWORD=${randomBytes(16).toString("hex")}`,
-      `AUTH_SECRET=${key()}`,
-      `DATA_ENCRYPTION_KEY=${key()}`,
-      `AUDIT_HMAC_KEY=${key()}`,
-      `PHARMACY_NPI=${npi}`,
-      "PHARMACY_NAME=Container Test Pharmacy",
-      `PUBLIC_URL=http://127.0.0.1:${webPort}`,
-      "TRUSTED_PROXIES=",
-      "SMTP_URL=",
-      "SMTP_ALLOW_PLAINTEXT=false",
-      "SHUTDOWN_DRAIN_SECONDS=3",
-      `WEB_PORT=127.0.0.1:${webPort}`,
-      "",
-    ].join("\n"),
-    { mode: 0o600 },
+  const filled: Record<string, string> = {
+    POSTGRES_PASSWORD: randomBytes(16).toString("hex"),
+    AUTH_SECRET: key(),
+    DATA_ENCRYPTION_KEY: key(),
+    AUDIT_HMAC_KEY: key(),
+    PHARMACY_NPI: npi,
+    PHARMACY_NAME: "Container Test Pharmacy",
+    PUBLIC_URL: `http://127.0.0.1:${webPort}`,
+    SHUTDOWN_DRAIN_SECONDS: "3",
+    WEB_PORT: `127.0.0.1:${webPort}`,
+  };
+  const unfilled = new Set(Object.keys(filled));
+  const dotEnv = readFileSync(path.join(ROOT, ".env.example"), "utf8").replace(
+    /^([A-Z_]+)=.*$/gm,
+    (line, name: string) => (unfilled.delete(name) ? `${name}=${filled[name]}` : line),
   );
+  if (!check(".env is .env.example filled in", unfilled.size === 0, [...unfilled].join(", "))) return;
+  writeFileSync(path.join(work, ".env"), dotEnv, { mode: 0o600 });
   const base = `http://127.0.0.1:${webPort}`;
 
   say("compose up -d db (named volume), db-deploy, web and worker, on the project's own network");

@@ -151,6 +151,28 @@ async function startStack(base: string, when: string): Promise<boolean> {
   return true;
 }
 
+// One run at a time on a machine: runs share the image tag compose.yaml names and the project's names.
+const LOCK = path.join(tmpdir(), "rx-transfer-container-test.lock");
+let ownsLock = false;
+
+/** Takes the machine's lock, or names the live process that holds it. */
+function takeLock(): string | null {
+  try {
+    writeFileSync(LOCK, String(process.pid), { flag: "wx" });
+    ownsLock = true;
+    return null;
+  } catch {
+    const holder = Number(readFileSync(LOCK, "utf8"));
+    try {
+      process.kill(holder, 0);
+      return `pid ${holder} holds ${LOCK}`;
+    } catch {
+      rmSync(LOCK, { force: true }); // left by a run that died
+      return takeLock();
+    }
+  }
+}
+
 async function main(): Promise<void> {
   for (const tool of ["podman", "runc", "debootstrap", "podman-compose"]) {
     if (spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0) {
@@ -158,6 +180,9 @@ async function main(): Promise<void> {
       return;
     }
   }
+
+  const holder = takeLock();
+  if (!check("no other container test runs on this machine", holder === null, holder ?? "")) return;
 
   say("stand-ins for node:20-bookworm-slim and postgres:15-bookworm (built once, then kept)");
   const standIns = await run("bash", [path.join(ROOT, "scripts/container/build-stand-ins.sh")], { stream: true });
@@ -344,10 +369,13 @@ async function main(): Promise<void> {
 }
 
 async function cleanUp(): Promise<void> {
-  say("cleaning up: compose down -v, the project's network, the test's folder");
-  await compose(["down", "-v"]).catch(() => undefined);
-  // podman-compose 1.0.3's down leaves the project's network behind.
-  await podman(["network", "rm", "-f", `${PROJECT}_default`]).catch(() => undefined);
+  if (ownsLock) {
+    say("cleaning up: compose down -v, the project's network, the test's folder");
+    await compose(["down", "-v"]).catch(() => undefined);
+    // podman-compose 1.0.3's down leaves the project's network behind.
+    await podman(["network", "rm", "-f", `${PROJECT}_default`]).catch(() => undefined);
+    rmSync(LOCK, { force: true });
+  }
   rmSync(work, { recursive: true, force: true });
 }
 

@@ -20,7 +20,12 @@ const tally = { passed: 0, failed: 0 };
 const failures: string[] = [];
 
 const say = (msg: string) => process.stdout.write(`[container ${Math.round((Date.now() - started) / 1000)}s] ${msg}\n`);
+/** Set by SIGINT/SIGTERM: the steps still to come fail at once and are not counted; only clean-up runs. */
+let interrupted: string | null = null;
+const running = new Set<ReturnType<typeof spawn>>();
+
 function check(name: string, ok: boolean, detail = ""): boolean {
+  if (interrupted) return false;
   tally[ok ? "passed" : "failed"]++;
   if (!ok) failures.push(name);
   process.stdout.write(`  ${ok ? "ok  " : "FAIL"} ${name}${detail ? ` (${detail})` : ""}\n`);
@@ -42,10 +47,14 @@ const env = {
 
 type Run = { code: number; stdout: string; stderr: string };
 
+type RunOptions = { stream?: boolean; cwd?: string; input?: string; cleanUp?: boolean };
+
 /** Runs a command; with `stream`, its output is shown as it comes (for the long builds). */
-function run(cmd: string, args: string[], opts: { stream?: boolean; cwd?: string; input?: string } = {}): Promise<Run> {
+function run(cmd: string, args: string[], opts: RunOptions = {}): Promise<Run> {
+  if (interrupted && !opts.cleanUp) return Promise.resolve({ code: 130, stdout: "", stderr: interrupted });
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: opts.cwd ?? ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+    running.add(child);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => {
@@ -57,13 +66,15 @@ function run(cmd: string, args: string[], opts: { stream?: boolean; cwd?: string
       if (opts.stream) process.stdout.write(d);
     });
     child.stdin.end(opts.input ?? "");
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.on("close", (code) => {
+      running.delete(child);
+      resolve({ code: code ?? 1, stdout, stderr });
+    });
   });
 }
-const podman = (args: string[], opts?: { stream?: boolean; input?: string }) =>
-  run("podman", [...PODMAN_ARGS, ...args], opts);
+const podman = (args: string[], opts?: Omit<RunOptions, "cwd">) => run("podman", [...PODMAN_ARGS, ...args], opts);
 const composeFiles = () => ["-f", path.join(work, "compose.yaml")];
-const compose = (args: string[], opts?: { stream?: boolean }) =>
+const compose = (args: string[], opts?: Omit<RunOptions, "cwd">) =>
   run("podman-compose", ["--podman-args", PODMAN_ARGS.join(" "), "-p", PROJECT, ...composeFiles(), ...args], {
     ...opts,
     cwd: work,
@@ -94,7 +105,7 @@ async function get(url: string): Promise<number> {
 
 async function waitFor(what: string, seconds: number, probe: () => Promise<boolean>): Promise<boolean> {
   const deadline = Date.now() + seconds * 1000;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !interrupted) {
     if (await probe()) return true;
     await new Promise((r) => setTimeout(r, 1000));
   }
@@ -371,20 +382,31 @@ async function main(): Promise<void> {
 async function cleanUp(): Promise<void> {
   if (ownsLock) {
     say("cleaning up: compose down -v, the project's network, the test's folder");
-    await compose(["down", "-v"]).catch(() => undefined);
+    await compose(["down", "-v"], { cleanUp: true }).catch(() => undefined);
     // podman-compose 1.0.3's down leaves the project's network behind.
-    await podman(["network", "rm", "-f", `${PROJECT}_default`]).catch(() => undefined);
+    await podman(["network", "rm", "-f", `${PROJECT}_default`], { cleanUp: true }).catch(() => undefined);
     rmSync(LOCK, { force: true });
   }
   rmSync(work, { recursive: true, force: true });
 }
 
+function finish(): never {
+  if (failures.length) process.stdout.write(`failed: ${failures.join("; ")}\n`);
+  say("finished");
+  process.stdout.write(`container: ${tally.passed} passed, ${tally.failed} failed\n`);
+  process.exit(tally.failed > 0 || tally.passed === 0 ? 1 : 0);
+}
+
+// Interrupted (Ctrl-C, a CI timeout): the stack, its volume and the lock go too, and the run counts as failed.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    check("the test ran to its end", false, `interrupted by ${signal}`);
+    interrupted = signal;
+    for (const child of running) child.kill("SIGTERM");
+  });
+}
+
 main()
   .catch((err: unknown) => check("the test ran to its end", false, err instanceof Error ? err.stack : String(err)))
   .then(cleanUp)
-  .finally(() => {
-    if (failures.length) process.stdout.write(`failed: ${failures.join("; ")}\n`);
-    say("finished");
-    process.stdout.write(`container: ${tally.passed} passed, ${tally.failed} failed\n`);
-    process.exit(tally.failed > 0 || tally.passed === 0 ? 1 : 0);
-  });
+  .finally(finish);

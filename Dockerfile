@@ -13,9 +13,13 @@ RUN npm ci --no-audit --no-fund
 
 FROM deps AS build
 COPY . .
+# After the prune, what npm keeps as optional peers of production packages but no process of the image loads:
+# TypeScript (tsx does not use it; the Prisma CLI only asks it its version) and Playwright (Next's). Prisma
+# Studio and `prisma dev` stay: the Prisma CLI requires them when it loads, even for `migrate deploy`.
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
- && rm -rf .next/cache
+ && rm -rf .next/cache \
+    node_modules/typescript node_modules/@playwright node_modules/playwright node_modules/playwright-core
 
 FROM node:20-bookworm-slim
 WORKDIR /app

@@ -5,8 +5,17 @@
 // give the application role least privilege (lib/db/grants.ts); everything else goes to stderr.
 import { parseArgs } from "node:util";
 import { buildGrantStatements } from "@/lib/db/grants";
+import { findDatabaseEncodingProblem } from "@/lib/db/database-encoding";
 import { disconnectDb } from "@/lib/db/prisma";
-import { checkKeysAgainstDatabase, ensureSecrets, loadEnvOrExit, startDatabase } from "./runtime";
+import { checkKeysAgainstDatabase, ensureSecrets, loadEnvOrExit, migrateDatabase, startDatabase } from "./runtime";
+
+class EncodingRefused extends Error {}
+
+/** Refuses a database that is not UTF8, before anything is written to it. */
+async function requireUtf8(databaseUrl: string): Promise<void> {
+  const problem = await findDatabaseEncodingProblem(databaseUrl);
+  if (problem) throw new EncodingRefused(problem);
+}
 
 let options: { "print-grants"?: boolean; role?: string };
 try {
@@ -27,10 +36,14 @@ const say = (msg: string) => (printing ? process.stderr : process.stdout).write(
 // The deployment's keys, as every other process has them: a deploy with other keys than the data's fails
 // here, before a server, worker or CLI writes under them.
 ensureSecrets(say);
-startDatabase({ log: say })
+startDatabase({ log: say, migrate: false })
   .then(async (db) => {
-    say(`migrations applied (${db.embedded ? "embedded database" : "DATABASE_URL"})`);
     try {
+      await requireUtf8(db.databaseUrl);
+      await migrateDatabase(db.databaseUrl);
+      // A database the migrations created takes the server's default encoding.
+      await requireUtf8(db.databaseUrl);
+      say(`migrations applied (${db.embedded ? "embedded database" : "DATABASE_URL"})`);
       await checkKeysAgainstDatabase().finally(() => disconnectDb());
       if (printing) process.stdout.write(await buildGrantStatements(db.databaseUrl, options.role!));
     } finally {
@@ -38,8 +51,8 @@ startDatabase({ log: say })
     }
   })
   .catch((err: unknown) => {
-    process.stderr.write(
-      `${printing ? "db:deploy" : "migration"} failed: ${err instanceof Error ? err.message : String(err)}\n`,
-    );
+    const what =
+      err instanceof EncodingRefused ? "db:deploy refused" : `${printing ? "db:deploy" : "migration"} failed`;
+    process.stderr.write(`${what}: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   });

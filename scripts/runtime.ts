@@ -138,9 +138,12 @@ export async function startDatabase(opts: {
     setEnv({ DATABASE_URL: pg.url });
     runtime = { databaseUrl: pg.url, embedded: true, stop: () => pg.stop() };
   }
-  if (opts.migrate !== false) {
-    await deployMigrationsIfPending(runtime.databaseUrl);
-    await installJobQueue(runtime.databaseUrl);
-  }
+  if (opts.migrate !== false) await migrateDatabase(runtime.databaseUrl);
   return runtime;
+}
+
+/** Our migrations, then the job queue's schema (each only when pending). */
+export async function migrateDatabase(databaseUrl: string): Promise<void> {
+  await deployMigrationsIfPending(databaseUrl);
+  await installJobQueue(databaseUrl);
 }

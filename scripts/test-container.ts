@@ -5,7 +5,7 @@
 // only the web port published, on 127.0.0.1 here). Ends with one line `container: N passed, N failed`.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -20,7 +20,12 @@ const tally = { passed: 0, failed: 0 };
 const failures: string[] = [];
 
 const say = (msg: string) => process.stdout.write(`[container ${Math.round((Date.now() - started) / 1000)}s] ${msg}\n`);
+/** Set by SIGINT/SIGTERM: the steps still to come fail at once and are not counted; only clean-up runs. */
+let interrupted: string | null = null;
+const running = new Set<ReturnType<typeof spawn>>();
+
 function check(name: string, ok: boolean, detail = ""): boolean {
+  if (interrupted) return false;
   tally[ok ? "passed" : "failed"]++;
   if (!ok) failures.push(name);
   process.stdout.write(`  ${ok ? "ok  " : "FAIL"} ${name}${detail ? ` (${detail})` : ""}\n`);
@@ -33,14 +38,23 @@ const work = mkdtempSync(path.join(tmpdir(), "rx-container-"));
 const containersConf = path.join(work, "containers.conf");
 writeFileSync(containersConf, "[containers]\ndefault_ulimits = []\n");
 const PODMAN_ARGS = ["--runtime", "runc", "--cgroup-manager", "cgroupfs"];
-const env = { ...process.env, CONTAINERS_CONF: containersConf, NEXT_TELEMETRY_DISABLED: "1" };
+const env = {
+  ...process.env,
+  CONTAINERS_CONF: containersConf,
+  NEXT_TELEMETRY_DISABLED: "1",
+  PODMAN: ["podman", ...PODMAN_ARGS].join(" "), // for scripts/container/build-stand-ins.sh
+};
 
 type Run = { code: number; stdout: string; stderr: string };
 
+type RunOptions = { stream?: boolean; cwd?: string; input?: string; cleanUp?: boolean };
+
 /** Runs a command; with `stream`, its output is shown as it comes (for the long builds). */
-function run(cmd: string, args: string[], opts: { stream?: boolean; cwd?: string; input?: string } = {}): Promise<Run> {
+function run(cmd: string, args: string[], opts: RunOptions = {}): Promise<Run> {
+  if (interrupted && !opts.cleanUp) return Promise.resolve({ code: 130, stdout: "", stderr: interrupted });
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: opts.cwd ?? ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+    running.add(child);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => {
@@ -52,13 +66,15 @@ function run(cmd: string, args: string[], opts: { stream?: boolean; cwd?: string
       if (opts.stream) process.stdout.write(d);
     });
     child.stdin.end(opts.input ?? "");
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.on("close", (code) => {
+      running.delete(child);
+      resolve({ code: code ?? 1, stdout, stderr });
+    });
   });
 }
-const podman = (args: string[], opts?: { stream?: boolean; input?: string }) =>
-  run("podman", [...PODMAN_ARGS, ...args], opts);
+const podman = (args: string[], opts?: Omit<RunOptions, "cwd">) => run("podman", [...PODMAN_ARGS, ...args], opts);
 const composeFiles = () => ["-f", path.join(work, "compose.yaml")];
-const compose = (args: string[], opts?: { stream?: boolean }) =>
+const compose = (args: string[], opts?: Omit<RunOptions, "cwd">) =>
   run("podman-compose", ["--podman-args", PODMAN_ARGS.join(" "), "-p", PROJECT, ...composeFiles(), ...args], {
     ...opts,
     cwd: work,
@@ -89,7 +105,7 @@ async function get(url: string): Promise<number> {
 
 async function waitFor(what: string, seconds: number, probe: () => Promise<boolean>): Promise<boolean> {
   const deadline = Date.now() + seconds * 1000;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !interrupted) {
     if (await probe()) return true;
     await new Promise((r) => setTimeout(r, 1000));
   }
@@ -146,6 +162,28 @@ async function startStack(base: string, when: string): Promise<boolean> {
   return true;
 }
 
+// One run at a time on a machine: runs share the image tag compose.yaml names and the project's names.
+const LOCK = path.join(tmpdir(), "rx-transfer-container-test.lock");
+let ownsLock = false;
+
+/** Takes the machine's lock, or names the live process that holds it. */
+function takeLock(): string | null {
+  try {
+    writeFileSync(LOCK, String(process.pid), { flag: "wx" });
+    ownsLock = true;
+    return null;
+  } catch {
+    const holder = Number(readFileSync(LOCK, "utf8"));
+    try {
+      process.kill(holder, 0);
+      return `pid ${holder} holds ${LOCK}`;
+    } catch {
+      rmSync(LOCK, { force: true }); // left by a run that died
+      return takeLock();
+    }
+  }
+}
+
 async function main(): Promise<void> {
   for (const tool of ["podman", "runc", "debootstrap", "podman-compose"]) {
     if (spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0) {
@@ -153,6 +191,9 @@ async function main(): Promise<void> {
       return;
     }
   }
+
+  const holder = takeLock();
+  if (!check("no other container test runs on this machine", holder === null, holder ?? "")) return;
 
   say("stand-ins for node:20-bookworm-slim and postgres:15-bookworm (built once, then kept)");
   const standIns = await run("bash", [path.join(ROOT, "scripts/container/build-stand-ins.sh")], { stream: true });
@@ -194,31 +235,29 @@ async function main(): Promise<void> {
     entries.filter((e) => e.startsWith(".")).join(" "),
   );
 
-  // The stack: a fresh .env with the production settings, in a folder of its own (a developer's .env is
-  // never read or touched).
+  // The stack: .env.example filled in, in a folder of its own (a developer's .env is never read or touched).
   const webPort = await freePort();
   const npi = storeNpi();
   const key = () => randomBytes(32).toString("base64");
   copyFileSync(path.join(ROOT, "compose.yaml"), path.join(work, "compose.yaml"));
-  writeFileSync(
-    path.join(work, ".env"),
-    [
-      `POSTGRES_PASSWORD=${randomBytes(16).toString("hex")}`,
-      `AUTH_SECRET=${key()}`,
-      `DATA_ENCRYPTION_KEY=${key()}`,
-      `AUDIT_HMAC_KEY=${key()}`,
-      `PHARMACY_NPI=${npi}`,
-      "PHARMACY_NAME=Container Test Pharmacy",
-      `PUBLIC_URL=http://127.0.0.1:${webPort}`,
-      "TRUSTED_PROXIES=",
-      "SMTP_URL=",
-      "SMTP_ALLOW_PLAINTEXT=false",
-      "SHUTDOWN_DRAIN_SECONDS=3",
-      `WEB_PORT=127.0.0.1:${webPort}`,
-      "",
-    ].join("\n"),
-    { mode: 0o600 },
+  const filled: Record<string, string> = {
+    POSTGRES_PASSWORD: randomBytes(16).toString("hex"),
+    AUTH_SECRET: key(),
+    DATA_ENCRYPTION_KEY: key(),
+    AUDIT_HMAC_KEY: key(),
+    PHARMACY_NPI: npi,
+    PHARMACY_NAME: "Container Test Pharmacy",
+    PUBLIC_URL: `http://127.0.0.1:${webPort}`,
+    SHUTDOWN_DRAIN_SECONDS: "3",
+    WEB_PORT: `127.0.0.1:${webPort}`,
+  };
+  const unfilled = new Set(Object.keys(filled));
+  const dotEnv = readFileSync(path.join(ROOT, ".env.example"), "utf8").replace(
+    /^([A-Z_]+)=.*$/gm,
+    (line, name: string) => (unfilled.delete(name) ? `${name}=${filled[name]}` : line),
   );
+  if (!check(".env is .env.example filled in", unfilled.size === 0, [...unfilled].join(", "))) return;
+  writeFileSync(path.join(work, ".env"), dotEnv, { mode: 0o600 });
   const base = `http://127.0.0.1:${webPort}`;
 
   say("compose up -d db (named volume), db-deploy, web and worker, on the project's own network");
@@ -341,19 +380,33 @@ async function main(): Promise<void> {
 }
 
 async function cleanUp(): Promise<void> {
-  say("cleaning up: compose down -v, the project's network, the test's folder");
-  await compose(["down", "-v"]).catch(() => undefined);
-  // podman-compose 1.0.3's down leaves the project's network behind.
-  await podman(["network", "rm", "-f", `${PROJECT}_default`]).catch(() => undefined);
+  if (ownsLock) {
+    say("cleaning up: compose down -v, the project's network, the test's folder");
+    await compose(["down", "-v"], { cleanUp: true }).catch(() => undefined);
+    // podman-compose 1.0.3's down leaves the project's network behind.
+    await podman(["network", "rm", "-f", `${PROJECT}_default`], { cleanUp: true }).catch(() => undefined);
+    rmSync(LOCK, { force: true });
+  }
   rmSync(work, { recursive: true, force: true });
+}
+
+function finish(): never {
+  if (failures.length) process.stdout.write(`failed: ${failures.join("; ")}\n`);
+  say("finished");
+  process.stdout.write(`container: ${tally.passed} passed, ${tally.failed} failed\n`);
+  process.exit(tally.failed > 0 || tally.passed === 0 ? 1 : 0);
+}
+
+// Interrupted (Ctrl-C, a CI timeout): the stack, its volume and the lock go too, and the run counts as failed.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    check("the test ran to its end", false, `interrupted by ${signal}`);
+    interrupted = signal;
+    for (const child of running) child.kill("SIGTERM");
+  });
 }
 
 main()
   .catch((err: unknown) => check("the test ran to its end", false, err instanceof Error ? err.stack : String(err)))
   .then(cleanUp)
-  .finally(() => {
-    if (failures.length) process.stdout.write(`failed: ${failures.join("; ")}\n`);
-    say("finished");
-    process.stdout.write(`container: ${tally.passed} passed, ${tally.failed} failed\n`);
-    process.exit(tally.failed > 0 || tally.passed === 0 ? 1 : 0);
-  });
+  .finally(finish);

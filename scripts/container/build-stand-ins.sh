@@ -21,6 +21,28 @@ mirror() {
 
 exists() { $PODMAN image exists "$1"; }
 
+# Runs a long step with its output in a log, and says every 15 s how long it has run and the log's last line,
+# so a CI log shows progress instead of minutes of silence; on failure, the log's tail.
+with_progress() {
+  local label=$1 log=$2 pid start=$SECONDS next=15
+  shift 2
+  "$@" >"$log" 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    if [ $((SECONDS - start)) -ge "$next" ]; then
+      say "$label: $((SECONDS - start))s, $(tail -n 1 "$log" 2>/dev/null | tr -d '\r' | cut -c1-120)"
+      next=$((next + 15))
+    fi
+  done
+  if wait "$pid"; then
+    say "$label: done in $((SECONDS - start))s"
+    return 0
+  fi
+  tail -n 20 "$log"
+  return 1
+}
+
 if exists node:20-bookworm-slim && exists postgres:15-bookworm; then
   say "node:20-bookworm-slim and postgres:15-bookworm exist already (podman image rm them to rebuild)"
   exit 0
@@ -31,8 +53,7 @@ if ! exists "$BASE"; then
   rootfs="$WORK/rootfs"
   rm -rf "$rootfs"
   say "debootstrap --variant=minbase bookworm from $(mirror) (a minute or two)…"
-  debootstrap --variant=minbase bookworm "$rootfs" "$(mirror)" >"$WORK/debootstrap.log" 2>&1 ||
-    { tail -20 "$WORK/debootstrap.log"; exit 1; }
+  with_progress debootstrap "$WORK/debootstrap.log" debootstrap --variant=minbase bookworm "$rootfs" "$(mirror)"
   rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
   say "importing the root filesystem ($(du -sh "$rootfs" | cut -f1)) as $BASE"
   tar -C "$rootfs" -c . | $PODMAN import --change 'CMD ["bash"]' - "$BASE" >/dev/null
@@ -51,8 +72,8 @@ if ! exists node:20-bookworm-slim; then
   # its CA bundle: the stand-in trusts the same bundle (the official image needs nothing on an open network).
   cp "${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}" "$ctx/host-ca-certificates.crt"
   cp "$HERE/node-stand-in.Containerfile" "$ctx/Containerfile"
-  $PODMAN build --network=host --pull=never --format docker -t node:20-bookworm-slim "$ctx" >"$WORK/node-build.log" 2>&1 ||
-    { tail -20 "$WORK/node-build.log"; exit 1; }
+  with_progress "build node:20-bookworm-slim" "$WORK/node-build.log" \
+    $PODMAN build --network=host --pull=never --format docker -t node:20-bookworm-slim "$ctx"
   rm -rf "$ctx"
 fi
 
@@ -62,8 +83,8 @@ if ! exists postgres:15-bookworm; then
   say "postgres:15-bookworm: $BASE + Debian's postgresql-15 (apt-get inside the build)…"
   cp "$HERE/postgres-stand-in.Containerfile" "$ctx/Containerfile"
   cp "$HERE/postgres-entrypoint.sh" "$ctx/docker-entrypoint.sh"
-  $PODMAN build --network=host --pull=never --format docker -t postgres:15-bookworm "$ctx" >"$WORK/postgres-build.log" 2>&1 ||
-    { tail -20 "$WORK/postgres-build.log"; exit 1; }
+  with_progress "build postgres:15-bookworm" "$WORK/postgres-build.log" \
+    $PODMAN build --network=host --pull=never --format docker -t postgres:15-bookworm "$ctx"
   rm -rf "$ctx"
 fi
 say "done"

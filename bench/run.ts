@@ -15,6 +15,7 @@ import { DEMO_PHARMACY_NPI } from "@/lib/transfers/fixtures";
 import { createMigratedDatabase, startTestPostgres } from "@/tests/support/database";
 import { ensureBuild, TEST_SECRETS } from "@/tests/support/server";
 import { benchIntake, type IntakeResult } from "./intake";
+import { benchIntakeImmediate } from "./intake-immediate";
 import { benchMetricsOverhead, type MetricsOverheadResult } from "./metrics-overhead";
 import { benchApprovals, type ApprovalsResult } from "./approvals";
 import { benchCallbacks, type CallbacksResult } from "./callbacks";
@@ -142,6 +143,18 @@ async function main(): Promise<void> {
         before: intakeBefore,
       });
     }
+    // Intake with a store's immediate-confirmation policy on vs off (bench/intake-immediate.ts); skip: --no-immediate.
+    const intakeImmediate =
+      runs("intake") && !process.argv.includes("--no-immediate")
+        ? (step("intake: immediate confirmation on vs off, alternating rounds"),
+          await benchIntakeImmediate({
+            databaseUrl,
+            authSecret,
+            apiKey: partner.apiKey,
+            pharmacyNpi: DEMO_PHARMACY_NPI,
+            ...settings,
+          }))
+        : undefined;
 
     let metrics: MetricsOverheadResult | undefined;
     if (runs("metrics")) {
@@ -275,6 +288,7 @@ async function main(): Promise<void> {
       only: process.argv.includes("--only") ? onlyArg : null,
       machine: { ...machine(), postgres: pgVersion },
       intake,
+      intakeImmediate,
       queue,
       scale,
       dashboard,

@@ -5,7 +5,11 @@ import type { Task, TaskList } from "graphile-worker";
 import { z } from "zod";
 import { claimDueAlerts, SEND_ALERT_TASK } from "@/lib/alerts/claim-due-alerts";
 import { sendAlertEmail } from "@/lib/alerts/send-alert-email";
-import { claimOverdueVerifications } from "@/lib/immediate-confirm/claim-overdue-verifications";
+import {
+  claimOverdueVerifications,
+  SEND_VERIFY_OVERDUE_TASK,
+} from "@/lib/immediate-confirm/claim-overdue-verifications";
+import { sendVerifyOverdueEmail } from "@/lib/immediate-confirm/send-verify-overdue-email";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 
@@ -37,7 +41,31 @@ const sendTask: Task = async (payload, helpers) => {
   }
 };
 
-export const ALERT_TASKS: TaskList = { [SEND_ALERT_TASK]: sendTask };
+const VerifyOverduePayload = z.object({ transferId: z.string().min(1).max(64) });
+
+const sendVerifyOverdueTask: Task = async (payload, helpers) => {
+  const parsed = VerifyOverduePayload.safeParse(payload);
+  if (!parsed.success) {
+    log("error", "verification alert job with an unreadable payload dropped", { jobId: helpers.job.id });
+    return;
+  }
+  try {
+    const result = await sendVerifyOverdueEmail(parsed.data);
+    log("info", "verification alert email", { transferId: parsed.data.transferId, result });
+  } catch (err) {
+    log("warn", "verification alert email failed; it will be retried", {
+      transferId: parsed.data.transferId,
+      attempt: helpers.job.attempts,
+      ...errorFields(err),
+    });
+    throw err;
+  }
+};
+
+export const ALERT_TASKS: TaskList = {
+  [SEND_ALERT_TASK]: sendTask,
+  [SEND_VERIFY_OVERDUE_TASK]: sendVerifyOverdueTask,
+};
 
 /** Scans now and every ALERT_SCAN_SECONDS; only where email is configured (the banner needs no worker). */
 export function startAlertScanner(): { stop(): void } {
@@ -54,6 +82,7 @@ export function startAlertScanner(): { stop(): void } {
     claimDueAlerts()
       .then((queued) => queued > 0 && log("info", "alert emails queued", { queued }))
       .then(() => claimOverdueVerifications())
+      .then((raised) => raised.length > 0 && log("info", "verification alerts queued", { queued: raised.length }))
       .catch((err: unknown) => log("warn", "alert scan failed", errorFields(err)))
       .finally(() => (running = false));
   };

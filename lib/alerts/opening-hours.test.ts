@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { StoreAlertSettingsSchema, type OpeningHours } from "@/lib/alerts/alert-settings";
-import { alertDueAt, arrivedAfterHours, isOpenAt, nextOpenInstant } from "@/lib/alerts/opening-hours";
+import { addOpenMinutes, alertDueAt, arrivedAfterHours, isOpenAt, nextOpenInstant } from "@/lib/alerts/opening-hours";
 
 const weekdays8to20: OpeningHours = [
   null,
@@ -58,5 +58,32 @@ describe("the settings schema", () => {
         timeZone: CHICAGO,
       }).success,
     ).toBe(true);
+  });
+});
+
+describe("addOpenMinutes: a limit counted during opening hours", () => {
+  it("without hours it is the wall clock", () => {
+    const at = new Date("2026-11-27T21:00:00Z");
+    expect(addOpenMinutes(at, 240, null, CHICAGO).toISOString()).toBe("2026-11-28T01:00:00.000Z");
+  });
+
+  it("within one open stretch it is the wall clock", () => {
+    const at = new Date("2026-11-24T15:00:00Z"); // Tue 09:00 CST
+    expect(addOpenMinutes(at, 240, weekdays8to20, CHICAGO).toISOString()).toBe("2026-11-24T19:00:00.000Z");
+  });
+
+  it("Friday 18:00 + 4 h: 2 h on Friday, Saturday's 4 h (09:00-13:00) use the other 2 h: Saturday 11:00", () => {
+    const at = new Date("2026-11-28T00:00:00Z"); // Fri 27 Nov 18:00 CST
+    expect(addOpenMinutes(at, 240, weekdays8to20, CHICAGO).toISOString()).toBe("2026-11-28T17:00:00.000Z");
+  });
+
+  it("Saturday 12:00 + 4 h: 1 h on Saturday, Sunday closed, 3 h on Monday: Monday 11:00", () => {
+    const at = new Date("2026-11-28T18:00:00Z"); // Sat 28 Nov 12:00 CST
+    expect(addOpenMinutes(at, 240, weekdays8to20, CHICAGO).toISOString()).toBe("2026-11-30T17:00:00.000Z");
+  });
+
+  it("a start while closed counts from the next opening", () => {
+    const at = new Date("2026-11-25T04:00:00Z"); // Tue 24 Nov 22:00 CST
+    expect(addOpenMinutes(at, 240, weekdays8to20, CHICAGO).toISOString()).toBe("2026-11-25T18:00:00.000Z");
   });
 });

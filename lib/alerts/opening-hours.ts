@@ -94,3 +94,26 @@ export function alertDueAt(
 export function arrivedAfterHours(receivedAt: Date, hours: OpeningHours | null, timeZone: string): boolean {
   return !isOpenAt(receivedAt, hours, timeZone);
 }
+
+/**
+ * The instant `minutes` of opening time after `start`: the clock runs only while the store is open (a limit
+ * "within 4 hours" of a Friday 15:00 confirmation, open 09:00-17:00 on weekdays, ends Monday 11:00).
+ */
+export function addOpenMinutes(start: Date, minutes: number, hours: OpeningHours | null, timeZone: string): Date {
+  if (!hours) return new Date(start.getTime() + minutes * 60_000);
+  let at = start;
+  let leftMs = minutes * 60_000;
+  // Each pass uses up one open stretch; a week has at most 7 of them.
+  for (let pass = 0; pass < 7 * 60; pass++) {
+    at = nextOpenInstant(at, hours, timeZone);
+    const local = localParts(at, timeZone);
+    const day = hours[local.weekday];
+    if (!day) return at;
+    const close = zonedInstant(local.year, local.month, local.day, minutesOfDay(day.close), timeZone);
+    const openMs = close.getTime() - at.getTime();
+    if (leftMs <= openMs) return new Date(at.getTime() + leftMs);
+    leftMs -= openMs;
+    at = close;
+  }
+  return at;
+}

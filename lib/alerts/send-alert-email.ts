@@ -9,7 +9,9 @@ import { env } from "@/lib/env";
 
 let transport: { url: string; plaintext: boolean; transporter: Transporter } | undefined;
 
-function mailer(url: string, plaintext: boolean): Transporter {
+/** The alert emails' transport (SMTP_URL), kept while the settings stay the same. */
+export function alertMailer(): Transporter {
+  const { SMTP_URL: url = "", SMTP_ALLOW_PLAINTEXT: plaintext } = env();
   if (transport?.url !== url || transport.plaintext !== plaintext)
     transport = { url, plaintext, transporter: createSmtpTransport({ url, allowPlaintext: plaintext }) };
   return transport.transporter;
@@ -45,7 +47,7 @@ export async function sendAlertEmail(opts: SendAlertEmailOptions): Promise<SendA
     link: `${settings.PUBLIC_URL ?? `http://localhost:${settings.PORT}`}/transfers/${encodeURIComponent(opts.transferId)}`,
   });
   try {
-    await mailer(settings.SMTP_URL, settings.SMTP_ALLOW_PLAINTEXT).sendMail({
+    await alertMailer().sendMail({
       from: settings.ALERT_EMAIL_FROM,
       to: settings.ALERT_EMAILS,
       subject,

@@ -1,37 +1,89 @@
-// The alert for a transfer CONFIRMED automatically that no pharmacist has verified within its store's limit:
-// once per transfer (alerted_at is the dedupe, claimed by an UPDATE, so concurrent scans raise it once), as an
-// audit event and a warning in the log; the "to verify" list marks it past the limit. The limit counts
-// wall-clock hours: opening hours are not applied to it yet.
+// The alert for a transfer CONFIRMED automatically that no pharmacist has verified within its store's limit
+// (verify_within_hours, counted during the store's opening hours like the pending alerts' thresholds): once per
+// transfer, alerted_at claimed by an UPDATE (so concurrent scans raise it once), with its audit event and the
+// email job queued in the same transaction. The email goes out from the worker (send-verify-overdue-email.ts),
+// like the pending alerts. The "to verify" list marks the transfer past its limit.
+import { parseStoreAlertSettings } from "@/lib/alerts/alert-settings";
+import { addOpenMinutes } from "@/lib/alerts/opening-hours";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
 import { log } from "@/lib/log";
 
-export async function claimOverdueVerifications(opts: { now?: Date } = {}): Promise<string[]> {
+export const SEND_VERIFY_OVERDUE_TASK = "send-verify-overdue-email";
+
+export type ClaimOverdueVerificationsOptions = { now?: Date; limit?: number };
+
+type Candidate = {
+  transfer_id: string;
+  store_id: string;
+  hours: number;
+  confirmed_at: Date;
+  opening_hours: unknown;
+  time_zone: string;
+};
+
+/** When a confirmation's limit runs out: its store's hours of opening time after it was confirmed. */
+export function verifyDueAt(c: { confirmedAt: Date; hours: number; openingHours: unknown; timeZone: string }): Date {
+  const store = parseStoreAlertSettings({
+    alertThresholdsMinutes: null,
+    openingHours: c.openingHours,
+    timeZone: c.timeZone,
+  });
+  return addOpenMinutes(c.confirmedAt, c.hours * 60, store.openingHours, store.timeZone);
+}
+
+/** The transfers this call raised the alert for. */
+export async function claimOverdueVerifications(opts: ClaimOverdueVerificationsOptions = {}): Promise<string[]> {
   const now = opts.now ?? new Date();
+  // Opening time never runs faster than the wall clock: the wall-clock limit bounds the candidates.
+  const candidates = await db().$queryRaw<Candidate[]>`
+    SELECT c.transfer_id, c.store_id, p.verify_within_hours AS hours, c.confirmed_at, s.opening_hours, s.time_zone
+      FROM immediate_confirmations c
+      JOIN immediate_confirm_policies p ON p.store_id = c.store_id
+      JOIN stores s ON s.id = c.store_id
+     WHERE c.verified_at IS NULL AND c.alerted_at IS NULL
+       AND c.confirmed_at < ${now}::timestamptz - make_interval(hours => p.verify_within_hours)
+     ORDER BY c.confirmed_at
+     LIMIT ${opts.limit ?? 500}`;
+  const due = candidates.filter(
+    (c) =>
+      verifyDueAt({
+        confirmedAt: c.confirmed_at,
+        hours: c.hours,
+        openingHours: c.opening_hours,
+        timeZone: c.time_zone,
+      }).getTime() <= now.getTime(),
+  );
+  if (due.length === 0) return [];
   return db().$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ transfer_id: string; store_id: string; hours: number }[]>`
-      UPDATE immediate_confirmations c SET alerted_at = ${now}
-        FROM immediate_confirm_policies p
-       WHERE p.store_id = c.store_id AND c.verified_at IS NULL AND c.alerted_at IS NULL
-         AND c.confirmed_at < ${now}::timestamptz - make_interval(hours => p.verify_within_hours)
-      RETURNING c.transfer_id, c.store_id, p.verify_within_hours AS hours`;
-    for (const r of rows) {
+    const claimed = await tx.$queryRaw<{ transfer_id: string }[]>`
+      UPDATE immediate_confirmations SET alerted_at = ${now}
+       WHERE transfer_id = ANY(${due.map((c) => c.transfer_id)}::text[])
+         AND alerted_at IS NULL AND verified_at IS NULL
+      RETURNING transfer_id`;
+    const byId = new Map(due.map((c) => [c.transfer_id, c]));
+    for (const { transfer_id: id } of claimed) {
+      const c = byId.get(id)!;
       await recordAuditEvent(
         {
           userId: null,
           actor: "system",
           action: "transfer.immediate_verify_overdue",
-          transferId: r.transfer_id,
+          transferId: id,
           clientAddress: null,
-          details: { transferId: r.transfer_id, storeId: r.store_id, verifyWithinHours: r.hours },
+          details: { transferId: id, storeId: c.store_id, verifyWithinHours: c.hours },
         },
         tx,
       );
-      log("warn", "automatically confirmed transfer not verified in time", {
-        transferId: r.transfer_id,
-        hours: r.hours,
-      });
+      await tx.$executeRaw`
+        SELECT graphile_worker.add_job(
+          ${SEND_VERIFY_OVERDUE_TASK}::text,
+          json_build_object('transferId', ${id}::text),
+          job_key := ${`verify-overdue:${id}`}::text,
+          max_attempts := 20
+        )`;
+      log("warn", "automatically confirmed transfer not verified in time", { transferId: id, hours: c.hours });
     }
-    return rows.map((r) => r.transfer_id);
+    return claimed.map((r) => r.transfer_id);
   });
 }

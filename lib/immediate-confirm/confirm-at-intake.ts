@@ -1,8 +1,11 @@
 // Stores a transfer for a store whose immediate-confirmation policy is on, and in the same transaction either
 // confirms it (status CONFIRMED, the CONFIRMED answer stored as the response a replay returns, the decision
 // record in immediate_confirmations, an audit event) or leaves it RECEIVED with the reason it did not qualify.
-// The policy row is locked for the transaction: it serialises this store's automatic confirmations, so the
-// hourly cap is exact, and a policy turned off meanwhile is seen here.
+// The policy row is share-locked for the transaction, so a change of policy waits for the judgments in flight
+// and the version recorded is the one in force. The hourly cap is counted without serialising intake: far from
+// the cap, concurrent confirmations at one store proceed together (exact unless more than CAP_MARGIN are in
+// flight at once for that store; a process's pool holds 10 connections); within CAP_MARGIN of it they take the
+// store's advisory lock one at a time and count again, so the cap itself is exact.
 import { Prisma } from "@/generated/prisma/client";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
@@ -50,7 +53,7 @@ export async function storeUnderImmediatePolicy(opts: ConfirmAtIntakeOptions): P
         JOIN stores s ON s.id = p.store_id
         LEFT JOIN users u ON u.id = p.owner_user_id AND u.disabled_at IS NULL AND u.role = 'pharmacist'
        WHERE s.npi = ${request.receivingPharmacy.npi}
-         FOR UPDATE OF p`;
+         FOR SHARE OF p`;
     if (!policy || !policy.enabled) return response;
     const now = new Date();
     const miss = await whyNotHere(tx, id, policy, request, now);
@@ -110,7 +113,7 @@ async function whyNotHere(
     checkOptions: reviewCheckOptions(),
   });
   if (pure) return pure;
-  const [signals] = await tx.$queryRaw<{ rejected: boolean; duplicate: boolean; recent: number }[]>`
+  const [signals] = await tx.$queryRaw<{ rejected: boolean; duplicate: boolean }[]>`
     WITH cur AS (SELECT * FROM transfers WHERE id = ${id})
     SELECT
       EXISTS (SELECT 1 FROM transfers h, cur WHERE h.partner_id = cur.partner_id AND h.sending_npi = cur.sending_npi
@@ -118,14 +121,30 @@ async function whyNotHere(
       EXISTS (SELECT 1 FROM transfers h, cur WHERE h.id <> cur.id AND h.status IN ('RECEIVED', 'CONFIRMED')
                  AND h.patient_name_key = cur.patient_name_key AND h.patient_dob = cur.patient_dob
                  AND cur.drug_substance_key <> '' AND h.drug_substance_key = cur.drug_substance_key
-                 AND h.received_at >= cur.received_at - make_interval(days => ${DUPLICATE_THERAPY_DAYS})) AS duplicate,
-      (SELECT count(*)::int FROM immediate_confirmations c
-        WHERE c.store_id = ${policy.store_id} AND c.confirmed_at > ${now}::timestamptz - interval '1 hour') AS recent`;
+                 AND h.received_at >= cur.received_at - make_interval(days => ${DUPLICATE_THERAPY_DAYS})) AS duplicate`;
   if (signals?.rejected) return "this sender's earlier transfer of the same prescription was rejected here";
   if (signals?.duplicate)
     return "duplicate therapy: the patient has another transfer of the same drug in the last 90 days";
-  if ((signals?.recent ?? 0) >= policy.hourly_cap) {
-    return `the store's cap of ${policy.hourly_cap} automatic confirmations an hour is reached`;
+  const capReached = `the store's cap of ${policy.hourly_cap} automatic confirmations an hour is reached`;
+  let recent = await countRecent(tx, policy, now);
+  if (recent >= policy.hourly_cap) return capReached;
+  if (recent >= policy.hourly_cap - CAP_MARGIN) {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`immediate-cap:${policy.store_id}`}, 0))`;
+    recent = await countRecent(tx, policy, now);
+    if (recent >= policy.hourly_cap) return capReached;
   }
   return null;
+}
+
+/** Concurrent confirmations at one store that may proceed without the store's cap lock. */
+const CAP_MARGIN = 64;
+
+/** This store's confirmations in the hour before `now`, counted no further than its cap. */
+async function countRecent(tx: Tx, policy: PolicyRow, now: Date): Promise<number> {
+  const [row] = await tx.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM (
+      SELECT 1 FROM immediate_confirmations
+       WHERE store_id = ${policy.store_id} AND confirmed_at > ${now}::timestamptz - interval '1 hour'
+       LIMIT ${policy.hourly_cap}) recent`;
+  return row?.n ?? 0;
 }

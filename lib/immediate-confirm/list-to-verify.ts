@@ -1,6 +1,8 @@
 // "Confirmed automatically, to verify": the transfers a store's policy CONFIRMED at intake that no pharmacist
 // has received and verified yet, oldest first, with whether each is past its store's verification limit.
 import { db } from "@/lib/db/prisma";
+import { verifyDueAt } from "@/lib/immediate-confirm/claim-overdue-verifications";
+import { DEFAULT_VERIFY_WITHIN_HOURS } from "@/lib/immediate-confirm/policy-rules";
 import { senderContact, type SenderContact } from "@/lib/immediate-confirm/raise-immediate-concern";
 
 export type ToVerifyItem = {
@@ -15,7 +17,7 @@ export type ToVerifyItem = {
   overdue: boolean;
 };
 
-export async function listToVerify(limit = 200): Promise<ToVerifyItem[]> {
+export async function listToVerify(limit = 200, now = new Date()): Promise<ToVerifyItem[]> {
   const rows = await db().$queryRaw<
     {
       transfer_id: string;
@@ -26,16 +28,19 @@ export async function listToVerify(limit = 200): Promise<ToVerifyItem[]> {
       policy_version: number;
       owner_name: string;
       concern_note: string | null;
-      overdue: boolean;
+      hours: number;
+      opening_hours: unknown;
+      time_zone: string | null;
     }[]
   >`
     SELECT c.transfer_id, t.patient_last_name || ', ' || t.patient_first_name AS patient,
            t.drug_name || ' ' || t.drug_strength AS drug, t.request, c.confirmed_at, c.policy_version, c.owner_name,
            c.concern_note,
-           c.confirmed_at < now() - make_interval(hours => COALESCE(p.verify_within_hours, 4)) AS overdue
+           COALESCE(p.verify_within_hours, ${DEFAULT_VERIFY_WITHIN_HOURS}) AS hours, s.opening_hours, s.time_zone
       FROM immediate_confirmations c
       JOIN transfers t ON t.id = c.transfer_id
       LEFT JOIN immediate_confirm_policies p ON p.store_id = c.store_id
+      LEFT JOIN stores s ON s.id = c.store_id
      WHERE c.verified_at IS NULL
      ORDER BY c.confirmed_at, c.transfer_id
      LIMIT ${limit}`;
@@ -48,7 +53,14 @@ export async function listToVerify(limit = 200): Promise<ToVerifyItem[]> {
     policyVersion: r.policy_version,
     ownerName: r.owner_name,
     concernNote: r.concern_note,
-    overdue: r.overdue,
+    // The same limit, counted during opening hours, as the alert (claim-overdue-verifications.ts).
+    overdue:
+      verifyDueAt({
+        confirmedAt: r.confirmed_at,
+        hours: r.hours,
+        openingHours: r.opening_hours,
+        timeZone: r.time_zone ?? "UTC",
+      }).getTime() <= now.getTime(),
   }));
 }
 

@@ -4,6 +4,7 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
+import { findImmediateConfirmNpis } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
 import type { AllergyWarning } from "@/lib/drugs";
 import { DEFAULT_STORE_RULES, inZone, parseStoreRules, type StoreRulesInZone } from "@/lib/stores/store-rules";
 import { reviewDrug, type DrugReview } from "@/lib/transfers/drug-review";
@@ -46,6 +47,8 @@ export type TransferReview = {
   claim: { heldBy: string; heldById: string; claimExpiresAt: string } | null;
   decision: DecisionRecord | null;
   callbackStatus: string | null;
+  /** Why the store's immediate-confirmation policy (on now) did not confirm this pending transfer at intake. */
+  immediateMiss: string | null;
   store: { name: string; npi: string; dea: string | null; address: Address | null } | null;
   serverTime: string;
 };
@@ -82,6 +85,10 @@ export async function getTransferReview(
   const store = await db().store.findUnique({ where: { npi: row.receivingNpi } });
   const storeRules = store ? inZone(parseStoreRules(store), store.timeZone) : DEFAULT_STORE_RULES;
   const drug = request ? reviewDrug(request, storeRules, now) : null;
+  const immediateMiss =
+    row.status === "RECEIVED" && row.immediateMiss && (await findImmediateConfirmNpis()).has(row.receivingNpi)
+      ? row.immediateMiss
+      : null;
   const claimLive = row.claimedBy && row.claimExpiresAt && row.claimExpiresAt > now && row.status === "RECEIVED";
 
   return {
@@ -129,6 +136,7 @@ export async function getTransferReview(
         }
       : null,
     callbackStatus: row.callbackStatus,
+    immediateMiss,
     store: store
       ? { name: store.name, npi: store.npi, dea: store.dea, address: (store.address as Address | null) ?? null }
       : null,

@@ -18,6 +18,7 @@ import { loadStoreAlertSettings } from "@/lib/alerts/find-alerting-transfers";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
+import { findImmediateConfirmNpis } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
 import { getAllStoreRules } from "@/lib/stores/store-npis";
 import { groupConsecutivePatients } from "@/lib/transfers/queue-patient-groups";
 import { classifySearch } from "@/lib/transfers/queue-filters";
@@ -62,7 +63,11 @@ export async function listQueue(
     hasMore && last ? encodeCursor({ p: last.phase, t: last.row.received_at.toISOString(), i: last.row.id }) : null;
 
   const [RECEIVED, CONFIRMED, REJECTED] = await counts;
-  const [rules, alerts] = await Promise.all([getAllStoreRules(), loadStoreAlertSettings()]);
+  const [rules, alerts, immediateNpis] = await Promise.all([
+    getAllStoreRules(),
+    loadStoreAlertSettings(),
+    findImmediateConfirmNpis(),
+  ]);
   const groups = groupConsecutivePatients(
     page.map(({ row }) => ({
       pending: row.status === "RECEIVED",
@@ -72,7 +77,7 @@ export async function listQueue(
       patientReferenceId: row.patient_reference_id,
     })),
   );
-  const items = page.map(({ row }, i) => toItem(row, now, rules, groups[i] ?? null, alerts));
+  const items = page.map(({ row }, i) => toItem(row, now, rules, groups[i] ?? null, alerts, immediateNpis));
 
   if (query.q) {
     await recordAuditEvent({

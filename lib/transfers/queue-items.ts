@@ -40,6 +40,11 @@ export type QueueItem = {
   };
   claim: { heldBy: string; heldById: string; claimExpiresAt: string } | null;
   callbackStatus: string | null;
+  /**
+   * Why the store's immediate-confirmation policy did not confirm this pending transfer at intake, in words;
+   * null when it was not judged (policy off then) or the store's policy is off now.
+   */
+  immediateMiss: string | null;
   /** Place in a run of consecutive pending transfers of the same patient on this page (queue-patient-groups.ts). */
   patientGroup: PatientGroup | null;
 };
@@ -87,6 +92,7 @@ export function toItem(
   rules: ReadonlyMap<string, StoreRules>,
   patientGroup: PatientGroup | null,
   alerts: ReadonlyMap<string, StoreAlertSettings>,
+  immediateNpis: ReadonlySet<string>,
 ): QueueItem {
   const alertSettings = alerts.get(row.receiving_npi) ?? DEFAULT_ALERT_SETTINGS;
   const { allergyDetails, ...drugFlags } = requestFlags(
@@ -122,6 +128,10 @@ export function toItem(
           }
         : null,
     callbackStatus: row.callback_status,
+    immediateMiss:
+      row.status === "RECEIVED" && row.immediate_miss && immediateNpis.has(row.receiving_npi)
+        ? row.immediate_miss
+        : null,
     patientGroup,
   };
 }

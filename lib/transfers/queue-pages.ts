@@ -53,6 +53,8 @@ export type Row = {
   callback_status: string | null;
   patient_name_key: string;
   patient_reference_id: string | null;
+  /** Why the store's immediate-confirmation policy did not confirm it at intake (lib/immediate-confirm). */
+  immediate_miss: string | null;
   request: unknown;
 };
 
@@ -89,7 +91,8 @@ export async function readPhase(
            CASE WHEN t.claim_expires_at > now() THEN u.name END AS claimed_by_name,
            CASE WHEN t.claim_expires_at > now() THEN t.claim_expires_at END AS claim_expires_at,
            d.pharmacist_name AS decided_by,
-           t.callback_status::text AS callback_status, t.patient_name_key, t.patient_reference_id, t.request
+           t.callback_status::text AS callback_status, t.patient_name_key, t.patient_reference_id,
+           t.immediate_miss, t.request
       FROM transfers t
       JOIN partners p ON p.id = t.partner_id
       LEFT JOIN users u ON u.id = t.claimed_by_id

@@ -6,6 +6,7 @@ import { ageInYears, ageLevel, formatDuration, sortName, type AgeLevel } from "@
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { TD_CLASS, TR_CLASS } from "@/components/ui/table";
+import { immediateMissLabel, immediateMissSentence } from "@/lib/immediate-confirm/miss-label";
 import type { QueueItem } from "@/lib/transfers/queue-items";
 import { problemWords } from "@/lib/transfers/review-checks";
 
@@ -85,6 +86,16 @@ function Flags({ item }: { item: QueueItem }) {
           {words}
         </Badge>
       ))}
+      {item.immediateMiss && (
+        // Short on the row; the whole reason is its accessible name and tooltip.
+        <span
+          role="note"
+          aria-label={immediateMissSentence(item.immediateMiss)}
+          title={immediateMissSentence(item.immediateMiss)}
+        >
+          <Badge tone="neutral">{immediateMissLabel(item.immediateMiss)}</Badge>
+        </span>
+      )}
       {item.callbackStatus === "FAILED" || item.callbackStatus === "GONE" || item.callbackStatus === "REFUSED" ? (
         <Badge tone="red">Callback {item.callbackStatus.toLowerCase()}</Badge>
       ) : null}

@@ -45,6 +45,9 @@ export function ReviewStatusLine({
           <Badge tone="blue">Pending review</Badge>
         ) : activity.decision?.decision === "APPROVED" ? (
           <Badge tone="green">Approved</Badge>
+        ) : activity.status === "CONFIRMED" ? (
+          // No pharmacist decision: confirmed at intake under the store's policy (lib/immediate-confirm).
+          <Badge tone="green">Confirmed automatically</Badge>
         ) : (
           <Badge tone="red">Rejected</Badge>
         )}

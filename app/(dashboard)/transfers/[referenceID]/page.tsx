@@ -7,6 +7,7 @@ import { ActivityPanel } from "@/components/dashboard/review/activity-panel";
 import { DuplicateTherapyWarning } from "@/components/dashboard/review/duplicate-therapy-warning";
 import { NextForPatient } from "@/components/dashboard/review/next-for-patient";
 import { PatientHistory } from "@/components/dashboard/review/patient-history";
+import { ImmediateNotice } from "@/components/dashboard/review/immediate-notice";
 import { ReviewActions } from "@/components/dashboard/review/review-actions";
 import { AllergyBanner } from "@/components/dashboard/review/allergy-banner";
 import { ChecksSection, RawRequestSection } from "@/components/dashboard/review/checks-section";
@@ -22,6 +23,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { requirePageUser } from "@/lib/auth/require-user";
 import { DomainError } from "@/lib/errors";
 import { clientAddressOf } from "@/lib/http/request-context";
+import { findImmediateRecord } from "@/lib/immediate-confirm/find-immediate-record";
 import { claimMs } from "@/lib/transfers/claim-transfer";
 import { getTransferActivity } from "@/lib/transfers/get-transfer-activity";
 import { getTransferReview } from "@/lib/transfers/get-transfer-review";
@@ -42,7 +44,10 @@ export default async function ReviewPage({ params }: Props) {
     if (err instanceof DomainError && err.code === "not_found") notFound();
     throw err;
   }
-  const activity = await getTransferActivity(referenceID);
+  const [activity, immediate] = await Promise.all([
+    getTransferActivity(referenceID),
+    review.status === "CONFIRMED" && !review.decision ? findImmediateRecord(referenceID) : null,
+  ]);
   const now = new Date(review.serverTime);
   const request = review.request;
 
@@ -81,6 +86,8 @@ export default async function ReviewPage({ params }: Props) {
           sender: review.partner.name,
         }}
       />
+
+      <ImmediateNotice miss={review.immediateMiss} record={immediate} />
 
       {/* The patient's history, duplicate therapy and "Next for this patient" (loaded apart: never blocks a decision). */}
       <NextForPatient referenceID={review.referenceID} />

@@ -45,6 +45,11 @@ function sanitizeFields(fields: Record<string, unknown>): Record<string, unknown
   return out;
 }
 
+/** Whether a line at this level would be written: lets a hot path skip building its fields. */
+export function isLogged(level: Level): boolean {
+  return ORDER[level] >= ORDER[env().LOG_LEVEL];
+}
+
 export function log(level: Level, msg: string, fields: Record<string, unknown> = {}): void {
   if (ORDER[level] < ORDER[env().LOG_LEVEL]) return;
   const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...sanitizeFields(fields) });

@@ -84,7 +84,7 @@ export function signedCallbackRequest(
   return { body, headers };
 }
 
-function describeFailure(result: AttemptResult): string {
+export function describeFailure(result: AttemptResult): string {
   if (result.error) return result.statusCode === null ? result.error : `HTTP ${result.statusCode}: ${result.error}`;
   return `HTTP ${result.statusCode ?? "?"}`;
 }

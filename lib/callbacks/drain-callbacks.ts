@@ -5,8 +5,10 @@
 // completion, the claim, the success) is then shared by the batch; it was most of a delivery's cost
 // (bench/README.md).
 //
-// Everything else is the single delivery's: each failure goes through recordOutcome on its own (retry
-// schedule, Retry-After, the 4-hour deadline, 410); each partner's secrets are opened, and its URL's host
+// A batch's ordinary failures are recorded together too (record-callback-failures.ts): a partner whose
+// endpoint is down fails whole batches, and one at a time their bookkeeping held up every callback queued
+// behind them, other partners' fresh ones included. The rarer kinds (the sender's refusal, 410 Gone, an
+// interrupted attempt) go through recordOutcome on its own. Each partner's secrets are opened, and its URL's host
 // resolved and checked by the network guard, once for the batch (each new connection still dials that
 // pinned address; the next batch re-checks it), and a job whose own callback was not claimed here (early,
 // leased, settled, locked) takes the single path.
@@ -22,6 +24,7 @@ import {
   sendAttempt,
 } from "@/lib/callbacks/deliver-callback";
 import { isSuccess, type AttemptResult } from "@/lib/callbacks/post-callback";
+import { isOrdinaryFailure, recordCallbackFailures } from "@/lib/callbacks/record-callback-failures";
 import { recordCallbackSuccesses } from "@/lib/callbacks/record-callback-successes";
 import { observeCallbackBatch } from "@/lib/ops/metrics";
 
@@ -65,7 +68,7 @@ export async function drainCallbacks(opts: DrainCallbacksOptions): Promise<Map<s
   return outcomes;
 }
 
-/** One partner's claims: sent at once, the successes recorded in one statement, each failure on its own. */
+/** One partner's claims: sent at once, the successes recorded in one statement, the ordinary failures in one transaction. */
 async function sendAndRecord(claims: Claim[], signal?: AbortSignal): Promise<[string, DeliveryOutcome][]> {
   // One partner, one URL, one instant: its secrets are opened and its URL resolved and checked once.
   const shared = batchShared(claims[0]!.callback.partner_id, claims[0]!.partner);
@@ -73,10 +76,14 @@ async function sendAndRecord(claims: Claim[], signal?: AbortSignal): Promise<[st
     claims.map(async (claim) => ({ claim, result: await sendAttempt(claim, signal, shared) })),
   );
   const successes = sent.filter((s) => isSuccess(s.result));
+  const failures = sent.filter((s) => isOrdinaryFailure(s.result));
   const recorded = await Promise.allSettled([
     recordCallbackSuccesses({ successes }).then(() => successes.map((s) => ({ ...s, outcome: "delivered" as const }))),
+    recordCallbackFailures(failures).then((outcomes) =>
+      failures.map((s) => ({ ...s, outcome: outcomes.get(s.claim.callback.id)! })),
+    ),
     ...sent
-      .filter((s) => !isSuccess(s.result))
+      .filter((s) => !isSuccess(s.result) && !isOrdinaryFailure(s.result))
       .map(async (s) => [{ ...s, outcome: await recordOutcome(s.claim, s.result, false) }]),
   ]);
   const outcomes: [string, DeliveryOutcome][] = [];

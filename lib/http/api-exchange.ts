@@ -19,12 +19,18 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = {
   "cache-control": "no-store",
 };
 
-export function jsonAnswer(body: unknown, status: number, headers: Record<string, string> = {}): ApiAnswer {
+/** The one JSON answer: the body serialized, JSON_HEADERS under the given ones. */
+export function jsonAnswer(body: unknown, status = 200, headers?: Record<string, string>): ApiAnswer {
   return {
     status,
     headers: { ...JSON_HEADERS, ...headers },
     body: JSON.stringify(body),
   };
+}
+
+/** The same answer as a Web Response, for Next's route handlers. */
+export function json(body: unknown, status = 200, headers?: Record<string, string>): Response {
+  return toWebResponse(jsonAnswer(body, status, headers));
 }
 
 export function fromWebRequest(request: Request): ApiRequest {

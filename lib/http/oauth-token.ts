@@ -2,10 +2,11 @@
 // HTTP Basic or by client_id/client_secret form fields, never both; the body form-encoded only (RFC 6749
 // §4.4.2), a JSON body is invalid_request. Rate limited in lib/auth/oauth.ts (in PostgreSQL, shared by every
 // instance): 429 with Retry-After and RFC 6749's error shape, `temporarily_unavailable` (the code RFC 6749
-// gives for "try again later").
+// gives for "try again later"). The OAuth edge: its route (`oauthTokenRoute`) and its one mapping from a
+// failure to RFC 6749's error answer (`oauthErrorAnswer`).
 import { issueAccessToken, OAuthError, OAuthRateLimited } from "@/lib/auth/oauth";
 import { logUnexpectedFailure } from "@/lib/db/errors";
-import { jsonResponse } from "@/lib/http/json-response";
+import { json } from "@/lib/http/api-exchange";
 import { readBodyLimited } from "@/lib/http/read-body";
 import { clientAddressOf, requestIdOf } from "@/lib/http/request-context";
 import { log } from "@/lib/log";
@@ -13,11 +14,26 @@ import { findJsonProblems, formatPath, textProblem, type JsonProblem } from "@/l
 
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
 
-function oauthError(err: OAuthError, requestId: string): Response {
-  const status = err.code === "invalid_client" ? 401 : 400;
+/** Whatever a token request failed with, as RFC 6749 §5.2 answers it (and logged). */
+function oauthErrorAnswer(err: unknown, requestId: string): Response {
   const headers: Record<string, string> = { ...NO_STORE, "x-request-id": requestId };
-  if (status === 401) headers["www-authenticate"] = 'Basic realm="oauth"';
-  return jsonResponse({ error: err.code, error_description: err.description }, status, headers);
+  if (err instanceof OAuthRateLimited) {
+    log("info", "oauth token rate limited", { requestId });
+    headers["retry-after"] = String(err.retryAfterSeconds);
+    return json({ error: "temporarily_unavailable", error_description: err.description }, 429, headers);
+  }
+  if (err instanceof OAuthError) {
+    log("info", "oauth token refused", { requestId, error: err.code });
+    const status = err.code === "invalid_client" ? 401 : 400;
+    if (status === 401) headers["www-authenticate"] = 'Basic realm="oauth"';
+    return json({ error: err.code, error_description: err.description }, status, headers);
+  }
+  const { unavailable } = logUnexpectedFailure(err, requestId);
+  return json(
+    { error: unavailable ? "temporarily_unavailable" : "server_error", error_description: `request id ${requestId}` },
+    unavailable ? 503 : 500,
+    headers,
+  );
 }
 
 function parseBasic(header: string | null): { id: string; secret: string } | null | "malformed" {
@@ -68,15 +84,7 @@ async function readParams(request: Request): Promise<URLSearchParams> {
   );
 }
 
-function rateLimited(err: OAuthRateLimited, requestId: string): Response {
-  return jsonResponse({ error: "temporarily_unavailable", error_description: err.description }, 429, {
-    ...NO_STORE,
-    "x-request-id": requestId,
-    "retry-after": String(err.retryAfterSeconds),
-  });
-}
-
-export async function postOAuthToken(request: Request): Promise<Response> {
+async function postOAuthToken(request: Request): Promise<Response> {
   const requestId = requestIdOf(request);
   const basic = parseBasic(request.headers.get("authorization"));
   try {
@@ -112,24 +120,22 @@ export async function postOAuthToken(request: Request): Promise<Response> {
       clientAddress: clientAddressOf(request),
     });
     log("info", "oauth token issued", { requestId, clientId: id });
-    return jsonResponse({ access_token: token.accessToken, token_type: "Bearer", expires_in: token.expiresIn }, 200, {
+    return json({ access_token: token.accessToken, token_type: "Bearer", expires_in: token.expiresIn }, 200, {
       ...NO_STORE,
       "x-request-id": requestId,
     });
   } catch (err) {
-    if (err instanceof OAuthRateLimited) {
-      log("info", "oauth token rate limited", { requestId });
-      return rateLimited(err, requestId);
-    }
-    if (err instanceof OAuthError) {
-      log("info", "oauth token refused", { requestId, error: err.code });
-      return oauthError(err, requestId);
-    }
-    const { unavailable } = logUnexpectedFailure(err, requestId);
-    return jsonResponse(
-      { error: unavailable ? "temporarily_unavailable" : "server_error", error_description: `request id ${requestId}` },
-      unavailable ? 503 : 500,
-      { ...NO_STORE, "x-request-id": requestId },
-    );
+    return oauthErrorAnswer(err, requestId);
   }
 }
+
+const useTokenPost = () => json({ error: "invalid_request", error_description: "use POST" }, 405, { allow: "POST" });
+
+/** app/oauth/token's exports: the token endpoint takes POST only. */
+export const oauthTokenRoute = {
+  POST: postOAuthToken,
+  GET: useTokenPost,
+  PUT: useTokenPost,
+  PATCH: useTokenPost,
+  DELETE: useTokenPost,
+};

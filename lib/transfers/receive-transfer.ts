@@ -138,14 +138,18 @@ export type ReceiveWithKeyCheckOptions = {
 export async function receiveTransferWithKeyCheck(opts: ReceiveWithKeyCheckOptions): Promise<TransferResponse | null> {
   const { key, request } = opts;
   const { response, columns, values } = await transferRow(key.partnerId, request, hashRequestContent(request));
-  // Straight on the client's pool (lib/db/pool-query.ts says why).
-  const rows = await poolQuery<{ id: string }>(Prisma.sql`
+  // Straight on the client's pool, prepared once per connection (lib/db/pool-query.ts says why): its text
+  // is the same for every request.
+  const rows = await poolQuery<{ id: string }>(
+    Prisma.sql`
     WITH valid_key AS (${validApiKeySql(key)}),
     touched AS (
       UPDATE api_keys SET last_used_at = now()
        WHERE id IN (SELECT id FROM valid_key) AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute'))
     INSERT INTO transfers (${columns}) SELECT ${values} FROM valid_key
     ON CONFLICT DO NOTHING
-    RETURNING id`);
+    RETURNING id`,
+    "receive_transfer_with_key_check",
+  );
   return rows.length > 0 ? response : null;
 }

@@ -1,5 +1,5 @@
 // Any other /api path: a problem+json 404 (after the access policy: signed-in users only).
-import { ApiProblem, dashboardRoute } from "@/lib/http/dashboard-api";
+import { ApiProblem, dashboardRoute } from "@/lib/http/problem-api";
 
 export const dynamic = "force-dynamic";
 

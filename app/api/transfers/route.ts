@@ -1,7 +1,7 @@
 // GET /api/transfers: the review queue (filters, search, sort, keyset pages, counts per status). Audited
 // (queue.searched / queue.viewed), except the screen's own background refresh of a page already shown.
 import { BACKGROUND_HEADER } from "@/lib/auth/session-claims";
-import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json } from "@/lib/http/problem-api";
 import { listQueue } from "@/lib/transfers/list-queue";
 import { parseQueueQuery } from "@/lib/transfers/queue-query";
 

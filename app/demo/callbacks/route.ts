@@ -2,13 +2,13 @@
 // callback whose Standard Webhooks signature checks out (204), refuses any other (401).
 import { receiveDemoCallback } from "@/lib/callbacks/demo-receiver";
 import { env } from "@/lib/env";
-import { jsonResponse } from "@/lib/http/json-response";
+import { json } from "@/lib/http/api-exchange";
 import { readBodyLimited } from "@/lib/http/read-body";
 
 export const dynamic = "force-dynamic";
 
 const notFound = () =>
-  jsonResponse({ type: "about:blank", title: "Not Found", status: 404 }, 404, {
+  json({ type: "about:blank", title: "Not Found", status: 404 }, 404, {
     "content-type": "application/problem+json",
   });
 
@@ -16,12 +16,12 @@ export async function POST(request: Request): Promise<Response> {
   if (env().NODE_ENV === "production") return notFound();
   const body = await readBodyLimited(request);
   if (!body.ok)
-    return jsonResponse({ type: "about:blank", title: "Payload Too Large", status: 413 }, 413, {
+    return json({ type: "about:blank", title: "Payload Too Large", status: 413 }, 413, {
       "content-type": "application/problem+json",
     });
   const receipt = await receiveDemoCallback({ headers: request.headers, body: body.text });
   if (!receipt.accepted) {
-    return jsonResponse({ type: "about:blank", title: "Unauthorized", status: 401, detail: receipt.reason }, 401, {
+    return json({ type: "about:blank", title: "Unauthorized", status: 401, detail: receipt.reason }, 401, {
       "content-type": "application/problem+json",
     });
   }
@@ -30,5 +30,5 @@ export async function POST(request: Request): Promise<Response> {
 
 export async function GET(): Promise<Response> {
   if (env().NODE_ENV === "production") return notFound();
-  return jsonResponse({ detail: "the demo partner's callback endpoint: POST signed callbacks here" }, 200);
+  return json({ detail: "the demo partner's callback endpoint: POST signed callbacks here" }, 200);
 }

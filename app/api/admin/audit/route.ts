@@ -2,7 +2,7 @@
 // on the record id (nextCursor for the next page).
 import { parseAuditQuery } from "@/lib/audit/audit-query";
 import { queryAuditLog } from "@/lib/audit/query-audit-log";
-import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json } from "@/lib/http/problem-api";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 // POST /api/admin/integration-keys {name}: a new key for a dispensing system's interface engine, returned
 // this once (201). Admins only (the access policy); audited.
 import { adminActor } from "@/lib/audit/actor";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { CreateIntegrationKeyInputSchema } from "@/lib/integration/integration-key-input";
 import { createIntegrationKey, listIntegrationKeys } from "@/lib/integration/integration-keys";
 

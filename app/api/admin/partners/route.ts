@@ -4,7 +4,7 @@
 import { adminActor } from "@/lib/audit/actor";
 import { CreatePartnerInputSchema } from "@/lib/partners/partner-inputs";
 import { listPartnerSummaries } from "@/lib/partners/list-partner-summaries";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { createPartner } from "@/lib/partners/create-partner";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
 // POST {name, npi, dea?, address fields?}: another store (201). Audited.
 import { adminActor } from "@/lib/audit/actor";
 import { StoreInputSchema, storeAddressOf } from "@/lib/stores/store-inputs";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { addStore } from "@/lib/stores/add-store";
 import { listStores } from "@/lib/stores/list-stores";
 

@@ -1,7 +1,7 @@
 // GET /api/admin/users: dashboard users. POST {email, name?, role, password, licenseNumber?}: a new user (201).
 // Audited.
 import { adminActor } from "@/lib/audit/actor";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { createUser } from "@/lib/users/create-user";
 import { listUsers } from "@/lib/users/list-users";
 import { CreateUserWithLicenseSchema } from "@/lib/users/user-inputs";

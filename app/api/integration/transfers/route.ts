@@ -2,8 +2,8 @@
 // approval order, each with its FHIR R4 Bundle; `nextCursor` continues. Integration key required.
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { DomainError } from "@/lib/errors";
-import { integrationRoute } from "@/lib/http/integration-api";
-import { jsonResponse } from "@/lib/http/json-response";
+import { integrationRoute } from "@/lib/http/problem-api";
+import { json } from "@/lib/http/api-exchange";
 import { decodeFeedCursor } from "@/lib/integration/feed-cursor";
 import { FEED_PAGE_MAX, listIntegrationFeed } from "@/lib/integration/list-feed";
 
@@ -31,5 +31,5 @@ export const GET = integrationRoute(async (ctx) => {
       details: { keyId: ctx.keyId, transferIds: page.items.map((i) => i.referenceID) },
     });
   }
-  return jsonResponse(page, 200, { "cache-control": "no-store" });
+  return json(page, 200, { "cache-control": "no-store" });
 });

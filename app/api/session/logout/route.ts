@@ -4,7 +4,7 @@
 import { signOut } from "@/auth";
 import { currentSession } from "@/lib/auth/require-user";
 import { endUserSession } from "@/lib/auth/user-sessions";
-import { errorToProblem } from "@/lib/http/dashboard-api";
+import { errorToProblem } from "@/lib/http/problem-api";
 import { readBodyLimited } from "@/lib/http/read-body";
 import { clientAddressOf, requestIdOf } from "@/lib/http/request-context";
 

@@ -1,7 +1,7 @@
 // POST /api/session/sign-out-all: "Sign out all my sessions" — ends every session of the signed-in user,
 // on every computer, this one included (its cookie is cleared too). Audited (auth.signed_out_everywhere).
 import { signOut } from "@/auth";
-import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json } from "@/lib/http/problem-api";
 import { endAllUserSessions } from "@/lib/auth/user-sessions";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 // GET /api/transfers/{referenceID}: the whole review (patient data: recorded as a view in the audit log).
-import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json } from "@/lib/http/problem-api";
 import { getTransferReview } from "@/lib/transfers/get-transfer-review";
 
 export const dynamic = "force-dynamic";

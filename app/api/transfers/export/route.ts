@@ -1,7 +1,7 @@
 // GET /api/transfers/export?from&to&schedule&outcome: the transfer log for inspections as CSV (every element
 // of the legal transfer record, oldest decision first), streamed in batches; pharmacists and admins. Audited.
 import { csvDownload } from "@/lib/http/csv-download";
-import { dashboardRoute } from "@/lib/http/dashboard-api";
+import { dashboardRoute } from "@/lib/http/problem-api";
 import { exportTransfers, parseTransferExportQuery } from "@/lib/transfers/export-transfers";
 
 export const dynamic = "force-dynamic";

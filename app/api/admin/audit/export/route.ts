@@ -4,7 +4,7 @@ import { adminActor } from "@/lib/audit/actor";
 import { exportAuditLog } from "@/lib/audit/export-audit-log";
 import { parseAuditQuery } from "@/lib/audit/audit-query";
 import { csvDownload } from "@/lib/http/csv-download";
-import { dashboardRoute } from "@/lib/http/dashboard-api";
+import { dashboardRoute } from "@/lib/http/problem-api";
 
 export const dynamic = "force-dynamic";
 

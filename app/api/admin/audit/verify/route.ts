@@ -2,7 +2,7 @@
 // reports whether it is intact or the first broken record. The check is itself recorded.
 import { adminActor } from "@/lib/audit/actor";
 import { verifyAuditLog } from "@/lib/audit/verify-audit-log";
-import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json } from "@/lib/http/problem-api";
 
 export const dynamic = "force-dynamic";
 

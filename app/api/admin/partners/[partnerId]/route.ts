@@ -4,7 +4,7 @@ import { adminActor } from "@/lib/audit/actor";
 import { UpdatePartnerInputSchema } from "@/lib/partners/partner-inputs";
 import { getPartnerDetails } from "@/lib/partners/get-partner-details";
 import { updatePartnerProfile } from "@/lib/partners/update-partner-profile";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 
 export const dynamic = "force-dynamic";
 

@@ -4,7 +4,7 @@
 // DELETE /api/admin/stores/{storeId}: requests naming this store's NPI are refused from now on. The store
 // configured as PHARMACY_NPI cannot be removed here (409). Audited.
 import { adminActor } from "@/lib/audit/actor";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { removeStore } from "@/lib/stores/remove-store";
 import { setStoreRules, StoreRulesChangeSchema } from "@/lib/stores/set-store-rules";
 

@@ -2,7 +2,7 @@
 // open sessions end at once; the last active admin can be neither demoted nor disabled (409). Audited.
 import { adminActor } from "@/lib/audit/actor";
 import { UpdateUserInputSchema } from "@/lib/users/user-inputs";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { changeUserRole } from "@/lib/users/change-user-role";
 import { setUserDisabled } from "@/lib/users/set-user-disabled";
 

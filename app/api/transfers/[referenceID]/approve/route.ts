@@ -1,6 +1,6 @@
 // POST /api/transfers/{referenceID}/approve {drugSchedule?, oneTimeTransferConfirmed?, localRxNumber?, note?}: CONFIRMED to
 // the sender, unless a drug rule refuses it (422 problem+json naming the rule: approval-rules.ts).
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { approveTransfer } from "@/lib/transfers/approve-transfer";
 import { ApproveInputSchema } from "@/lib/transfers/decision-inputs";
 

@@ -2,7 +2,7 @@
 // or error, latency, manual or scheduled), oldest first; 404 before the transfer is decided.
 import { findCallbackTimeline } from "@/lib/callbacks/find-callback-timeline";
 import { DomainError } from "@/lib/errors";
-import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json } from "@/lib/http/problem-api";
 
 export const dynamic = "force-dynamic";
 

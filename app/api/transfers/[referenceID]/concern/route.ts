@@ -1,6 +1,6 @@
 // POST /api/transfers/{referenceID}/concern {note}: a concern about a transfer CONFIRMED automatically; answers
 // the sender's contact. It stays unverified and unreleased.
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { ConcernInputSchema, raiseImmediateConcern } from "@/lib/immediate-confirm/raise-immediate-concern";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
 // pharmacists and admins (the review screen's and the record page's download button). Audited.
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { getTransferBundle } from "@/lib/fhir/get-transfer-bundle";
-import { dashboardRoute } from "@/lib/http/dashboard-api";
+import { dashboardRoute } from "@/lib/http/problem-api";
 
 export const dynamic = "force-dynamic";
 

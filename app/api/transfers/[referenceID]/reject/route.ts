@@ -1,5 +1,5 @@
 // POST /api/transfers/{referenceID}/reject {errorType, description}: ERROR to the sender.
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { RejectInputSchema } from "@/lib/transfers/decision-inputs";
 import { rejectTransfer } from "@/lib/transfers/reject-transfer";
 

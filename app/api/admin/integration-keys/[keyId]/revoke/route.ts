@@ -1,7 +1,7 @@
 // POST /api/admin/integration-keys/{keyId}/revoke: the key stops working at once. Audited.
 import { adminActor } from "@/lib/audit/actor";
 import { DomainError } from "@/lib/errors";
-import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json } from "@/lib/http/problem-api";
 import { revokeIntegrationKey } from "@/lib/integration/integration-keys";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
 import { adminActor } from "@/lib/audit/actor";
 import { revokeApiKey } from "@/lib/auth/revoke-api-key";
 import { DomainError } from "@/lib/errors";
-import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json } from "@/lib/http/problem-api";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@
 import { adminActor } from "@/lib/audit/actor";
 import { RotateApiKeyInputSchema } from "@/lib/partners/partner-inputs";
 import { rotateApiKey } from "@/lib/auth/rotate-api-key";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@
 import { adminActor } from "@/lib/audit/actor";
 import { revokeOAuthClient } from "@/lib/auth/revoke-oauth-client";
 import { DomainError } from "@/lib/errors";
-import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json } from "@/lib/http/problem-api";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 // is checked for form and, unless private networks are allowed, against SSRF (lib/partners/callback-url.ts).
 import { adminActor } from "@/lib/audit/actor";
 import { CallbackUrlInputSchema } from "@/lib/partners/partner-inputs";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { updatePartnerCallbackUrl } from "@/lib/partners/update-partner-callback-url";
 
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@
 import { adminActor } from "@/lib/audit/actor";
 import { CreateApiKeyInputSchema } from "@/lib/partners/partner-inputs";
 import { createApiKey } from "@/lib/auth/create-api-key";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { assertPartnerExists } from "@/lib/partners/partner-guards";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
 // returned this once (201). Audited.
 import { adminActor } from "@/lib/audit/actor";
 import { createOAuthClient } from "@/lib/auth/create-oauth-client";
-import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json } from "@/lib/http/problem-api";
 import { assertPartnerExists } from "@/lib/partners/partner-guards";
 
 export const dynamic = "force-dynamic";

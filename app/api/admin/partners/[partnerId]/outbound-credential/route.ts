@@ -3,7 +3,7 @@
 // DELETE: callbacks go without it. Audited (the header name only).
 import { adminActor } from "@/lib/audit/actor";
 import { OutboundCredentialInputSchema } from "@/lib/partners/partner-inputs";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { setPartnerOutboundCredential } from "@/lib/partners/set-partner-outbound-credential";
 
 export const dynamic = "force-dynamic";

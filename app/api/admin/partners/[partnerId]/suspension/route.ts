@@ -2,7 +2,7 @@
 // working at once (and work again when it is resumed). Audited.
 import { adminActor } from "@/lib/audit/actor";
 import { SuspensionInputSchema } from "@/lib/partners/partner-inputs";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { setPartnerSuspended } from "@/lib/partners/set-partner-suspended";
 
 export const dynamic = "force-dynamic";

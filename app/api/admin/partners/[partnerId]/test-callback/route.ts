@@ -2,7 +2,7 @@
 // (metadata.test: true) and answer with the attempt's outcome. Audited.
 import { adminActor } from "@/lib/audit/actor";
 import { sendTestCallback } from "@/lib/callbacks/send-test-callback";
-import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json } from "@/lib/http/problem-api";
 
 export const dynamic = "force-dynamic";
 

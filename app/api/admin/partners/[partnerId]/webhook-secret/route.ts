@@ -2,7 +2,7 @@
 // this once; callbacks carry both signatures until the old secret expires after the overlap. Audited.
 import { adminActor } from "@/lib/audit/actor";
 import { RotateWebhookSecretInputSchema } from "@/lib/partners/partner-inputs";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { rotateWebhookSecret } from "@/lib/partners/rotate-webhook-secret";
 
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@
 import { adminActor } from "@/lib/audit/actor";
 import { StoreAlertSettingsSchema } from "@/lib/alerts/alert-settings";
 import { setStoreAlertSettings } from "@/lib/alerts/set-store-alert-settings";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 
 export const dynamic = "force-dynamic";
 

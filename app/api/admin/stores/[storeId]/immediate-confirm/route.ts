@@ -2,7 +2,7 @@
 // (lib/immediate-confirm). PUT takes any of its settings; 400 naming the field; audited as
 // store.immediate_confirm_changed with the old and new versions.
 import { adminActor } from "@/lib/audit/actor";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { findImmediateConfirmPolicy } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
 import { PolicyChangeSchema } from "@/lib/immediate-confirm/policy-rules";
 import { setImmediateConfirmPolicy } from "@/lib/immediate-confirm/set-immediate-confirm-policy";

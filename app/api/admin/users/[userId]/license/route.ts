@@ -1,7 +1,7 @@
 // PUT /api/admin/users/{userId}/license {licenseNumber}: the pharmacist's licence number, printed on the transfer
 // records they approve from now on; null or "" clears it. Audited (user.license_changed, old and new value).
 import { adminActor } from "@/lib/audit/actor";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { setUserLicenseNumber } from "@/lib/users/set-user-license-number";
 import { LicenseInputSchema } from "@/lib/users/user-inputs";
 

@@ -2,7 +2,7 @@
 // sessions end and a lockout is lifted. Audited (never the password).
 import { adminActor } from "@/lib/audit/actor";
 import { ResetPasswordInputSchema } from "@/lib/users/user-inputs";
-import { dashboardRoute, json, readJsonBody } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
 import { resetUserPassword } from "@/lib/users/reset-user-password";
 
 export const dynamic = "force-dynamic";

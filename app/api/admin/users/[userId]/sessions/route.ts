@@ -2,7 +2,7 @@
 // ends at once (they can sign in again; disable them to keep them out). Audited (user.sessions_ended).
 import { adminActor } from "@/lib/audit/actor";
 import { endAllUserSessions } from "@/lib/auth/user-sessions";
-import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json } from "@/lib/http/problem-api";
 
 export const dynamic = "force-dynamic";
 

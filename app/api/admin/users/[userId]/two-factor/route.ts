@@ -2,7 +2,7 @@
 // secret and recovery codes are dropped and every session of theirs ends. Audited (user.two_factor_reset).
 import { adminActor } from "@/lib/audit/actor";
 import { resetTwoFactor } from "@/lib/auth/two-factor/reset-two-factor";
-import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json } from "@/lib/http/problem-api";
 
 export const dynamic = "force-dynamic";
 

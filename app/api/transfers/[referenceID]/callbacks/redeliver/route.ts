@@ -2,7 +2,7 @@
 // webhook-id, new timestamp). Signed-in pharmacists and admins (the access policy); audited; 202 with the
 // callback's id once the delivery is queued. Problems as problem+json.
 import { requestRedelivery } from "@/lib/callbacks/redeliver-callback";
-import { dashboardRoute, json } from "@/lib/http/dashboard-api";
+import { dashboardRoute, json } from "@/lib/http/problem-api";
 
 export const dynamic = "force-dynamic";
 

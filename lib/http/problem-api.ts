@@ -1,20 +1,22 @@
-// The HTTP edge of the dashboard's own JSON API (app/api/**): every failure is an RFC 9457
-// problem+json; every route authenticates through requireApiUser (the access policy + the user row);
-// unknown errors become a 500 naming a request id, never a stack trace. Route handlers stay thin:
-// parse, call one domain operation, serialize.
+// The problem+json edge (app/api/**): the dashboard's own JSON API and the integration API. Every failure is
+// an RFC 9457 problem+json, through one mapping (errorToProblem); unknown errors become a 500 naming a
+// request id, never a stack trace. Its two doors: dashboardRoute (a signed-in user, per the access policy and
+// the user row) and integrationRoute (an integration key, for interface engines rather than people). Route
+// handlers stay thin: parse, call one domain operation, serialize with `json`.
 import * as z from "zod";
 import { AuthRefusal, requireApiUser, type SessionUser } from "@/lib/auth/require-user";
 import { DomainError, type DomainErrorCode } from "@/lib/errors";
 import { logUnexpectedFailure } from "@/lib/db/errors";
 import { clientAddressOf, requestIdOf } from "@/lib/http/request-context";
 import { log } from "@/lib/log";
-import { jsonAnswer, toWebResponse } from "@/lib/http/api-exchange";
+import { json } from "@/lib/http/api-exchange";
 import { problemResponse } from "@/lib/http/problem-response";
+import { findIntegrationKey } from "@/lib/integration/integration-keys";
 import { isJsonContentType, readBodyLimited } from "@/lib/http/read-body";
 import { env } from "@/lib/env";
 import { findJsonProblems, formatPath, textProblem, type JsonProblem } from "@/lib/text-safety";
 
-export { problemResponse };
+export { json, problemResponse };
 
 /** Thrown by the edge itself (authentication, parsing); domain code throws DomainError. */
 export class ApiProblem extends Error {
@@ -63,11 +65,40 @@ export function dashboardRoute<P = Record<string, never>>(handler: (ctx: RouteCo
     });
 }
 
+export type IntegrationContext = { request: Request; keyId: string; requestId: string };
+
+const INTEGRATION_CHALLENGE = 'Bearer realm="integration"';
+
+/**
+ * An integration API route (app/api/integration/**): an integration key in `Authorization: Bearer rxi_…`,
+ * never a session; a missing, unknown or revoked key is a 401 with WWW-Authenticate.
+ */
+export function integrationRoute(handler: (ctx: IntegrationContext) => Promise<Response>) {
+  return (request: Request): Promise<Response> =>
+    answerWithProblems(request, "integration api", async (requestId) => {
+      const match = /^Bearer ([^\s]+)$/i.exec(request.headers.get("authorization") ?? "");
+      const keyId = match ? await findIntegrationKey({ integrationKey: match[1]! }) : null;
+      if (!keyId) {
+        return problemResponse(
+          401,
+          "unauthorized",
+          "Integration key required",
+          match
+            ? "The integration key is unknown or revoked."
+            : "Send an integration key as `Authorization: Bearer rxi_…` (an admin creates one).",
+          {},
+          { "www-authenticate": match ? `${INTEGRATION_CHALLENGE}, error="invalid_token"` : INTEGRATION_CHALLENGE },
+        );
+      }
+      return handler({ request, keyId, requestId });
+    });
+}
+
 /**
  * One request at a problem+json edge (the dashboard and integration APIs): whatever `answer` throws becomes
  * its problem, and the request is logged once with its status (an error line when it is a 5xx).
  */
-export async function answerWithProblems(
+async function answerWithProblems(
   request: Request,
   edge: string,
   answer: (requestId: string) => Promise<Response>,
@@ -213,8 +244,4 @@ export async function readJsonBody<T extends z.ZodType>(request: Request, schema
   if (!parsed.success)
     throw invalidInput(parsed.error.issues.map((i) => ({ field: i.path.join("."), message: i.message })));
   return parsed.data;
-}
-
-export function json(body: unknown, status = 200): Response {
-  return toWebResponse(jsonAnswer(body, status));
 }

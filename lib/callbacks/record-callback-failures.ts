@@ -1,0 +1,143 @@
+// A batch's ordinary failures (no answer, or an error status), recorded together in one transaction of three
+// statements instead of one transaction of about nine statements each (drain-callbacks.ts). A partner whose
+// endpoint is down fails a whole batch at once, and every callback waiting behind that batch (another
+// partner's fresh one included) waited for each failure to be written one by one.
+//
+// It decides exactly as recordOutcome (deliver-callback.ts) does for such a failure, from the same reads
+// under the same locks: the callbacks locked, then the latest automatic attempt of each read; the attempt's
+// answer written; the partner marked failing; the callback's last answer kept unless it was delivered
+// meanwhile; and only where this attempt still owns the retry schedule, the next attempt planned
+// (planRetry) and its job moved, or the callback given up as FAILED. The kinds recordOutcome treats apart
+// (the sender's refusal, 410 Gone, an interrupted attempt, a manual one) still go through it.
+import { Prisma } from "@/generated/prisma/client";
+import { isRefusedBySender } from "@/lib/callbacks/callback-answer";
+import type { Claim, DeliveryOutcome } from "@/lib/callbacks/claim-callback-attempt";
+import { describeFailure } from "@/lib/callbacks/deliver-callback";
+import { DELIVER_TASK, LATER_ATTEMPT_PRIORITY } from "@/lib/callbacks/job-queue";
+import { isSuccess, type AttemptResult } from "@/lib/callbacks/post-callback";
+import { parseRetryAfter, planRetry } from "@/lib/callbacks/retry-schedule";
+import { poolTransaction } from "@/lib/db/pool-transaction";
+import { env } from "@/lib/env";
+
+export type CallbackFailure = { claim: Claim; result: AttemptResult };
+
+/** A failed automatic attempt that recordCallbackFailures records; anything else goes through recordOutcome. */
+export function isOrdinaryFailure(result: AttemptResult): boolean {
+  return !isSuccess(result) && !result.interrupted && result.statusCode !== 410 && !isRefusedBySender(result);
+}
+
+type Current = { id: string; status: string; transfer_id: string; created_at: Date };
+
+/** Each failure's outcome, by callback id. Throws on database trouble (nothing is then written). */
+export async function recordCallbackFailures(failures: CallbackFailure[]): Promise<Map<string, DeliveryOutcome>> {
+  const outcomes = new Map<string, DeliveryOutcome>();
+  if (failures.length === 0) return outcomes;
+  const ids = failures.map((f) => f.claim.callback.id);
+  return poolTransaction(async (tx) => {
+    const current = await tx.query<Current>(Prisma.sql`
+      SELECT id, status::text AS status, transfer_id, created_at FROM callbacks
+       WHERE id = ANY(${ids}::text[]) ORDER BY id FOR UPDATE`);
+    // Read after the locks are held, as recordOutcome reads it: an attempt that outlived its lease may have a later one.
+    const latest = await tx.query<{ callback_id: string; n: number }>(Prisma.sql`
+      SELECT callback_id, max(attempt_number)::int AS n FROM callback_attempts
+       WHERE callback_id = ANY(${ids}::text[]) AND NOT manual GROUP BY callback_id`);
+    const rows = new Map(current.map((r) => [r.id, r]));
+    const latestOf = new Map(latest.map((r) => [r.callback_id, r.n]));
+    const now = new Date();
+    const scale = env().CALLBACK_RETRY_SCALE;
+
+    const w = {
+      ids: [] as string[],
+      attempts: [] as number[],
+      codes: [] as (number | null)[],
+      errors: [] as (string | null)[],
+      latencies: [] as number[],
+      responseTypes: [] as (string | null)[],
+      errorTypes: [] as (string | null)[],
+      descriptions: [] as (string | null)[],
+      excerpts: [] as (string | null)[],
+      writeLast: [] as boolean[],
+      lastErrors: [] as string[],
+      owns: [] as boolean[],
+      nextAt: [] as (Date | null)[],
+      giveUp: [] as boolean[],
+    };
+    const failingSince = new Map<string, Date>();
+    const givenUpTransfers: string[] = [];
+    for (const { claim, result } of failures) {
+      const id = claim.callback.id;
+      const row = rows.get(id);
+      if (!row) {
+        outcomes.set(id, "missing");
+        continue;
+      }
+      const owns = row.status === "PENDING" && latestOf.get(id) === claim.attemptNumber;
+      const plan = owns
+        ? planRetry({
+            firstAttemptAt: row.created_at,
+            now,
+            failedAttempts: claim.automaticAttempts,
+            retryAfterMs: parseRetryAfter(result.retryAfter, now),
+            scale,
+          })
+        : null;
+      w.ids.push(id);
+      w.attempts.push(claim.attemptNumber);
+      w.codes.push(result.statusCode);
+      w.errors.push(result.error);
+      w.latencies.push(result.latencyMs);
+      w.responseTypes.push(result.sender?.responseType ?? null);
+      w.errorTypes.push(result.sender?.errorType ?? null);
+      w.descriptions.push(result.sender?.description ?? null);
+      w.excerpts.push(result.excerpt);
+      w.writeLast.push(row.status !== "DELIVERED");
+      w.lastErrors.push(describeFailure(result));
+      w.owns.push(owns);
+      w.nextAt.push(plan?.kind === "retry" ? plan.at : null);
+      w.giveUp.push(plan?.kind === "give-up");
+      if (plan?.kind === "give-up") givenUpTransfers.push(row.transfer_id);
+      const partnerId = claim.callback.partner_id;
+      const since = failingSince.get(partnerId);
+      if (!since || claim.startedAt < since) failingSince.set(partnerId, claim.startedAt);
+      outcomes.set(id, !owns ? "claimed-elsewhere" : plan?.kind === "give-up" ? "failed" : "retry-scheduled");
+    }
+    if (w.ids.length === 0) return outcomes;
+    await tx.query(Prisma.sql`
+      WITH f AS (
+        SELECT * FROM unnest(${w.ids}::text[], ${w.attempts}::int[], ${w.codes}::int[], ${w.errors}::text[],
+                             ${w.latencies}::int[], ${w.responseTypes}::text[], ${w.errorTypes}::text[],
+                             ${w.descriptions}::text[], ${w.excerpts}::text[], ${w.writeLast}::boolean[],
+                             ${w.lastErrors}::text[], ${w.owns}::boolean[], ${w.nextAt}::timestamptz[],
+                             ${w.giveUp}::boolean[])
+            AS f(callback_id, attempt_number, status_code, error, latency_ms, sender_response_type,
+                 sender_error_type, sender_error_description, response_excerpt, write_last, last_error, owns,
+                 next_at, give_up)),
+      attempt AS (
+        UPDATE callback_attempts a
+           SET status_code = f.status_code, error = f.error, latency_ms = f.latency_ms,
+               sender_response_type = f.sender_response_type, sender_error_type = f.sender_error_type,
+               sender_error_description = f.sender_error_description, response_excerpt = f.response_excerpt
+          FROM f WHERE a.callback_id = f.callback_id AND a.attempt_number = f.attempt_number),
+      partner AS (
+        UPDATE partners p SET callback_failing_since = s.since
+          FROM unnest(${[...failingSince.keys()]}::text[], ${[...failingSince.values()]}::timestamptz[]) AS s(id, since)
+         WHERE p.id = s.id AND p.callback_failing_since IS NULL),
+      callback AS (
+        UPDATE callbacks c
+           SET last_status_code = CASE WHEN f.write_last THEN f.status_code ELSE c.last_status_code END,
+               last_error = CASE WHEN f.write_last THEN f.last_error ELSE c.last_error END,
+               status = CASE WHEN f.give_up THEN 'FAILED' ELSE c.status END,
+               next_attempt_at = CASE WHEN f.give_up THEN NULL WHEN f.owns THEN f.next_at ELSE c.next_attempt_at END
+          FROM f WHERE c.id = f.callback_id AND (f.write_last OR f.owns)),
+      transfer AS (
+        UPDATE transfers SET callback_status = 'FAILED' WHERE id = ANY(${givenUpTransfers}::text[])),
+      moved AS (
+        SELECT graphile_worker.add_job(${DELIVER_TASK}::text, json_build_object('callbackId', f.callback_id),
+                 run_at := f.next_at, job_key := f.callback_id, priority := ${LATER_ATTEMPT_PRIORITY}::int)
+          FROM f WHERE f.owns AND NOT f.give_up ORDER BY f.callback_id),
+      dropped AS (
+        SELECT graphile_worker.remove_job(f.callback_id) FROM f WHERE f.give_up ORDER BY f.callback_id)
+      SELECT (SELECT count(*) FROM moved) AS moved, (SELECT count(*) FROM dropped) AS dropped`);
+    return outcomes;
+  });
+}

@@ -1,14 +1,20 @@
 // Stores a transfer for a store whose immediate-confirmation policy is on, and in the same transaction either
 // confirms it (status CONFIRMED, the CONFIRMED answer stored as the response a replay returns, the decision
 // record in immediate_confirmations, an audit event) or leaves it RECEIVED with the reason it did not qualify.
-// The policy row is share-locked for the transaction, so a change of policy waits for the judgments in flight
-// and the version recorded is the one in force. The hourly cap is counted without serialising intake: far from
+// The store's policy lock is held shared for the transaction (policy-lock.ts), so a change of policy waits for
+// the judgments in flight and the version recorded is the one in force. The hourly cap is counted without serialising intake: far from
 // the cap, concurrent confirmations at one store proceed together (exact unless more than CAP_MARGIN are in
 // flight at once for that store; a process's pool holds 10 connections); within CAP_MARGIN of it they take the
 // store's advisory lock one at a time and count again, so the cap itself is exact.
 import { Prisma } from "@/generated/prisma/client";
-import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { db } from "@/lib/db/prisma";
+import {
+  auditChainAcquireSql,
+  auditInsertSql,
+  type AcquiredChain,
+  type AuditEventInput,
+} from "@/lib/audit/record-audit-event";
+import { poolTransaction, type PoolTransaction } from "@/lib/db/pool-transaction";
+import { policyLockSql } from "@/lib/immediate-confirm/policy-lock";
 import { whyNotImmediate } from "@/lib/immediate-confirm/qualify-transfer";
 import { inZone, parseStoreRules } from "@/lib/stores/store-rules";
 import { confirmedResponse } from "@/lib/transfers/decision-responses";
@@ -41,60 +47,57 @@ type PolicyRow = {
 export async function storeUnderImmediatePolicy(opts: ConfirmAtIntakeOptions): Promise<TransferResponse | null> {
   const { request, response, columns, values } = opts;
   const id = response.metadata.referenceID;
-  return db().$transaction(async (tx) => {
-    const inserted = await tx.$queryRaw<{ id: string }[]>`
-      INSERT INTO transfers (${columns}) VALUES (${values}) ON CONFLICT DO NOTHING RETURNING id`;
-    if (inserted.length === 0) return null;
-    const [policy] = await tx.$queryRaw<PolicyRow[]>`
+  // On the pg pool, each statement prepared once per connection: Prisma's interactive transaction cost this
+  // path several times the CPU of the rest of intake.
+  return poolTransaction(async (tx) => {
+    // The policy's shared lock (in memory, unlike a row's share lock, which writes the row) is taken before
+    // the policy is read, in a later statement, so the read sees any change committed while it waited.
+    const [inserted] = await tx.query<{ id: string | null }>(Prisma.sql`
+      WITH stored AS (INSERT INTO transfers (${columns}) VALUES (${values}) ON CONFLICT DO NOTHING RETURNING id)
+      SELECT (SELECT id FROM stored) AS id, ${policyLockSql(request.receivingPharmacy.npi, "shared")}`);
+    if (!inserted?.id) return null;
+    const [policy] = await tx.query<PolicyRow>(Prisma.sql`
       SELECT p.store_id, p.version, p.enabled, p.allow_listed_allergies, p.hourly_cap,
              u.name AS owner_name, u.license_number AS owner_license,
              s.extra_schedules, s.rx_expiry_months, s.time_zone
         FROM immediate_confirm_policies p
         JOIN stores s ON s.id = p.store_id
         LEFT JOIN users u ON u.id = p.owner_user_id AND u.disabled_at IS NULL AND u.role = 'pharmacist'
-       WHERE s.npi = ${request.receivingPharmacy.npi}
-         FOR SHARE OF p`;
+       WHERE s.npi = ${request.receivingPharmacy.npi}`);
     if (!policy || !policy.enabled) return response;
     const now = new Date();
     const miss = await whyNotHere(tx, id, policy, request, now);
     if (miss) {
-      await tx.$executeRaw`UPDATE transfers SET immediate_miss = ${miss} WHERE id = ${id}`;
+      await tx.query(Prisma.sql`UPDATE transfers SET immediate_miss = ${miss} WHERE id = ${id}`);
       return response;
     }
     const confirmed = confirmedResponse(request, id, now);
-    await tx.$executeRaw`
-      UPDATE transfers SET status = 'CONFIRMED', decided_at = ${now}, response = ${JSON.stringify(confirmed)}::jsonb,
-             response_id = ${confirmed.metadata.responseID}, outcome = ${JSON.stringify(confirmed)}::jsonb
-       WHERE id = ${id}`;
-    await tx.immediateConfirmation.create({
-      data: {
-        transferId: id,
-        storeId: policy.store_id,
-        policyVersion: policy.version,
-        ownerName: policy.owner_name!,
-        ownerLicense: policy.owner_license,
-        confirmedAt: now,
-      },
-    });
-    await recordAuditEvent(
-      {
-        userId: null,
-        actor: "system",
-        action: "transfer.confirmed_immediately",
-        transferId: id,
-        clientAddress: null,
-        details: { transferId: id, storeId: policy.store_id, policyVersion: policy.version, owner: policy.owner_name },
-      },
-      tx,
-    );
+    const confirmedJson = JSON.stringify(confirmed);
+    const [chain] = await tx.query<AcquiredChain>(Prisma.sql`SELECT chain, prev_hash FROM ${auditChainAcquireSql()}`);
+    const audit: AuditEventInput = {
+      userId: null,
+      actor: "system",
+      action: "transfer.confirmed_immediately",
+      transferId: id,
+      clientAddress: null,
+      details: { transferId: id, storeId: policy.store_id, policyVersion: policy.version, owner: policy.owner_name },
+    };
+    await tx.query(Prisma.sql`
+      WITH moved AS (
+        UPDATE transfers SET status = 'CONFIRMED', decided_at = ${now}::timestamptz, response = ${confirmedJson}::jsonb,
+               response_id = ${confirmed.metadata.responseID}, outcome = ${confirmedJson}::jsonb
+         WHERE id = ${id}
+      ), record AS (
+        INSERT INTO immediate_confirmations (transfer_id, store_id, policy_version, owner_name, owner_license, confirmed_at)
+        VALUES (${id}, ${policy.store_id}, ${policy.version}::int, ${policy.owner_name!}, ${policy.owner_license}, ${now}::timestamptz)
+      )
+      ${auditInsertSql(audit, chain!)}`);
     return confirmed;
   });
 }
 
-type Tx = Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0];
-
 async function whyNotHere(
-  tx: Tx,
+  tx: PoolTransaction,
   id: string,
   policy: PolicyRow,
   request: TransferRequest,
@@ -113,7 +116,7 @@ async function whyNotHere(
     checkOptions: reviewCheckOptions(),
   });
   if (pure) return pure;
-  const [signals] = await tx.$queryRaw<{ rejected: boolean; duplicate: boolean }[]>`
+  const [signals] = await tx.query<{ rejected: boolean; duplicate: boolean }>(Prisma.sql`
     WITH cur AS (SELECT * FROM transfers WHERE id = ${id})
     SELECT
       EXISTS (SELECT 1 FROM transfers h, cur WHERE h.partner_id = cur.partner_id AND h.sending_npi = cur.sending_npi
@@ -121,7 +124,7 @@ async function whyNotHere(
       EXISTS (SELECT 1 FROM transfers h, cur WHERE h.id <> cur.id AND h.status IN ('RECEIVED', 'CONFIRMED')
                  AND h.patient_name_key = cur.patient_name_key AND h.patient_dob = cur.patient_dob
                  AND cur.drug_substance_key <> '' AND h.drug_substance_key = cur.drug_substance_key
-                 AND h.received_at >= cur.received_at - make_interval(days => ${DUPLICATE_THERAPY_DAYS})) AS duplicate`;
+                 AND h.received_at >= cur.received_at - make_interval(days => ${DUPLICATE_THERAPY_DAYS}::int)) AS duplicate`);
   if (signals?.rejected) return "this sender's earlier transfer of the same prescription was rejected here";
   if (signals?.duplicate)
     return "duplicate therapy: the patient has another transfer of the same drug in the last 90 days";
@@ -129,7 +132,9 @@ async function whyNotHere(
   let recent = await countRecent(tx, policy, now);
   if (recent >= policy.hourly_cap) return capReached;
   if (recent >= policy.hourly_cap - CAP_MARGIN) {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`immediate-cap:${policy.store_id}`}, 0))`;
+    await tx.query(
+      Prisma.sql`SELECT pg_advisory_xact_lock(hashtextextended(${`immediate-cap:${policy.store_id}`}, 0))`,
+    );
     recent = await countRecent(tx, policy, now);
     if (recent >= policy.hourly_cap) return capReached;
   }
@@ -140,11 +145,11 @@ async function whyNotHere(
 const CAP_MARGIN = 64;
 
 /** This store's confirmations in the hour before `now`, counted no further than its cap. */
-async function countRecent(tx: Tx, policy: PolicyRow, now: Date): Promise<number> {
-  const [row] = await tx.$queryRaw<{ n: number }[]>`
+async function countRecent(tx: PoolTransaction, policy: PolicyRow, now: Date): Promise<number> {
+  const [row] = await tx.query<{ n: number }>(Prisma.sql`
     SELECT count(*)::int AS n FROM (
       SELECT 1 FROM immediate_confirmations
        WHERE store_id = ${policy.store_id} AND confirmed_at > ${now}::timestamptz - interval '1 hour'
-       LIMIT ${policy.hourly_cap}) recent`;
+       LIMIT ${policy.hourly_cap}::int) recent`);
   return row?.n ?? 0;
 }

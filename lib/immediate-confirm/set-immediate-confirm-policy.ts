@@ -2,6 +2,7 @@
 // same transaction. Turning it on needs an owner (an active pharmacist), the store's state and the board rule.
 import type { Prisma } from "@/generated/prisma/client";
 import type { Actor } from "@/lib/audit/actor";
+import { policyLockSql } from "@/lib/immediate-confirm/policy-lock";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
@@ -43,6 +44,8 @@ export async function setImmediateConfirmPolicy({
   const after = await db().$transaction(async (tx) => {
     // The store row locked, so that concurrent changes get consecutive versions and the audit's "from" is exact.
     await tx.$queryRaw`SELECT id FROM stores WHERE id = ${store.id} FOR UPDATE`;
+    // Waits for the transfers being judged under the policy in force (confirm-at-intake.ts).
+    await tx.$queryRaw`SELECT ${policyLockSql(store.npi, "exclusive")}`;
     const row = await tx.immediateConfirmPolicy.findUnique({ where: { storeId: store.id } });
     const before: ImmediateConfirmPolicy = row ? policyOf(row) : defaultPolicy(store.id);
     const next: ImmediateConfirmPolicy = { ...before, ...stripUndefined(wanted), version: before.version + 1 };

@@ -19,6 +19,10 @@ export function useTransferActivity(referenceID: string, initial: TransferActivi
     queryFn: () =>
       apiFetch<TransferActivity>(`/api/transfers/${encodeURIComponent(referenceID)}/status`, { background: true }),
     initialData: initial,
+    // The page's own reading is fresh when the screen opens: not asked again at once (the claim's answer
+    // refreshes it anyway).
+    initialDataUpdatedAt: () => new Date(initial.serverTime).getTime(),
+    staleTime: CALLBACK_PENDING_REFRESH_MS,
     refetchInterval: (query) =>
       query.state.data?.callback?.status === "PENDING" ? CALLBACK_PENDING_REFRESH_MS : ACTIVITY_REFRESH_MS,
   });

@@ -1,13 +1,17 @@
 // The dashboard as the pharmacist feels it, in Chromium against `npm start` over the seeded table:
 // the time from a click on a queue row to a usable review screen, and from the click on "Confirm approval"
 // to the approved state. Each sample also times, in the same browser and session, the API call alone that
-// the step stands on (the review's JSON, an approval over the API), so each figure has a ratio.
+// the step stands on (the review's JSON, an approval over the API), so each figure has a ratio. Beside them:
+// the server's response time for the review screen's document and the queue's (Navigation Timing, in
+// turn), and the queue's cumulative layout shift from the page's own PerformanceObserver, at desktop width
+// and at 320 px, each load watched through one of the queue's refreshes.
 import { randomBytes } from "node:crypto";
 import os from "node:os";
-import { chromium, type Page } from "@playwright/test";
+import { chromium, type BrowserContext, type Page } from "@playwright/test";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import type { TransferResponse } from "@/lib/transfers/wire";
 import { CHROMIUM_ARGS, findChromium, HOW_TO_GET_CHROMIUM } from "@/tests/support/chromium";
+import { LAYOUT_SHIFT_SCRIPT, readLayoutShift } from "@/tests/support/layout-shift";
 import { freePort, TEST_SECRETS } from "@/tests/support/server";
 import {
   percentile,
@@ -40,6 +44,14 @@ export type DashboardResult = {
   approve: Step;
   /** From the same click: the decision's notice (the POST answered), before the record is re-read. */
   approveNotice: Timing;
+  /**
+   * The server's response time of the document request (Navigation Timing responseStart - requestStart), one
+   * of each per sample in turn: the review screen of a pending transfer, and the queue's first page
+   * (unfiltered, as a pharmacist opens it). ratio: review p50 / queue p50.
+   */
+  documentServer: { review: Timing; queue: Timing; ratio: number };
+  /** The queue's CLS (largest session window, shifts after input left out), per load, watched for watchMs. */
+  queueLayoutShift: { loads: number; watchMs: number; desktop: ShiftFigures; narrow: ShiftFigures };
   /** GET /api/overview from the signed-in page (a pharmacist's: without the partner figures), after the samples. */
   overview: Timing;
   /** The server's whole process tree, per sample (the open, the approval, both baseline calls and the page's pollers). */
@@ -52,6 +64,33 @@ export type DashboardResult = {
 };
 
 type Pending = { referenceID: string; lastName: string; firstName: string };
+type ShiftFigures = { p50: number; max: number; samples: number[] };
+
+/** Loads `path` and answers its document's server response time (responseStart - requestStart, ms). */
+async function documentServerMs(page: Page, path: string): Promise<number> {
+  await page.goto(path);
+  return page.evaluate(() => {
+    const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+    return nav.responseStart - nav.requestStart;
+  });
+}
+
+/** The queue's CLS at one viewport: `loads` fresh loads, each watched through one refresh (REFRESH_MS 5 s). */
+async function queueLayoutShift(context: BrowserContext, loads: number, watchMs: number): Promise<ShiftFigures> {
+  const page = await context.newPage();
+  try {
+    const samples: number[] = [];
+    for (let i = 0; i < loads; i++) {
+      await page.goto("/transfers");
+      await page.locator("tbody a[data-row-link]").first().waitFor();
+      await page.waitForTimeout(watchMs);
+      samples.push(Math.round((await readLayoutShift(page)) * 10_000) / 10_000);
+    }
+    return { p50: percentile(samples, 50), max: Math.max(...samples), samples };
+  } finally {
+    await page.close();
+  }
+}
 
 /** Letters only: patient names must pass the wire format's name checks. */
 function letters(n: number): string {
@@ -249,6 +288,7 @@ export async function benchDashboard(opts: {
       notice: [] as number[],
       requests: [] as string[][],
     };
+    const documentMs = { review: [] as number[], queue: [] as number[] };
     const loadStart = os.loadavg().map(round);
     let cpuStart = 0;
     const done = progress(`dashboard: ${opts.warmUp} warm-up + ${opts.samples} samples (open a review, approve it)`, 1);
@@ -257,6 +297,15 @@ export async function benchDashboard(opts: {
       if (i === opts.warmUp) cpuStart = processTreeCpuMs(server.pid!);
       const target = pending[2 * i]!;
       const other = pending[2 * i + 1]!;
+      // The two documents in turn: the queue's first page, then a pending transfer's review screen (`other`,
+      // which the API-alone approval below then decides; the screen claimed it for this pharmacist).
+      const queueMs = await documentServerMs(page, "/transfers");
+      const reviewMs = await documentServerMs(page, `/transfers/${other.referenceID}`);
+      await page.getByText("You are reviewing this transfer.").waitFor();
+      if (measuring) {
+        documentMs.queue.push(queueMs);
+        documentMs.review.push(reviewMs);
+      }
       // The queue, searched to the transfer's patient (a name-prefix search over the whole table), settled.
       await page.goto(`/transfers?q=${encodeURIComponent(target.lastName)}`);
       const row = page.getByRole("link", { name: `${target.lastName}, ${target.firstName}`, exact: true });
@@ -301,6 +350,22 @@ export async function benchDashboard(opts: {
       if (i >= opts.warmUp) overviewMs.push(ms);
     }
     done();
+    const shiftLoads = Math.max(2, Math.min(5, Math.ceil(opts.samples / 8)));
+    const watchMs = 6_000;
+    const doneShift = progress(`dashboard: the queue's layout shift, ${shiftLoads} loads at 1440 px and at 320 px`, 1);
+    const storageState = await context.storageState();
+    const shiftAt = async (viewport: { width: number; height: number }) => {
+      const shiftContext = await browser.newContext({ baseURL: baseUrl, viewport, storageState });
+      await shiftContext.addInitScript(LAYOUT_SHIFT_SCRIPT);
+      try {
+        return await queueLayoutShift(shiftContext, shiftLoads, watchMs);
+      } finally {
+        await shiftContext.close();
+      }
+    };
+    const desktopShift = await shiftAt({ width: 1440, height: 900 });
+    const narrowShift = await shiftAt({ width: 320, height: 640 });
+    doneShift();
     const step = (s: { ours: number[]; baseline: number[]; requests: string[][] }): Step => {
       const ours = timing(s.ours);
       const baseline = timing(s.baseline);
@@ -320,6 +385,12 @@ export async function benchDashboard(opts: {
       open: step(open),
       approve: step(approve),
       approveNotice: timing(approve.notice),
+      documentServer: {
+        review: timing(documentMs.review),
+        queue: timing(documentMs.queue),
+        ratio: Math.round((percentile(documentMs.review, 50) / percentile(documentMs.queue, 50)) * 100) / 100,
+      },
+      queueLayoutShift: { loads: shiftLoads, watchMs, desktop: desktopShift, narrow: narrowShift },
       overview: timing(overviewMs),
       serverCpuMsPerSample: round(serverCpuMsPerSample),
       loadAverage: { start: loadStart, end: os.loadavg().map(round) },

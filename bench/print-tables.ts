@@ -148,6 +148,18 @@ function printDashboard(dashboard: DashboardResult): void {
       ],
     ])}\n`,
   );
+  if (d.documentServer) {
+    const { review, queue, ratio } = d.documentServer;
+    process.stdout.write(
+      `document server time (responseStart - requestStart) p50 / p95 ms: review screen ${review.p50} / ${review.p95}, queue ${queue.p50} / ${queue.p95}; review / queue p50 ${ratio}x\n`,
+    );
+  }
+  if (d.queueLayoutShift) {
+    const { desktop, narrow, loads, watchMs } = d.queueLayoutShift;
+    process.stdout.write(
+      `queue CLS (${loads} loads each, ${watchMs / 1000} s watched) p50 / max: 1440 px ${desktop.p50} / ${desktop.max}, 320 px ${narrow.p50} / ${narrow.max}\n`,
+    );
+  }
   process.stdout.write(
     `(approval notice p50 / p95 ${d.approveNotice.p50} / ${d.approveNotice.p95} ms; ${d.overview ? `GET /api/overview p50 / p95 ${d.overview.p50} / ${d.overview.p95} ms; ` : ""}server CPU ${d.serverCpuMsPerSample} ms per sample; load average ${d.loadAverage.start.join(" ")} -> ${d.loadAverage.end.join(" ")}; ${d.seconds} s in all, ${d.serverStartSeconds} s of it starting npm start)\n`,
   );

@@ -7,12 +7,14 @@ import { QueryProvider } from "@/components/dashboard/query-provider";
 import { SignOutAllButton } from "@/components/dashboard/sign-out-all-button";
 import { SignOutButton } from "@/components/dashboard/sign-out-button";
 import { ToVerifyNavLink } from "@/components/dashboard/immediate/to-verify-nav-link";
+import { getAlertSummary } from "@/lib/alerts/get-alert-summary";
 import { currentUser } from "@/lib/auth/require-user";
 import { sessionIdleMs } from "@/lib/auth/session-claims";
 import { env } from "@/lib/env";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
-  const user = await currentUser();
+  // The alert banner's first summary beside the session check (reading only: a failure shows no banner).
+  const [user, alerts] = await Promise.all([currentUser(), getAlertSummary().catch(() => null)]);
   // No user: the page itself redirects to the sign-in page (it knows where to come back to, and why).
   if (!user) return <main id="main">{children}</main>;
   return (
@@ -63,7 +65,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           </div>
         </div>
       </header>
-      <AlertBanner userId={user.id} pollMs={env().ALERT_POLL_SECONDS * 1000} />
+      <AlertBanner userId={user.id} pollMs={env().ALERT_POLL_SECONDS * 1000} initial={alerts} />
       <main id="main" className="mx-auto max-w-screen-2xl px-4 py-3">
         {children}
       </main>

@@ -2,13 +2,25 @@
 // sender's callback, and a timeline (received, viewed by whom, claimed, released, decided, each callback
 // attempt). The review screen polls it, so it is not itself recorded as a view. Callback rows are only
 // read here; lib/callbacks owns writing them.
+//
+// The timeline is for a person reading what happened, so:
+//   - views (the review screen, the printable record, the patient history, the API) are one line per person
+//     per day in the store's clock, with a count and the screens; the audit log keeps every one. They are
+//     counted in SQL, in 15-minute buckets that the store's days are then made of, so a transfer opened all
+//     day long costs a few rows here and never pushes its decision out of the list;
+//   - entries are in the order things happened, and entries of one transaction in their logical order: a
+//     decision's callback row is stamped with the transaction's start (created_at's default), a moment
+//     before the decision's own time, so it is listed at the decision's time and after it.
 import { RX_CALLBACK_ERROR } from "@/lib/callbacks/callback-answer";
 import { callbackView, type CallbackTimeline } from "@/lib/callbacks/find-callback-timeline";
+import { localParts } from "@/lib/alerts/opening-hours";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
+import { getAllStoreAlertSettings } from "@/lib/stores/store-npis";
 import { errorTypeText } from "@/lib/transfers/decision-inputs";
+import { claimView, decisionView, type ClaimView, type DecisionView } from "@/lib/transfers/transfer-state";
 import type { CallbackAttempt } from "@/generated/prisma/client";
-import type { Decision, TransferStatus } from "@/generated/prisma/enums";
+import type { TransferStatus } from "@/generated/prisma/enums";
 
 export type TimelineKind =
   | "received"
@@ -29,8 +41,9 @@ export type TimelineEvent = {
   /** What happened, in words (no patient data). */
   text: string;
   actor: string | null;
-  /** Repeated views by the same person in a row are folded into one entry. */
+  /** Views: how many that day (folded into one entry) and the last one's time. */
   count?: number;
+  lastAt?: string;
   /** For callback attempts: did the sender acknowledge (2xx, and not RX_CALLBACK_ERROR)? */
   ok?: boolean;
 };
@@ -40,75 +53,145 @@ export type TransferActivity = {
   status: TransferStatus;
   receivedAt: string;
   decidedAt: string | null;
-  claim: { heldBy: string; heldById: string; claimExpiresAt: string } | null;
-  /** description: what a rejection told the sender (null for an approval). */
-  decision: {
-    decision: Decision;
-    pharmacistName: string;
-    decidedAt: string;
-    errorType: string | null;
-    description: string | null;
-  } | null;
+  claim: ClaimView | null;
+  decision: DecisionView | null;
   callback: CallbackTimeline | null;
   timeline: TimelineEvent[];
   serverTime: string;
 };
 
+/** The most recent non-view audit records listed (views are counted, not listed). */
 const MAX_AUDIT_EVENTS = 500;
+const VIEW_ACTIONS = ["transfer.viewed", "transfer.history_viewed"];
+const SCREEN_WORDS: Record<string, string> = {
+  review: "review screen",
+  record: "transfer record",
+  api: "API",
+  history: "patient history",
+};
+
+/** Within one instant, the order in which one thing leads to the next. */
+const RANK: Record<TimelineKind, number> = {
+  received: 0,
+  viewed: 1,
+  claimed: 2,
+  released: 3,
+  refused: 4,
+  event: 4,
+  approved: 5,
+  rejected: 5,
+  callback_queued: 6,
+  callback_attempt: 7,
+  callback_delivered: 8,
+};
+
+type EventRow = {
+  at: Date;
+  actor: string;
+  action: string;
+  details: unknown;
+  user_name: string | null;
+};
+type ViewBucketRow = {
+  first_at: Date;
+  last_at: Date;
+  n: number;
+  user_id: string | null;
+  actor: string;
+  user_name: string | null;
+  screen: string;
+};
+
+function readEvents(referenceID: string): Promise<EventRow[]> {
+  return db().$queryRaw<EventRow[]>`
+    SELECT e.at, e.actor, e.action, e.details, u.name AS user_name
+      FROM audit_events e LEFT JOIN users u ON u.id = e.user_id
+     WHERE e.transfer_id = ${referenceID} AND e.action <> ALL (${VIEW_ACTIONS}::text[])
+     ORDER BY e.id DESC LIMIT ${MAX_AUDIT_EVENTS}`;
+}
+
+function readViewBuckets(referenceID: string): Promise<ViewBucketRow[]> {
+  return db().$queryRaw<ViewBucketRow[]>`
+    SELECT min(e.at) AS first_at, max(e.at) AS last_at, count(*)::int AS n, e.user_id, e.actor, u.name AS user_name,
+           CASE WHEN e.action = 'transfer.history_viewed' THEN 'history' ELSE coalesce(e.details->>'screen', 'review') END AS screen
+      FROM audit_events e LEFT JOIN users u ON u.id = e.user_id
+     WHERE e.transfer_id = ${referenceID} AND e.action = ANY (${VIEW_ACTIONS}::text[])
+     GROUP BY floor(extract(epoch FROM e.at) / 900), e.user_id, e.actor, u.name, screen`;
+}
+
+/** One line per person per day (the store's): first view, last view, how many, on which screens. */
+function foldViews(buckets: ViewBucketRow[], timeZone: string): TimelineEvent[] {
+  const lines = new Map<string, { who: string; first: Date; last: Date; n: number; screens: Set<string> }>();
+  for (const b of buckets) {
+    const who = b.user_name || b.actor;
+    const day = localParts(b.first_at, timeZone);
+    const key = `${b.user_id ?? b.actor}|${day.year}-${day.month}-${day.day}`;
+    const line = lines.get(key);
+    if (!line) {
+      lines.set(key, { who, first: b.first_at, last: b.last_at, n: b.n, screens: new Set([b.screen]) });
+      continue;
+    }
+    if (b.first_at < line.first) line.first = b.first_at;
+    if (b.last_at > line.last) line.last = b.last_at;
+    line.n += b.n;
+    line.screens.add(b.screen);
+  }
+  return [...lines.values()].map((line) => {
+    const screens = Object.keys(SCREEN_WORDS).filter((s) => line.screens.has(s));
+    const other = [...line.screens].filter((s) => !(s in SCREEN_WORDS));
+    const on = [...screens.map((s) => SCREEN_WORDS[s]!), ...other].join(", ");
+    return {
+      at: line.first.toISOString(),
+      kind: "viewed",
+      text: `Viewed by ${line.who} (${on})`,
+      actor: line.who,
+      count: line.n,
+      lastAt: line.last.toISOString(),
+    };
+  });
+}
 
 export async function getTransferActivity(referenceID: string): Promise<TransferActivity> {
   if (referenceID.length > 64) throw new DomainError("not_found", `No transfer ${referenceID}.`);
-  const row = await db().transfer.findUnique({
-    where: { id: referenceID },
-    select: {
-      id: true,
-      status: true,
-      receivedAt: true,
-      decidedAt: true,
-      claimExpiresAt: true,
-      claimedBy: { select: { id: true, name: true } },
-      partner: { select: { name: true } },
-      decision: {
-        select: { decision: true, pharmacistName: true, decidedAt: true, errorType: true, description: true },
+  // Independent reads, side by side: the screen waits for the slowest, not for their sum.
+  const [row, callback, events, viewBuckets, alertSettings] = await Promise.all([
+    db().transfer.findUnique({
+      where: { id: referenceID },
+      select: {
+        id: true,
+        status: true,
+        receivedAt: true,
+        decidedAt: true,
+        receivingNpi: true,
+        claimExpiresAt: true,
+        claimedBy: { select: { id: true, name: true } },
+        partner: { select: { name: true } },
+        decision: {
+          select: { decision: true, pharmacistName: true, decidedAt: true, errorType: true, description: true },
+        },
       },
-      callback: { include: { attempts: { orderBy: { attemptNumber: "asc" } } } },
-    },
-  });
+    }),
+    db().callback.findUnique({
+      where: { transferId: referenceID },
+      include: { attempts: { orderBy: { attemptNumber: "asc" } } },
+    }),
+    readEvents(referenceID),
+    readViewBuckets(referenceID),
+    getAllStoreAlertSettings(),
+  ]);
   if (!row) throw new DomainError("not_found", `No transfer ${referenceID}.`);
-
-  const events = await db().auditEvent.findMany({
-    where: { transferId: referenceID },
-    orderBy: { id: "desc" },
-    take: MAX_AUDIT_EVENTS,
-    select: { at: true, userId: true, actor: true, action: true, details: true },
-  });
-  events.reverse();
-  const userIds = [...new Set(events.map((e) => e.userId).filter((id): id is string => id !== null))];
-  const users = await db().user.findMany({ where: { id: { in: userIds } }, select: { id: true, name: true } });
-  const nameOf = new Map(users.map((u) => [u.id, u.name]));
+  const timeZone = alertSettings.get(row.receivingNpi)?.timeZone ?? "UTC";
+  const decidedAt = row.decision?.decidedAt.toISOString();
 
   const timeline: TimelineEvent[] = [
     { at: row.receivedAt.toISOString(), kind: "received", text: `Received from ${row.partner.name}`, actor: null },
+    ...foldViews(viewBuckets, timeZone),
   ];
-  for (const e of events) {
-    const who = (e.userId && nameOf.get(e.userId)) || e.actor;
+  for (const e of events.reverse()) {
+    const who = e.user_name || e.actor;
     const at = e.at.toISOString();
     const details = (e.details ?? {}) as Record<string, unknown>;
     switch (e.action) {
-      case "transfer.viewed": {
-        const previous = timeline[timeline.length - 1];
-        if (previous?.kind === "viewed" && previous.actor === who) {
-          previous.count = (previous.count ?? 1) + 1;
-        } else {
-          timeline.push({
-            at,
-            kind: "viewed",
-            text: details.screen === "record" ? `Transfer record viewed by ${who}` : `Viewed by ${who}`,
-            actor: who,
-          });
-        }
-        break;
-      }
       case "transfer.claimed":
         timeline.push({ at, kind: "claimed", text: `Claimed for review by ${who}`, actor: who });
         break;
@@ -116,8 +199,9 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
         timeline.push({ at, kind: "released", text: `Claim released by ${who}`, actor: who });
         break;
       case "transfer.approved":
+        // At the decision's own time, which its callback shares (the audit record is written a moment later).
         timeline.push({
-          at,
+          at: decidedAt ?? at,
           kind: "approved",
           text: `Approved by ${who}: CONFIRMED queued for the sender`,
           actor: who,
@@ -125,7 +209,7 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
         break;
       case "transfer.rejected":
         timeline.push({
-          at,
+          at: decidedAt ?? at,
           kind: "rejected",
           text: `Rejected by ${who} (${errorTypeText(typeof details.errorType === "string" ? details.errorType : null)}): ERROR queued for the sender${row.decision?.description ? `, saying “${row.decision.description}”` : ""}`,
           actor: who,
@@ -144,10 +228,10 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
     }
   }
 
-  const callback = row.callback;
   if (callback) {
+    const createdAt = callback.createdAt.toISOString();
     timeline.push({
-      at: callback.createdAt.toISOString(),
+      at: decidedAt && decidedAt > createdAt ? decidedAt : createdAt,
       kind: "callback_queued",
       text: "Callback to the sender queued",
       actor: null,
@@ -163,28 +247,17 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
       });
     }
   }
-  timeline.sort((a, b) => a.at.localeCompare(b.at));
+  // ISO instants of one format sort as strings; within one instant, by what leads to what. Stable otherwise.
+  timeline.sort((a, b) => a.at.localeCompare(b.at) || RANK[a.kind] - RANK[b.kind]);
 
   const now = new Date();
-  const claimLive = row.status === "RECEIVED" && row.claimedBy && row.claimExpiresAt && row.claimExpiresAt > now;
   return {
     referenceID: row.id,
     status: row.status,
     receivedAt: row.receivedAt.toISOString(),
     decidedAt: row.decidedAt?.toISOString() ?? null,
-    claim:
-      claimLive && row.claimedBy && row.claimExpiresAt
-        ? { heldBy: row.claimedBy.name, heldById: row.claimedBy.id, claimExpiresAt: row.claimExpiresAt.toISOString() }
-        : null,
-    decision: row.decision
-      ? {
-          decision: row.decision.decision,
-          pharmacistName: row.decision.pharmacistName,
-          decidedAt: row.decision.decidedAt.toISOString(),
-          errorType: row.decision.errorType,
-          description: row.decision.description,
-        }
-      : null,
+    claim: claimView(row, now),
+    decision: row.decision ? decisionView(row.decision) : null,
     callback: callback ? callbackView(callback) : null,
     timeline,
     serverTime: now.toISOString(),

@@ -10,16 +10,13 @@ import { DEFAULT_STORE_RULES, inZone, parseStoreRules, type StoreRulesInZone } f
 import { reviewDrug, type DrugReview } from "@/lib/transfers/drug-review";
 import { reviewCheckOptions } from "@/lib/transfers/review-check-options";
 import { reviewChecks, type ReviewCheck } from "@/lib/transfers/review-checks";
+import { claimView, decisionView, type ClaimView, type DecisionView } from "@/lib/transfers/transfer-state";
 import { TransferRequestSchema, type Address, type TransferRequest, type TransferResponse } from "@/lib/transfers/wire";
-import type { Decision, TransferStatus } from "@/generated/prisma/enums";
+import type { TransferStatus } from "@/generated/prisma/enums";
 
-export type DecisionRecord = {
-  decision: Decision;
-  pharmacistName: string;
+/** The decision as the live state shows it (transfer-state.ts), and what the record adds. */
+export type DecisionRecord = DecisionView & {
   userId: string;
-  decidedAt: string;
-  errorType: string | null;
-  description: string | null;
   drugSchedule: string | null;
   scheduleBasis: string | null;
   oneTimeTransferConfirmed: boolean | null;
@@ -44,7 +41,7 @@ export type TransferReview = {
   /** The drug's schedule, allergy cross-checks, legal expiry and the rules that refuse approval, as of now. */
   drug: DrugReview | null;
   storeRules: StoreRulesInZone;
-  claim: { heldBy: string; heldById: string; claimExpiresAt: string } | null;
+  claim: ClaimView | null;
   decision: DecisionRecord | null;
   callbackStatus: string | null;
   /** Why the store's immediate-confirmation policy (on now) did not confirm this pending transfer at intake. */
@@ -70,26 +67,28 @@ export async function getTransferReview(
   });
   if (!row) throw new DomainError("not_found", `No transfer ${referenceID}.`);
 
-  await recordAuditEvent({
-    userId: ctx.actor.id,
-    actor: ctx.actor.email,
-    action: "transfer.viewed",
-    transferId: referenceID,
-    clientAddress: ctx.clientAddress,
-    details: { screen: ctx.screen },
-  });
+  // The view's audit record and the store's rules do not wait for each other.
+  const [, store] = await Promise.all([
+    recordAuditEvent({
+      userId: ctx.actor.id,
+      actor: ctx.actor.email,
+      action: "transfer.viewed",
+      transferId: referenceID,
+      clientAddress: ctx.clientAddress,
+      details: { screen: ctx.screen },
+    }),
+    db().store.findUnique({ where: { npi: row.receivingNpi } }),
+  ]);
 
   const now = new Date();
   const parsed = TransferRequestSchema.safeParse(row.request);
   const request = parsed.success ? parsed.data : null;
-  const store = await db().store.findUnique({ where: { npi: row.receivingNpi } });
   const storeRules = store ? inZone(parseStoreRules(store), store.timeZone) : DEFAULT_STORE_RULES;
   const drug = request ? reviewDrug(request, storeRules, now) : null;
   const immediateMiss =
     row.status === "RECEIVED" && row.immediateMiss && (await findImmediateConfirmNpis()).has(row.receivingNpi)
       ? row.immediateMiss
       : null;
-  const claimLive = row.claimedBy && row.claimExpiresAt && row.claimExpiresAt > now && row.status === "RECEIVED";
 
   return {
     referenceID: row.id,
@@ -112,18 +111,11 @@ export async function getTransferReview(
               detail: "The stored request no longer matches the wire schema: read the raw request.",
             },
           ],
-    claim:
-      claimLive && row.claimedBy && row.claimExpiresAt
-        ? { heldBy: row.claimedBy.name, heldById: row.claimedBy.id, claimExpiresAt: row.claimExpiresAt.toISOString() }
-        : null,
+    claim: claimView(row, now),
     decision: row.decision
       ? {
-          decision: row.decision.decision,
-          pharmacistName: row.decision.pharmacistName,
+          ...decisionView(row.decision),
           userId: row.decision.userId,
-          decidedAt: row.decision.decidedAt.toISOString(),
-          errorType: row.decision.errorType,
-          description: row.decision.description,
           drugSchedule: row.decision.drugSchedule,
           scheduleBasis: row.decision.scheduleBasis,
           oneTimeTransferConfirmed: row.decision.oneTimeTransferConfirmed,

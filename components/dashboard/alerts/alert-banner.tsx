@@ -9,9 +9,19 @@ import { useAlertNotifications, useNotificationSetting } from "@/components/dash
 import { NotificationToggle } from "@/components/dashboard/alerts/notification-toggle";
 import { useTabTitleCount } from "@/components/dashboard/alerts/tab-title-count";
 import { useAlertSummary } from "@/components/dashboard/alerts/use-alert-summary";
+import type { AlertSummary } from "@/lib/alerts/alert-summary";
 
-export function AlertBanner({ userId, pollMs }: { userId: string; pollMs: number }) {
-  const { data } = useAlertSummary(pollMs);
+export function AlertBanner({
+  userId,
+  pollMs,
+  initial,
+}: {
+  userId: string;
+  pollMs: number;
+  /** The server's summary for the first paint (null when it could not be read: the first poll then asks). */
+  initial: AlertSummary | null;
+}) {
+  const { data } = useAlertSummary(pollMs, initial);
   const count = data?.count ?? 0;
   const capped = data?.capped ?? false;
   const oldest = data?.oldest ?? null;

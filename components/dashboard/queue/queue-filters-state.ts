@@ -1,37 +1,13 @@
 "use client";
-// The queue's filters: what the page starts with (from the URL), how they become the API's query and the
-// address bar's, and the state that changes them. Clearing is one function, used by the filter form and by
+// The queue's filters: how they become the address bar's (the API's query: queue-api-params.ts), and the
+// state that changes them. Clearing is one function, used by the filter form and by
 // the empty table's "Clear the filters".
 import { useEffect, useState } from "react";
-import { setDayRange } from "@/components/dashboard/day-range";
+import type { QueueFilterValues, QueueInitialState } from "@/components/dashboard/queue/queue-api-params";
 
-export type QueueInitialState = {
-  status: string;
-  sender: string;
-  from: string;
-  to: string;
-  flags: string[];
-  schedule: string;
-  q: string;
-  sort: string;
-};
-
-export type QueueFilterValues = QueueInitialState;
+export type { QueueFilterValues, QueueInitialState } from "@/components/dashboard/queue/queue-api-params";
 
 const CLEARED = { sender: "", from: "", to: "", flags: [], schedule: "", q: "" } satisfies Partial<QueueFilterValues>;
-
-export function queueApiParams(f: QueueFilterValues, cursor: string | undefined): URLSearchParams {
-  const p = new URLSearchParams();
-  p.set("status", f.status);
-  if (f.sender) p.set("sender", f.sender);
-  setDayRange(p, f.from, f.to);
-  if (f.flags.length) p.set("flags", f.flags.join(","));
-  if (f.schedule) p.set("schedule", f.schedule);
-  if (f.q) p.set("q", f.q);
-  p.set("sort", f.sort);
-  if (cursor) p.set("cursor", cursor);
-  return p;
-}
 
 function urlParams(f: QueueFilterValues): URLSearchParams {
   const p = new URLSearchParams();

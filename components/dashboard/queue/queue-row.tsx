@@ -149,7 +149,7 @@ export function QueueRow({
       }}
       className={`${TR_CLASS} cursor-pointer align-top hover:bg-slate-50 ${item.patientGroup ? "border-l-4 border-l-violet-500" : ""} ${selected ? "bg-blue-50 outline outline-2 -outline-offset-2 outline-blue-500" : ""}`}
     >
-      <td className={`${TD_CLASS} whitespace-nowrap`}>
+      <td className={TD_CLASS}>
         <AgeOrStatus item={item} now={now} windowMs={windowMs} />
         {isNew && (
           <span className="ml-1">
@@ -196,7 +196,7 @@ export function QueueRow({
       <td className={TD_CLASS}>
         <Flags item={item} />
       </td>
-      <td className={`${TD_CLASS} whitespace-nowrap`}>
+      <td className={`${TD_CLASS} break-words`}>
         <Reviewer item={item} userId={userId} />
       </td>
     </tr>

@@ -10,7 +10,9 @@ export const TABS = [
 
 function countText(c: { count: number; capped: boolean } | undefined): string {
   if (!c) return "";
-  return c.capped ? `${c.count.toLocaleString()}+` : c.count.toLocaleString();
+  // One locale on the server and in every browser: the server renders the first counts.
+  const text = c.count.toLocaleString("en-US");
+  return c.capped ? `${text}+` : text;
 }
 
 export function QueueStatusTabs({

@@ -1,12 +1,16 @@
 "use client";
 // The queue's table: a row a transfer, the selected row marked once the pharmacist moves in the table, and
-// what to say when there is nothing to show (filtered out, nothing waiting, still loading).
+// what to say when there is nothing to show (filtered out, nothing waiting, still loading). The columns have
+// fixed shares of a fixed layout, so rows arriving or changing on a refresh never move the columns (a narrow
+// screen scrolls the table in its own region).
 import { QueueRow } from "@/components/dashboard/queue/queue-row";
 import { TABS } from "@/components/dashboard/queue/queue-status-tabs";
 import { TABLE_CLASS, TableHead } from "@/components/ui/table";
 import type { QueueItem } from "@/lib/transfers/queue-items";
 
 const COLUMNS = ["Age / status", "Patient", "DOB", "Drug", "Sender", "Received", "Flags", "Reviewer"];
+/** Each column's share of the table, in COLUMNS' order. */
+const COLUMN_WIDTHS = ["11%", "15%", "10%", "15%", "11%", "12%", "14%", "12%"];
 
 type Props = {
   items: QueueItem[];
@@ -75,11 +79,16 @@ export function QueueTable({
 }: Props) {
   return (
     <div className="mt-2 overflow-x-auto rounded border border-slate-200 bg-white">
-      <table className={TABLE_CLASS}>
+      <table className={`${TABLE_CLASS} min-w-[72rem] table-fixed`}>
         <caption className="sr-only">
           Transfers, {TABS.find((t) => t.status === status)?.label.toLowerCase()},{" "}
           {sort === "oldest" ? "oldest first" : "newest first"}
         </caption>
+        <colgroup>
+          {COLUMN_WIDTHS.map((width, i) => (
+            <col key={COLUMNS[i]} style={{ width }} />
+          ))}
+        </colgroup>
         <TableHead columns={COLUMNS} />
         <tbody ref={bodyRef}>
           {items.map((item, index) => (

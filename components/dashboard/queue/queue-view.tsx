@@ -1,18 +1,17 @@
 "use client";
-// The review queue. TanStack Query refreshes the current page every few seconds, so a transfer that
-// arrives appears without a reload (and is announced); pages are keyset cursors from the server; filters
-// and search live in the URL so a view can be shared or bookmarked. Keyboard: j/k or arrows move, Enter
-// opens, / searches, n/p page, ? lists the shortcuts.
+// The review queue. The server renders the first page (app/(dashboard)/transfers/page.tsx hands it to the
+// query cache); TanStack Query refreshes the current page every few seconds, so a transfer that arrives
+// appears without a reload (and is announced); pages are keyset cursors from the server; filters and search
+// live in the URL so a view can be shared or bookmarked. Keyboard: j/k or arrows move, Enter opens,
+// / searches, n/p page, ? lists the shortcuts.
+// The layout holds still while rows arrive and refresh: the pager sits above the table (a row that arrives
+// never moves it under a click), the table's columns have fixed widths, and the status line keeps one line.
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { apiFetch, ApiError } from "@/components/dashboard/api-client";
 import { QueueFilters } from "@/components/dashboard/queue/queue-filters";
-import {
-  queueApiParams,
-  useQueueFilters,
-  type QueueFiltersState,
-  type QueueInitialState,
-} from "@/components/dashboard/queue/queue-filters-state";
+import { queueApiParams, queueQueryKey, type QueueInitialState } from "@/components/dashboard/queue/queue-api-params";
+import { useQueueFilters, type QueueFiltersState } from "@/components/dashboard/queue/queue-filters-state";
 import { QueueStatusTabs } from "@/components/dashboard/queue/queue-status-tabs";
 import { QueueTable } from "@/components/dashboard/queue/queue-table";
 import { useQueueArrivals } from "@/components/dashboard/queue/use-queue-arrivals";
@@ -22,7 +21,7 @@ import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
 import type { QueuePage } from "@/lib/transfers/list-queue";
 
-export type { QueueInitialState } from "@/components/dashboard/queue/queue-filters-state";
+export type { QueueInitialState } from "@/components/dashboard/queue/queue-api-params";
 
 export const REFRESH_MS = 5_000;
 
@@ -35,9 +34,12 @@ const SHORTCUTS = [
   { keys: ["p"], action: "Previous page" },
 ];
 
-/** The clock the ages are counted on, ticking every 15 s. */
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
+/**
+ * The clock the ages are counted on, ticking every 15 s. It starts at the server's time of the first page,
+ * so the server's HTML and the browser's first render agree (it is seconds old), then follows the browser's clock.
+ */
+function useNow(serverTime: string | null): number {
+  const [now, setNow] = useState(() => (serverTime ? new Date(serverTime).getTime() : Date.now()));
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), 15_000);
     return () => window.clearInterval(timer);
@@ -49,7 +51,7 @@ function useQueuePage(filters: QueueInitialState, cursor: string | undefined) {
   const queryClient = useQueryClient();
   const searching = filters.q !== "";
   return useQuery({
-    queryKey: ["queue", filters, cursor ?? null],
+    queryKey: queueQueryKey(filters, cursor),
     queryFn: ({ queryKey }) => {
       // The first read of a page is the person's doing (opening the queue, a tab, a filter, a page): it is
       // audited and counts as activity. Re-reads of a page already shown (the timer) are background.
@@ -59,6 +61,8 @@ function useQueuePage(filters: QueueInitialState, cursor: string | undefined) {
     // A search is recorded in the audit log each time it runs: it is not repeated on a timer.
     refetchInterval: searching ? false : REFRESH_MS,
     refetchOnWindowFocus: !searching,
+    // The server's first page is fresh when the screen mounts: not read again at once.
+    staleTime: REFRESH_MS,
     placeholderData: keepPreviousData,
   });
 }
@@ -75,7 +79,8 @@ function QueueHeader({
   return (
     <div className="flex flex-wrap items-center justify-between gap-2">
       <h1 className="text-lg font-semibold">Transfer queue</h1>
-      <p className="text-xs text-slate-500" aria-live="off">
+      {/* One line whatever it says (it changes on every refresh), on its own line on a narrow screen. */}
+      <p className="w-full truncate text-xs text-slate-500 sm:w-auto" aria-live="off">
         {fetching ? (
           "Updating…"
         ) : updatedAt !== null ? (
@@ -99,7 +104,7 @@ function QueuePager({
   searching: boolean;
 }) {
   return (
-    <nav aria-label="Pages" className="mt-2 flex items-center gap-2">
+    <nav aria-label="Pages" className="mt-2 flex flex-wrap items-center gap-2">
       <Button disabled={state.pageNumber === 1} onClick={state.previousPage}>
         Previous page
       </Button>
@@ -122,12 +127,15 @@ export function QueueView({
   user,
   denied,
   windowMs,
+  serverTime,
 }: {
   initial: QueueInitialState;
   senders: { partnerId: string; name: string }[];
   user: { id: string; name: string; role: string };
   denied: string | null;
   windowMs: number;
+  /** When the server read the first page (null when it left it to the browser). */
+  serverTime: string | null;
 }) {
   const state = useQueueFilters(initial);
   const { filters } = state;
@@ -136,7 +144,7 @@ export function QueueView({
   const query = useQueuePage(filters, state.cursor);
   const page = query.data;
   const items = useMemo(() => page?.items ?? [], [page]);
-  const now = useNow();
+  const now = useNow(serverTime);
   const skew = page ? new Date(page.serverTime).getTime() - query.dataUpdatedAt : 0;
   const arrivals = useQueueArrivals({
     page,
@@ -175,6 +183,7 @@ export function QueueView({
           .
         </div>
       )}
+      <QueuePager state={state} nextCursor={page?.nextCursor} searching={searching} />
       <QueueTable
         items={items}
         loaded={Boolean(page)}
@@ -193,7 +202,6 @@ export function QueueView({
         onOpen={nav.open}
         bodyRef={nav.bodyRef}
       />
-      <QueuePager state={state} nextCursor={page?.nextCursor} searching={searching} />
       <ShortcutsBar shortcuts={SHORTCUTS} />
     </div>
   );

@@ -1,6 +1,6 @@
 "use client";
 // The timeline (received, viewed by whom, claimed, decided, each callback attempt) and the state of the
-// sender's callback, refreshed with the review header (same query). Redelivery is the callbacks feature's
+// sender's callback, refreshed with the review header (same query; every second while the callback is pending). Redelivery is the callbacks feature's
 // own button.
 import { RedeliverButton } from "@/components/callbacks/redeliver-button";
 import { useTransferActivity } from "@/components/dashboard/review/use-transfer-activity";
@@ -62,7 +62,12 @@ export function ActivityPanel({ referenceID, initial }: { referenceID: string; i
               <LocalTime iso={event.at} seconds />
             </span>{" "}
             <span className={event.ok === false ? "text-red-800" : ""}>{event.text}</span>
-            {event.count && event.count > 1 ? <span className="text-slate-500"> ({event.count}×)</span> : null}
+            {event.count && event.count > 1 && event.lastAt ? (
+              <span className="text-slate-500">
+                {" "}
+                ({event.count}×, last <LocalTime iso={event.lastAt} style="time" seconds />)
+              </span>
+            ) : null}
           </li>
         ))}
       </ol>

@@ -28,7 +28,9 @@ export function ReviewStatusLine({
   windowMs: number;
   storeTimeZone: string;
 }) {
-  const [now, setNow] = useState(() => Date.now());
+  // From the server's clock at first, so the server's HTML and the browser's first render say the same age
+  // (a fresh transfer's age is in seconds); the browser's clock from the first tick on.
+  const [now, setNow] = useState(() => new Date(activity.serverTime).getTime());
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), 15_000);
     return () => window.clearInterval(timer);

@@ -37,17 +37,19 @@ export default async function ReviewPage({ params }: Props) {
   const { referenceID } = await params;
   const user = await requirePageUser(`/transfers/${encodeURIComponent(referenceID)}`);
   const clientAddress = clientAddressOf(new Request("http://local", { headers: await headers() }));
-  let review;
+  // Side by side: the live state does not wait for the review's reads and audit record (its timeline shows
+  // this view from its next refresh on).
+  let review, activity;
   try {
-    review = await getTransferReview(referenceID, { actor: user, clientAddress, screen: "review" });
+    [review, activity] = await Promise.all([
+      getTransferReview(referenceID, { actor: user, clientAddress, screen: "review" }),
+      getTransferActivity(referenceID),
+    ]);
   } catch (err) {
     if (err instanceof DomainError && err.code === "not_found") notFound();
     throw err;
   }
-  const [activity, immediate] = await Promise.all([
-    getTransferActivity(referenceID),
-    review.status === "CONFIRMED" && !review.decision ? findImmediateRecord(referenceID) : null,
-  ]);
+  const immediate = review.status === "CONFIRMED" && !review.decision ? await findImmediateRecord(referenceID) : null;
   const now = new Date(review.serverTime);
   const request = review.request;
 

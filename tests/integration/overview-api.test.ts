@@ -30,7 +30,7 @@ describe("GET /api/overview", () => {
     expect(res.body.today.pendingByAge.map((b) => b.band)).toEqual(["0-1h", "1-2h", "2-3h", "3-4h", "4h+"]);
     expect(res.body.last30Days.days).toHaveLength(30);
     expect(res.body).not.toHaveProperty("partners");
-    expect(res.body.immediateConfirmation).toBeNull();
+    expect(res.body.immediateConfirmation).toMatchObject({ confirmedToday: expect.any(Number) });
   });
 
   it("gives an admin the partners as well", async () => {

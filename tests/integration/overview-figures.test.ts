@@ -222,6 +222,7 @@ describe("the overview at a pinned clock in America/Chicago", () => {
         p90DelayMinutes: 27.9,
         failureRate: 0.6,
         answersLastHour: 10,
+        failureCutoff: 0.5,
       },
       {
         partnerId: "prt_b",
@@ -235,6 +236,7 @@ describe("the overview at a pinned clock in America/Chicago", () => {
         p90DelayMinutes: null,
         failureRate: null,
         answersLastHour: 0,
+        failureCutoff: 0.5,
       },
     ]);
   });

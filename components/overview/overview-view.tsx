@@ -56,7 +56,10 @@ export function OverviewView({ initial }: { initial: Overview }) {
         <p className="text-sm text-slate-700" aria-live="polite">
           {o.today.date} ({o.today.timeZone}) · figures of {new Date(o.generatedAt).toLocaleTimeString()}
           <span className="inline-block w-24">{isFetching ? " · updating…" : ""}</span>
-          {error ? " · could not refresh; showing the last figures" : ""}
+        </p>
+        {/* Its own line, always there: the notice coming or going moves nothing. */}
+        <p className="min-h-[1.25rem] basis-full text-sm text-red-800" aria-live="polite">
+          {error ? "Could not refresh; showing the last figures." : ""}
         </p>
       </div>
       <h2 className="sr-only">Today</h2>

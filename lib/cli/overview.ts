@@ -8,8 +8,8 @@ export const OVERVIEW_COMMANDS: readonly CliCommand[] = [
     noun: "overview",
     verb: "rebuild-rollups",
     summary: [
-      "drop the overview's daily rollups and roll the last 30 days up again (after a restore, or in doubt);",
-      "safe while workers run",
+      "drop the overview's daily rollups and roll the last 30 days up again",
+      "(after a restore, or in doubt); safe while workers run",
     ],
     async run() {
       const result = await rebuildOverviewRollups();

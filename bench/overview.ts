@@ -1,18 +1,23 @@
 // The overview's server time at scale: getOverview (what /overview renders and GET /api/overview answers)
 // over a database of its own seeded with a year of transfers (2 % pending, the rest decided within 5 h, each
 // decided one with a callback, 20 partners), first with no rollups (every day read live, as before the
-// worker kept any), then after the worker's rollup. Runs in a child process pinned to one core (this file is
-// also that child), so the bench's own database and environment stay untouched.
+// worker kept any), then after the worker's rollup; then GET /api/overview over HTTP from `npm start` on the
+// same database, signed in. Runs in a child process pinned to one core (this file is also that child, and the
+// server its child), so the bench's own database and environment stay untouched. The time zone is the one
+// the server uses (the PHARMACY_NPI store's), so that the server reads the rollups made here.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { disconnectDb } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
 import { getOverview } from "@/lib/overview/get-overview";
+import { createPartner } from "@/lib/partners/create-partner";
+import { findStoreTimeZone } from "@/lib/overview/overview-calendar";
 import { rollUpOverview } from "@/lib/overview/roll-up-overview";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import { createMigratedDatabase } from "@/tests/support/database";
-import { TEST_SECRETS } from "@/tests/support/server";
+import { createTestUser, signedInCookie } from "@/tests/support/dashboard-session";
+import { startTestServer, TEST_SECRETS } from "@/tests/support/server";
 import { percentile, ROOT, runJsonChild } from "./support";
 
 type Timing = { p50: number; p95: number; max: number };
@@ -25,10 +30,12 @@ export type OverviewBenchResult = {
   rollUpMs: { first: number; steadyTick: number };
   /** Closed days from the rollups, today live. */
   rolledUp: { admin: Timing; pharmacist: Timing; samples: number };
+  /** GET /api/overview from `npm start` (its worker off), with the rollups, measured by the client. */
+  http: { admin: Timing; pharmacist: Timing; samples: number };
+  timeZone: string;
 };
 type ChildArgs = { databaseUrl: string; transfers: number; samples: number };
 
-const TZ = "America/Chicago";
 const PARTNERS = 20;
 
 export async function benchOverview(opts: {
@@ -53,13 +60,15 @@ const timing = (xs: number[]): Timing => ({
 
 async function seed(databaseUrl: string, n: number): Promise<number> {
   const started = Date.now();
+  // Real partners (sealed webhook secrets): the server checks them against its keys at start.
+  const partnerIds: string[] = [];
+  for (let i = 1; i <= PARTNERS; i++)
+    partnerIds.push(
+      (await createPartner({ name: `Partner ${i}`, callbackUrl: `https://p${i}.example/cb`, npis: [] })).partnerId,
+    );
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query(`
-      INSERT INTO partners (id, name, npis, callback_url, webhook_secret)
-      SELECT 'prt_' || g, 'Partner ' || g, '{}', 'https://p' || g || '.example/cb', 'sealed'
-        FROM generate_series(1, ${PARTNERS}) g`);
     await client.query(`
       INSERT INTO users (id, email, name, password_hash, role)
       VALUES ('usr_bench', 'overview@bench.test', 'Bench', 'x', 'pharmacist')`);
@@ -72,7 +81,7 @@ async function seed(databaseUrl: string, n: number): Promise<number> {
         `INSERT INTO transfers (id, partner_id, request_id, content_hash, status, patient_first_name,
            patient_last_name, patient_search, patient_dob, sending_npi, sending_name, receiving_npi, rx_number,
            drug_name, drug_strength, has_allergies, received_at, decided_at, request, response, response_id)
-         SELECT 'trf_ov' || g, 'prt_' || (g % ${PARTNERS} + 1), 'ov' || g, md5(g::text),
+         SELECT 'trf_ov' || g, ($5::text[])[g % ${PARTNERS} + 1], 'ov' || g, md5(g::text),
                 (CASE WHEN g % 50 = 0 THEN 'RECEIVED' WHEN g % 7 = 0 THEN 'REJECTED' ELSE 'CONFIRMED' END)::"TransferStatus",
                 'F', 'L', 'l f', '1970-01-01', '1843501234', 'S', '1245319599', 'RXOV' || g, 'Atorvastatin', '20 mg',
                 false, a.at, CASE WHEN g % 50 <> 0 AND a.at + make_interval(mins => (g % 300)::int) < now()
@@ -80,7 +89,7 @@ async function seed(databaseUrl: string, n: number): Promise<number> {
                 $1::jsonb, '{}'::jsonb, 'rsp_ov' || g
            FROM generate_series($2::bigint, $3::bigint) g
           CROSS JOIN LATERAL (SELECT now() - make_interval(secs => g * 31536000.0 / $4::bigint) AS at) a`,
-        [template, from, to, n],
+        [template, from, to, n, partnerIds],
       );
     }
     await client.query(`
@@ -98,10 +107,13 @@ async function seed(databaseUrl: string, n: number): Promise<number> {
        CROSS JOIN LATERAL (SELECT CASE WHEN hashtext(id) % 97 = 0 THEN 'FAILED' WHEN hashtext(id) % 89 = 0 THEN 'PENDING'
                                        WHEN hashtext(id) % 83 = 0 THEN 'REFUSED' ELSE 'DELIVERED' END AS status) s
        WHERE decided_at IS NOT NULL`);
-    await client.query(`
+    await client.query(
+      `
       INSERT INTO partner_answer_counts (partner_id, minute, answers, failures, client_errors)
-      SELECT 'prt_' || p, date_trunc('minute', now()) - make_interval(mins => m), 10, (p * m) % 3, 0
-        FROM generate_series(1, ${PARTNERS}) p, generate_series(0, 59) m`);
+      SELECT p, date_trunc('minute', now()) - make_interval(mins => m), 10, (i * m) % 3, 0
+        FROM unnest($1::text[]) WITH ORDINALITY AS x(p, i), generate_series(0, 59) m`,
+      [partnerIds],
+    );
     await client.query("VACUUM (ANALYZE) transfers, transfer_decisions, callbacks");
   } finally {
     await client.end();
@@ -109,12 +121,24 @@ async function seed(databaseUrl: string, n: number): Promise<number> {
   return Math.round((Date.now() - started) / 1000);
 }
 
-async function timeCalls(samples: number, withPartners: boolean): Promise<number[]> {
+async function timeCalls(samples: number, withPartners: boolean, timeZone: string): Promise<number[]> {
   const ms: number[] = [];
   for (let i = 0; i < samples + 2; i++) {
     const t = performance.now();
-    const o = await getOverview({ withPartners, timeZone: TZ });
+    const o = await getOverview({ withPartners, timeZone });
     if (o.last30Days.days.length !== 30) throw new Error("bench: the overview has no 30 days");
+    if (i >= 2) ms.push(performance.now() - t);
+  }
+  return ms;
+}
+
+async function timeHttp(baseUrl: string, cookie: string, samples: number): Promise<number[]> {
+  const ms: number[] = [];
+  for (let i = 0; i < samples + 2; i++) {
+    const t = performance.now();
+    const res = await fetch(`${baseUrl}/api/overview`, { headers: { cookie } });
+    const body = await res.text();
+    if (res.status !== 200) throw new Error(`bench: GET /api/overview answered ${res.status}: ${body}`);
     if (i >= 2) ms.push(performance.now() - t);
   }
   return ms;
@@ -123,16 +147,30 @@ async function timeCalls(samples: number, withPartners: boolean): Promise<number
 async function child(args: ChildArgs): Promise<void> {
   setEnv({ DATABASE_URL: args.databaseUrl, ...TEST_SECRETS, LOG_LEVEL: "warn" });
   const seedSeconds = await seed(args.databaseUrl, args.transfers);
+  const tz = await findStoreTimeZone();
   const liveSamples = Math.max(3, Math.round(args.samples / 4));
-  const live = await timeCalls(liveSamples, true);
+  const live = await timeCalls(liveSamples, true, tz);
   let t = performance.now();
-  await rollUpOverview({ timeZone: TZ });
+  await rollUpOverview({ timeZone: tz });
   const first = performance.now() - t;
   t = performance.now();
-  await rollUpOverview({ timeZone: TZ, sweepCallbacksEveryMs: 0 });
+  await rollUpOverview({ timeZone: tz, sweepCallbacksEveryMs: 0 });
   const steadyTick = performance.now() - t;
-  const admin = await timeCalls(args.samples, true);
-  const pharmacist = await timeCalls(args.samples, false);
+  const admin = await timeCalls(args.samples, true, tz);
+  const pharmacist = await timeCalls(args.samples, false, tz);
+  const server = await startTestServer({ databaseUrl: args.databaseUrl, env: { RUN_WORKER: "false" } });
+  let http: OverviewBenchResult["http"];
+  try {
+    const adminCookie = await signedInCookie(server.baseUrl, await createTestUser("admin"));
+    const pharmacistCookie = await signedInCookie(server.baseUrl, await createTestUser("pharmacist"));
+    http = {
+      admin: timing(await timeHttp(server.baseUrl, adminCookie, args.samples)),
+      pharmacist: timing(await timeHttp(server.baseUrl, pharmacistCookie, args.samples)),
+      samples: args.samples,
+    };
+  } finally {
+    await server.stop();
+  }
   await disconnectDb();
   const result: OverviewBenchResult = {
     transfers: args.transfers,
@@ -140,6 +178,8 @@ async function child(args: ChildArgs): Promise<void> {
     live: { admin: timing(live), samples: liveSamples },
     rollUpMs: { first: Math.round(first), steadyTick: Math.round(steadyTick) },
     rolledUp: { admin: timing(admin), pharmacist: timing(pharmacist), samples: args.samples },
+    http,
+    timeZone: tz,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--only intake|queue|callbacks|approvals|metrics|dashboard|scale]`: every figure beside its
+// `npm run bench [-- --quick] [--only intake|queue|callbacks|approvals|metrics|dashboard|overview|scale]`: every figure beside its
 // baseline, measured in the same run, reported as a ratio; a table on stdout and the whole result as JSON in
 // bench/results/. --quick is the smoke run the test suite uses (short runs, small data); --only measures one
 // part. `scale` (the queue at 5 000 000 transfers) runs only when asked: `--only scale`, or `--scale` with the rest.
@@ -20,6 +20,7 @@ import { benchMetricsOverhead, type MetricsOverheadResult } from "./metrics-over
 import { benchApprovals, type ApprovalsResult } from "./approvals";
 import { benchCallbacks, type CallbacksResult } from "./callbacks";
 import { benchDashboard, type DashboardResult } from "./dashboard";
+import { benchOverview, type OverviewBenchResult } from "./overview";
 import { benchQueue, seedTransfers, type QueueSize } from "./queue";
 import { printTables } from "./print-tables";
 import { gib, SCALE_TRANSFERS, scaleDisk, type ScaleDisk } from "./scale-disk";
@@ -28,7 +29,7 @@ import { ROOT } from "./support";
 const quick = process.argv.includes("--quick");
 /** Read before setEnv points DATABASE_URL at the bench's own database: is the server someone else's? */
 const externalDatabase = Boolean(process.env.DATABASE_URL);
-const PARTS = ["intake", "queue", "dashboard", "callbacks", "metrics", "approvals", "scale"] as const;
+const PARTS = ["intake", "queue", "dashboard", "overview", "callbacks", "metrics", "approvals", "scale"] as const;
 type Part = (typeof PARTS)[number];
 const onlyArg = process.argv[process.argv.indexOf("--only") + 1];
 if (process.argv.includes("--only") && !PARTS.includes(onlyArg as Part)) {
@@ -240,6 +241,15 @@ async function main(): Promise<void> {
       });
     }
 
+    // The overview's server time over 1,000,000 transfers of its own (bench/overview.ts).
+    let overview: OverviewBenchResult | undefined;
+    if (runs("overview")) {
+      const transfers = quick ? 20_000 : 1_000_000;
+      step(`overview: getOverview over ${transfers.toLocaleString()} transfers, without and with the rollups`);
+      overview = await benchOverview({ adminUrl: postgres.adminUrl, transfers, samples: quick ? 3 : 40 });
+      process.stdout.write(`  ${JSON.stringify(overview)}\n`);
+    }
+
     let approvals: ApprovalsResult | undefined;
     if (runs("approvals")) {
       step(
@@ -292,6 +302,7 @@ async function main(): Promise<void> {
       queue,
       scale,
       dashboard,
+      overview,
       approvals,
       callbacks,
       metrics,

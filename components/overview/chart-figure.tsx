@@ -23,7 +23,8 @@ export function ChartFigure({
       <h2 id={`${id}-title`} className="font-semibold">
         {title}
       </h2>
-      <p id={`${id}-summary`} className="mt-1 min-h-[3rem] text-sm text-slate-700">
+      {/* Room for four lines: a summary that grows by a line on refresh does not push its chart down. */}
+      <p id={`${id}-summary`} className="mt-1 min-h-[5rem] text-sm text-slate-700">
         {summary}
       </p>
       <div role="img" aria-labelledby={`${id}-summary`} className="mt-2 h-52 w-full">

@@ -56,7 +56,10 @@ export function OverviewView({ initial }: { initial: Overview }) {
         <p className="text-sm text-slate-700" aria-live="polite">
           {o.today.date} ({o.today.timeZone}) · figures of {new Date(o.generatedAt).toLocaleTimeString()}
           <span className="inline-block w-24">{isFetching ? " · updating…" : ""}</span>
-          {error ? " · could not refresh; showing the last figures" : ""}
+        </p>
+        {/* Its own line, always there: the notice coming or going moves nothing. */}
+        <p className="min-h-[1.25rem] basis-full text-sm text-red-800" aria-live="polite">
+          {error ? "Could not refresh; showing the last figures." : ""}
         </p>
       </div>
       <h2 className="sr-only">Today</h2>
@@ -70,18 +73,43 @@ export function OverviewView({ initial }: { initial: Overview }) {
         <Outcomes o={o} />
         <Missing o={o} />
       </div>
-      <section aria-labelledby="immediate-title" className="rounded border border-dashed border-slate-300 bg-white p-3">
-        <h2 id="immediate-title" className="font-semibold">
-          Immediate confirmation
-        </h2>
-        <p className="text-sm text-slate-700">
-          {o.immediateConfirmation === null
-            ? "Confirmed at once and waiting for a countersign: shown here once immediate confirmation is in use."
-            : null}
-        </p>
-      </section>
+      <Immediate o={o} />
       {o.partners && <Partners o={o} partners={o.partners} />}
     </div>
+  );
+}
+
+function Immediate({ o }: { o: Overview }) {
+  const i = o.immediateConfirmation;
+  const figures = [
+    { label: "Confirmed at once today", value: i.confirmedToday },
+    { label: "Waiting for a countersign", value: i.waitingForCountersign },
+    { label: "Of those, past the verification limit", value: i.overdue },
+  ];
+  return (
+    <section aria-labelledby="immediate-title" className="rounded border border-slate-200 bg-white p-3">
+      <h2 id="immediate-title" className="font-semibold">
+        Immediate confirmation
+      </h2>
+      <p className="text-sm text-slate-700">
+        {i.enabled
+          ? "Transfers a store's policy confirmed at intake, and those no pharmacist has received and verified yet."
+          : "No store confirms transfers at intake now; those confirmed earlier and not yet verified are counted here."}
+      </p>
+      <dl className="mt-2 flex flex-wrap gap-x-6 gap-y-1 text-sm">
+        {figures.map((f) => (
+          <div key={f.label} className="flex items-baseline gap-2">
+            <dt className="text-slate-700">{f.label}</dt>
+            <dd className="text-lg font-semibold tabular-nums">{f.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="mt-1 text-sm">
+        <Link href="/transfers/to-verify" prefetch={false} className="text-blue-800 underline">
+          Transfers to verify
+        </Link>
+      </p>
+    </section>
   );
 }
 
@@ -333,13 +361,20 @@ function Partners({ o, partners }: { o: Overview; partners: NonNullable<Overview
           <table className="w-full border-collapse text-left text-sm">
             <thead>
               <tr>
-                {["Partner", "Delivered", "Retrying", "Waiting", "Failed", "Refused", "Delay (median / p90)"].map(
-                  (c) => (
-                    <th key={c} scope="col" className="border-b border-slate-300 px-1 py-0.5 font-medium">
-                      {c}
-                    </th>
-                  ),
-                )}
+                {[
+                  "Partner",
+                  "Delivered",
+                  "Retrying",
+                  "Waiting",
+                  "Failed",
+                  "Refused",
+                  "Delay (median / p90)",
+                  `Failure rate, last hour (cut-off ${percent(SENDER_CUTOFF_RATE)})`,
+                ].map((c) => (
+                  <th key={c} scope="col" className="border-b border-slate-300 px-1 py-0.5 font-medium">
+                    {c}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
@@ -357,6 +392,12 @@ function Partners({ o, partners }: { o: Overview; partners: NonNullable<Overview
                   ))}
                   <td className="border-b border-slate-100 px-1 py-0.5 tabular-nums">
                     {minutes(p.medianDelayMinutes)} / {minutes(p.p90DelayMinutes)}
+                  </td>
+                  <td className="border-b border-slate-100 px-1 py-0.5 tabular-nums">
+                    {percent(p.failureRate)}
+                    {p.failureRate !== null && p.failureRate > p.failureCutoff && (
+                      <span className="ml-1 font-medium text-red-800">over the cut-off</span>
+                    )}
                   </td>
                 </tr>
               ))}

@@ -14,6 +14,7 @@ import { jobQueueLogger } from "@/lib/callbacks/job-queue-schema";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { recordWorkerHeartbeat } from "@/lib/ops/lifecycle";
+import { startOverviewRollups } from "@/lib/overview/overview-rollup-worker";
 
 /** How often the worker proves it is alive for /readyz (which wants a heartbeat younger than 30 s). */
 const HEARTBEAT_MS = 10_000;
@@ -122,6 +123,7 @@ export async function startCallbackWorker(opts: { connectionString: string }): P
   const heartbeat = setInterval(beat, HEARTBEAT_MS);
   heartbeat.unref();
   const alertScanner = startAlertScanner();
+  const overviewRollups = startOverviewRollups();
   let stopping: Promise<void> | null = null;
   return {
     done: runner.promise,
@@ -130,6 +132,7 @@ export async function startCallbackWorker(opts: { connectionString: string }): P
     stop: () => {
       clearInterval(heartbeat);
       alertScanner.stop();
+      overviewRollups.stop();
       return (stopping ??= runner
         .stop()
         .catch((err: unknown) => log("error", "callback worker did not stop cleanly", errorFields(err)))

@@ -7,6 +7,7 @@ import { CLIENT_COMMANDS } from "@/lib/cli/clients";
 import type { CliCommand } from "@/lib/cli/command-table";
 import { INTEGRATION_KEY_COMMANDS } from "@/lib/cli/integration-keys";
 import { KEY_COMMANDS } from "@/lib/cli/keys";
+import { OVERVIEW_COMMANDS } from "@/lib/cli/overview";
 import { PARTNER_COMMANDS } from "@/lib/cli/partners";
 import { SECRET_COMMANDS } from "@/lib/cli/secrets";
 import { SENDER_COMMANDS } from "@/lib/cli/sender";
@@ -28,6 +29,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
   ...SECRET_COMMANDS,
   ...CALLBACK_COMMANDS,
   ...SENDER_COMMANDS,
+  ...OVERVIEW_COMMANDS,
 ];
 
 /** `npm run cli -- --help`. */

@@ -1,11 +1,22 @@
-// The overview's figures: a handful of aggregate queries, each a range scan of an index on the timestamps
-// (transfers.received_at, transfer_decisions.decided_at, callbacks' (partner_id, created_at), the pending
-// transfers' (status, received_at)), never the request JSON. "Today" and the hours are the store's calendar:
-// the time zone of PHARMACY_NPI's alert settings (UTC when it has none). `now` is an option so that tests
-// pin the clock.
+// The overview's figures. The closed days of the last 30 come from the worker's rollups
+// (lib/overview/roll-up-overview.ts), a few hundred rows; the days after the last rolled-up one (today, and
+// yesterday until 4 h past midnight, or more if no worker has run) are aggregated live by the same statements
+// (lib/overview/overview-day-queries.ts), as are the figures of the moment: pending by age, today's decisions
+// by hour, the partners' last hour and the immediate confirmations waiting. "Today" and the hours are the
+// store's calendar: the time zone of PHARMACY_NPI's alert settings (UTC when it has none). `now` is an option
+// so that tests pin the clock.
 import { db } from "@/lib/db/prisma";
-import { env } from "@/lib/env";
-import { isTimeZone } from "@/lib/alerts/alert-settings";
+import { findStoreTimeZone, localDateOf, localMidnights, shiftDate } from "@/lib/overview/overview-calendar";
+import {
+  countArrivalsByHour,
+  countCallbackDelays,
+  countCallbackStates,
+  countMissing,
+  countOutcomes,
+  measureDecisionTimes,
+  type DayRange,
+} from "@/lib/overview/overview-day-queries";
+import { histogramPercentile, type HistogramBin } from "@/lib/overview/histogram-percentile";
 import {
   AGE_BANDS,
   OVERVIEW_DAYS,
@@ -13,10 +24,12 @@ import {
   type AgeBand,
   type Overview,
   type OverviewDay,
+  type OverviewImmediate,
   type OverviewOutcome,
   type OverviewPartner,
 } from "@/lib/overview/overview-views";
-import { SENDER_WINDOW_MS } from "@/lib/transfers/sender-window";
+import { findCompleteThrough } from "@/lib/overview/roll-up-overview";
+import { SENDER_CUTOFF_RATE } from "@/lib/partners/failure-rate";
 
 export type GetOverviewOptions = {
   now?: Date;
@@ -28,43 +41,40 @@ export type GetOverviewOptions = {
 
 const HOURS = Array.from({ length: 24 }, (_, hour) => hour);
 const roundMinutes = (m: number | null) => (m === null ? null : Math.round(m * 10) / 10);
+const minOf = (a: string, b: string) => (a < b ? a : b);
 
-async function storeTimeZone(): Promise<string> {
-  const store = await db().store.findUnique({ where: { npi: env().PHARMACY_NPI }, select: { timeZone: true } });
-  return store && isTimeZone(store.timeZone) ? store.timeZone : "UTC";
-}
+/** Which days the rollups answer for, and the live range after them. */
+type Split = {
+  tz: string;
+  now: Date;
+  firstDay: string;
+  /** The last rolled-up day read from the rollups; null: none, everything is live. */
+  rolledThrough: string | null;
+  /** From the first day not rolled up to now, inclusive. */
+  live: DayRange;
+};
 
 export async function getOverview(options: GetOverviewOptions): Promise<Overview> {
   const now = options.now ?? new Date();
-  const tz = options.timeZone ?? (await storeTimeZone());
-  const windowSeconds = SENDER_WINDOW_MS / 1000;
-  // Local midnights as timestamptz: arithmetic on the local timestamp, so a DST change keeps whole days.
-  const localDay = (daysBack: number) =>
-    db().$queryRaw<{ at: Date; date: string; hour: number }[]>`
-      SELECT ((date_trunc('day', ${now}::timestamptz AT TIME ZONE ${tz}) - make_interval(days => ${daysBack}::int))
-               AT TIME ZONE ${tz}) AS at,
-             to_char(date_trunc('day', ${now}::timestamptz AT TIME ZONE ${tz}), 'YYYY-MM-DD') AS date,
-             extract(hour FROM ${now}::timestamptz AT TIME ZONE ${tz})::int AS hour`;
-  const [todayRows, periodRows] = await Promise.all([localDay(0), localDay(OVERVIEW_DAYS - 1)]);
-  const todayStart = todayRows[0]!;
-  const periodStart = periodRows[0]!;
-  const dayStart = todayStart.at;
-  const since = periodStart.at;
+  const tz = options.timeZone ?? (await findStoreTimeZone());
+  const q = db();
+  const [{ date: today, hour }, state] = await Promise.all([localDateOf(q, tz, now), findCompleteThrough(tz)]);
+  const firstDay = shiftDate(today, -(OVERVIEW_DAYS - 1));
+  const rolledThrough =
+    state && state.completeThrough >= firstDay ? minOf(state.completeThrough, shiftDate(today, -1)) : null;
+  const liveFirstDay = rolledThrough ? shiftDate(rolledThrough, 1) : firstDay;
+  const usualDays = Array.from({ length: USUAL_WEEKS }, (_, i) => shiftDate(today, -7 * (i + 1)));
+  const [dayStart, liveFrom, usualFrom] = await localMidnights(q, tz, [
+    today,
+    liveFirstDay,
+    usualDays[USUAL_WEEKS - 1]!,
+  ]);
+  const nowInclusive = new Date(now.getTime() + 1);
+  const split: Split = { tz, now, firstDay, rolledThrough, live: { tz, from: liveFrom!, to: nowInclusive } };
 
-  const [arrivals, pending, decisionsToday, days, missing, outcomes, partners] = await Promise.all([
-    db().$queryRaw<{ k: number; hour: number; count: number }[]>`
-      WITH bounds AS (
-        SELECT k,
-               (date_trunc('day', ${now}::timestamptz AT TIME ZONE ${tz}) - make_interval(days => 7 * k))
-                 AT TIME ZONE ${tz} AS from_at,
-               (date_trunc('day', ${now}::timestamptz AT TIME ZONE ${tz}) - make_interval(days => 7 * k - 1))
-                 AT TIME ZONE ${tz} AS to_at
-          FROM generate_series(0, ${USUAL_WEEKS}::int) AS k)
-      SELECT b.k::int AS k, extract(hour FROM t.received_at AT TIME ZONE ${tz})::int AS hour, count(*)::int AS count
-        FROM bounds b
-        JOIN transfers t ON t.received_at >= b.from_at AND t.received_at < least(b.to_at, ${now}::timestamptz)
-       GROUP BY 1, 2`,
-    db().$queryRaw<{ band: AgeBand; count: number }[]>`
+  const [arrivals, pending, decisionsToday, days, outcomes, partners, immediateConfirmation] = await Promise.all([
+    readArrivals(split, usualDays, usualFrom!),
+    q.$queryRaw<{ band: AgeBand; count: number }[]>`
       SELECT CASE
                WHEN received_at > ${now}::timestamptz - interval '1 hour' THEN '0-1h'
                WHEN received_at > ${now}::timestamptz - interval '2 hours' THEN '1-2h'
@@ -75,158 +85,194 @@ export async function getOverview(options: GetOverviewOptions): Promise<Overview
         FROM transfers
        WHERE status = 'RECEIVED' AND received_at <= ${now}::timestamptz
        GROUP BY 1`,
-    db().$queryRaw<{ hour: number; decision: string; count: number }[]>`
+    q.$queryRaw<{ hour: number; decision: string; count: number }[]>`
       SELECT extract(hour FROM decided_at AT TIME ZONE ${tz})::int AS hour, decision::text AS decision,
              count(*)::int AS count
         FROM transfer_decisions
        WHERE decided_at >= ${dayStart} AND decided_at <= ${now}::timestamptz
        GROUP BY 1, 2`,
-    db().$queryRaw<{ date: string; decided: number; median: number | null; p90: number | null }[]>`
-      SELECT date, count(*)::int AS decided,
-             percentile_cont(0.5) WITHIN GROUP (ORDER BY minutes) AS median,
-             percentile_cont(0.9) WITHIN GROUP (ORDER BY minutes) AS p90
-        FROM (SELECT to_char(d.decided_at AT TIME ZONE ${tz}, 'YYYY-MM-DD') AS date,
-                     extract(epoch FROM d.decided_at - (SELECT t.received_at FROM transfers t WHERE t.id = d.transfer_id))
-                       / 60 AS minutes
-                FROM transfer_decisions d
-               WHERE d.decided_at >= ${since} AND d.decided_at <= ${now}::timestamptz) AS decided
-       GROUP BY 1`,
-    // Missing for the sender: received at least 4 h ago, and by 4 h after arrival either undecided, or its
-    // callback (when the partner has one) not delivered. The callback and, above, the arrival time are read
-    // by scalar subqueries, one primary-key or unique-index lookup per row of the 30 days: as joins, the
-    // planner hashed the whole callbacks or transfers table (seconds at 1,000,000 rows).
-    db().$queryRaw<{ date: string; count: number }[]>`
-      SELECT to_char(t.received_at AT TIME ZONE ${tz}, 'YYYY-MM-DD') AS date, count(*)::int AS count
-        FROM transfers t
-       WHERE t.received_at >= ${since}
-         AND t.received_at <= ${now}::timestamptz - make_interval(secs => ${windowSeconds}::int)
-         AND (t.decided_at IS NULL
-              OR t.decided_at > t.received_at + make_interval(secs => ${windowSeconds}::int)
-              OR coalesce((SELECT c.delivered_at IS NULL
-                                  OR c.delivered_at > t.received_at + make_interval(secs => ${windowSeconds}::int)
-                             FROM callbacks c WHERE c.transfer_id = t.id), false))
-       GROUP BY 1`,
-    db().$queryRaw<{ decision: "APPROVED" | "REJECTED"; error_type: string | null; count: number }[]>`
-      SELECT decision::text AS decision, error_type AS error_type, count(*)::int AS count
-        FROM transfer_decisions
-       WHERE decided_at >= ${since} AND decided_at <= ${now}::timestamptz
-       GROUP BY 1, 2
-       ORDER BY 3 DESC, 1, 2`,
-    options.withPartners ? readPartners(now, since) : Promise.resolve(undefined),
+    readDays(split),
+    readOutcomes(split),
+    options.withPartners ? readPartners(split) : Promise.resolve(undefined),
+    readImmediate(now, dayStart!),
   ]);
 
-  const arrivalsOf = (k: number, hour: number) => arrivals.find((a) => a.k === k && a.hour === hour)?.count ?? 0;
+  const arrivalsOn = (date: string, hour: number) => arrivals.get(`${date} ${hour}`) ?? 0;
   const pendingByAge = AGE_BANDS.map((band) => ({ band, count: pending.find((p) => p.band === band)?.count ?? 0 }));
   const decided = (hour: number, decision: string) =>
     decisionsToday.find((d) => d.hour === hour && d.decision === decision)?.count ?? 0;
 
-  const dayList: OverviewDay[] = [];
-  for (let i = OVERVIEW_DAYS - 1; i >= 0; i--) {
-    const date = shiftDate(todayStart.date, -i);
-    const d = days.find((x) => x.date === date);
-    dayList.push({
+  return {
+    generatedAt: now.toISOString(),
+    today: {
+      date: today,
+      hour,
+      timeZone: tz,
+      arrivals: HOURS.map((h) => ({
+        hour: h,
+        today: arrivalsOn(today, h),
+        usual: Math.round((usualDays.reduce((a, d) => a + arrivalsOn(d, h), 0) / USUAL_WEEKS) * 10) / 10,
+      })),
+      pendingByAge,
+      lapsingWithinHour: pendingByAge.find((p) => p.band === "3-4h")!.count,
+      decisions: HOURS.map((h) => ({ hour: h, approved: decided(h, "APPROVED"), rejected: decided(h, "REJECTED") })),
+    },
+    last30Days: { days, outcomes },
+    ...(partners ? { partners } : {}),
+    immediateConfirmation,
+  };
+}
+
+/** Arrivals by "date hour": today and the usual weekdays, rolled up or live. */
+async function readArrivals(split: Split, usualDays: string[], usualFrom: Date): Promise<Map<string, number>> {
+  const { tz, rolledThrough, live } = split;
+  const liveRange = { ...live, from: live.from > usualFrom ? live.from : usualFrom };
+  const [rolled, counted] = await Promise.all([
+    rolledThrough
+      ? db().$queryRaw<{ date: string; hour: number; count: number }[]>`
+          SELECT to_char(day, 'YYYY-MM-DD') AS date, hour::int AS hour, arrivals AS count
+            FROM overview_hours
+           WHERE time_zone = ${tz} AND day = ANY(${usualDays}::date[]) AND day <= ${rolledThrough}::date`
+      : Promise.resolve([]),
+    countArrivalsByHour(db(), liveRange),
+  ]);
+  return new Map([...rolled, ...counted].map((r) => [`${r.date} ${r.hour}`, r.count]));
+}
+
+async function readDays(split: Split): Promise<OverviewDay[]> {
+  const { tz, now, firstDay, rolledThrough, live } = split;
+  const [rolled, times, missing] = await Promise.all([
+    rolledThrough
+      ? db().$queryRaw<{ date: string; decided: number; median: number | null; p90: number | null; missing: number }[]>`
+          SELECT to_char(day, 'YYYY-MM-DD') AS date, decided, median_minutes AS median, p90_minutes AS p90, missing
+            FROM overview_days
+           WHERE time_zone = ${tz} AND day >= ${firstDay}::date AND day <= ${rolledThrough}::date`
+      : Promise.resolve([]),
+    measureDecisionTimes(db(), live),
+    countMissing(db(), live, now),
+  ]);
+  const byDate = new Map(rolled.map((r) => [r.date, r]));
+  for (const t of times) byDate.set(t.date, { ...t, missing: missing.find((m) => m.date === t.date)?.count ?? 0 });
+  for (const m of missing)
+    if (!byDate.has(m.date))
+      byDate.set(m.date, { date: m.date, decided: 0, median: null, p90: null, missing: m.count });
+  return Array.from({ length: OVERVIEW_DAYS }, (_, i) => {
+    const date = shiftDate(firstDay, i);
+    const d = byDate.get(date);
+    return {
       date,
       decided: d?.decided ?? 0,
       medianMinutes: roundMinutes(d?.median ?? null),
       p90Minutes: roundMinutes(d?.p90 ?? null),
-      missing: missing.find((m) => m.date === date)?.count ?? 0,
-    });
+      missing: d?.missing ?? 0,
+    };
+  });
+}
+
+async function readOutcomes(split: Split): Promise<OverviewOutcome[]> {
+  const { tz, firstDay, rolledThrough, live } = split;
+  const [rolled, counted] = await Promise.all([
+    rolledThrough
+      ? db().$queryRaw<{ decision: "APPROVED" | "REJECTED"; error_type: string; count: number }[]>`
+          SELECT decision::text AS decision, error_type, sum(count)::int AS count
+            FROM overview_outcomes
+           WHERE time_zone = ${tz} AND day >= ${firstDay}::date AND day <= ${rolledThrough}::date
+           GROUP BY 1, 2`
+      : Promise.resolve([]),
+    countOutcomes(db(), live),
+  ]);
+  const totals = new Map<string, OverviewOutcome>();
+  for (const r of [...rolled, ...counted]) {
+    const errorType = r.error_type || null;
+    const key = `${r.decision} ${errorType ?? ""}`;
+    const seen = totals.get(key);
+    if (seen) seen.count += r.count;
+    else totals.set(key, { decision: r.decision, errorType, count: r.count });
   }
-
-  return {
-    generatedAt: now.toISOString(),
-    today: {
-      date: todayStart.date,
-      hour: todayStart.hour,
-      timeZone: tz,
-      arrivals: HOURS.map((hour) => ({
-        hour,
-        today: arrivalsOf(0, hour),
-        usual:
-          Math.round(
-            (Array.from({ length: USUAL_WEEKS }, (_, i) => arrivalsOf(i + 1, hour)).reduce((a, b) => a + b, 0) /
-              USUAL_WEEKS) *
-              10,
-          ) / 10,
-      })),
-      pendingByAge,
-      lapsingWithinHour: pendingByAge.find((p) => p.band === "3-4h")!.count,
-      decisions: HOURS.map((hour) => ({
-        hour,
-        approved: decided(hour, "APPROVED"),
-        rejected: decided(hour, "REJECTED"),
-      })),
-    },
-    last30Days: {
-      days: dayList,
-      outcomes: outcomes.map((x): OverviewOutcome => ({
-        decision: x.decision,
-        errorType: x.error_type,
-        count: x.count,
-      })),
-    },
-    ...(partners ? { partners } : {}),
-    immediateConfirmation: null,
-  };
+  return [...totals.values()].sort(
+    (a, b) =>
+      b.count - a.count || a.decision.localeCompare(b.decision) || (a.errorType ?? "").localeCompare(b.errorType ?? ""),
+  );
 }
 
-/** "2026-11-27" shifted by whole days (calendar arithmetic, no time zone involved). */
-function shiftDate(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
+type States = { delivered: number; pending: number; retrying: number; failed: number; refused: number };
 
-async function readPartners(now: Date, since: Date): Promise<OverviewPartner[]> {
-  const [rows, rates] = await Promise.all([
-    db().$queryRaw<
-      {
-        id: string;
-        name: string;
-        delivered: number;
-        pending: number;
-        retrying: number;
-        failed: number;
-        refused: number;
-        median: number | null;
-        p90: number | null;
-      }[]
-    >`
-      SELECT p.id, p.name, c.delivered, c.pending, c.retrying, c.failed, c.refused, c.median, c.p90
-        FROM partners p
-        CROSS JOIN LATERAL (
-          SELECT count(*) FILTER (WHERE status = 'DELIVERED')::int AS delivered,
-                 count(*) FILTER (WHERE status = 'PENDING' AND attempt_count = 0)::int AS pending,
-                 count(*) FILTER (WHERE status = 'PENDING' AND attempt_count > 0)::int AS retrying,
-                 count(*) FILTER (WHERE status IN ('FAILED', 'GONE'))::int AS failed,
-                 count(*) FILTER (WHERE status = 'REFUSED')::int AS refused,
-                 percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM delivered_at - created_at) / 60)
-                   FILTER (WHERE delivered_at IS NOT NULL) AS median,
-                 percentile_cont(0.9) WITHIN GROUP (ORDER BY extract(epoch FROM delivered_at - created_at) / 60)
-                   FILTER (WHERE delivered_at IS NOT NULL) AS p90
-            FROM callbacks
-           WHERE partner_id = p.id AND created_at >= ${since} AND created_at <= ${now}::timestamptz) AS c
-       ORDER BY p.name, p.id`,
+async function readPartners(split: Split): Promise<OverviewPartner[]> {
+  const { tz, now, firstDay, rolledThrough, live } = split;
+  const [partners, rolledStates, rolledDelays, liveStates, liveDelays, rates] = await Promise.all([
+    db().$queryRaw<{ id: string; name: string }[]>`SELECT id, name FROM partners ORDER BY name, id`,
+    rolledThrough
+      ? db().$queryRaw<({ partner_id: string } & States)[]>`
+          SELECT partner_id, sum(delivered)::int AS delivered, sum(pending)::int AS pending,
+                 sum(retrying)::int AS retrying, sum(failed)::int AS failed, sum(refused)::int AS refused
+            FROM overview_partner_days
+           WHERE time_zone = ${tz} AND day >= ${firstDay}::date AND day <= ${rolledThrough}::date
+           GROUP BY 1`
+      : Promise.resolve([]),
+    rolledThrough
+      ? db().$queryRaw<{ partner_id: string; tenths: number; count: number }[]>`
+          SELECT partner_id, tenths, sum(count)::int AS count
+            FROM overview_callback_delays
+           WHERE time_zone = ${tz} AND day >= ${firstDay}::date AND day <= ${rolledThrough}::date
+           GROUP BY 1, 2`
+      : Promise.resolve([]),
+    countCallbackStates(db(), live),
+    countCallbackDelays(db(), live),
     db().$queryRaw<{ partner_id: string; answers: number; failures: number }[]>`
       SELECT partner_id, sum(answers)::int AS answers, sum(failures)::int AS failures
         FROM partner_answer_counts
        WHERE minute > ${now}::timestamptz - interval '1 hour' AND minute <= ${now}::timestamptz
        GROUP BY partner_id`,
   ]);
-  return rows.map((r) => {
-    const rate = rates.find((x) => x.partner_id === r.id);
+  const states = new Map<string, States>();
+  for (const s of [...rolledStates, ...liveStates]) {
+    const t = states.get(s.partner_id) ?? { delivered: 0, pending: 0, retrying: 0, failed: 0, refused: 0 };
+    t.delivered += s.delivered;
+    t.pending += s.pending;
+    t.retrying += s.retrying;
+    t.failed += s.failed;
+    t.refused += s.refused;
+    states.set(s.partner_id, t);
+  }
+  const delays = new Map<string, HistogramBin[]>();
+  for (const d of [...rolledDelays, ...liveDelays])
+    delays.set(d.partner_id, [...(delays.get(d.partner_id) ?? []), { value: d.tenths, count: d.count }]);
+  const minutesAt = (bins: HistogramBin[], p: number) => {
+    const tenths = histogramPercentile(bins, p);
+    return tenths === null ? null : roundMinutes(tenths / 10);
+  };
+  return partners.map((p) => {
+    const s = states.get(p.id) ?? { delivered: 0, pending: 0, retrying: 0, failed: 0, refused: 0 };
+    const bins = delays.get(p.id) ?? [];
+    const rate = rates.find((x) => x.partner_id === p.id);
     return {
-      partnerId: r.id,
-      name: r.name,
-      delivered: r.delivered,
-      pending: r.pending,
-      retrying: r.retrying,
-      failed: r.failed,
-      refused: r.refused,
-      medianDelayMinutes: roundMinutes(r.median),
-      p90DelayMinutes: roundMinutes(r.p90),
+      partnerId: p.id,
+      name: p.name,
+      ...s,
+      medianDelayMinutes: minutesAt(bins, 0.5),
+      p90DelayMinutes: minutesAt(bins, 0.9),
       failureRate: rate && rate.answers > 0 ? rate.failures / rate.answers : null,
       answersLastHour: rate?.answers ?? 0,
+      failureCutoff: SENDER_CUTOFF_RATE,
     };
   });
+}
+
+async function readImmediate(now: Date, dayStart: Date): Promise<OverviewImmediate> {
+  const [row] = await db().$queryRaw<{ enabled: boolean; confirmed_today: number; waiting: number; overdue: number }[]>`
+    SELECT EXISTS (SELECT 1 FROM immediate_confirm_policies WHERE enabled) AS enabled,
+           (SELECT count(*)::int FROM immediate_confirmations
+             WHERE confirmed_at >= ${dayStart} AND confirmed_at <= ${now}::timestamptz) AS confirmed_today,
+           count(*)::int AS waiting,
+           count(*) FILTER (WHERE c.confirmed_at < ${now}::timestamptz
+                              - make_interval(hours => coalesce(p.verify_within_hours, 4)))::int AS overdue
+      FROM immediate_confirmations c
+      LEFT JOIN immediate_confirm_policies p ON p.store_id = c.store_id
+     WHERE c.verified_at IS NULL AND c.confirmed_at <= ${now}::timestamptz`;
+  return {
+    enabled: row?.enabled ?? false,
+    confirmedToday: row?.confirmed_today ?? 0,
+    waitingForCountersign: row?.waiting ?? 0,
+    overdue: row?.overdue ?? 0,
+  };
 }

@@ -54,6 +54,20 @@ export type OverviewPartner = {
   /** The sender's count of failed answers over the last hour (failures / answers); null without answers. */
   failureRate: number | null;
   answersLastHour: number;
+  /** The sender's cut-off: at or above this rate over an hour it marks us unhealthy (lib/partners). */
+  failureCutoff: number;
+};
+
+/** Transfers a store's immediate-confirmation policy CONFIRMED at intake (lib/immediate-confirm). */
+export type OverviewImmediate = {
+  /** Some store has the policy on now. */
+  enabled: boolean;
+  /** Confirmed at once today (local day). */
+  confirmedToday: number;
+  /** Confirmed at once and not yet received and verified by a pharmacist (the countersign), of any day. */
+  waitingForCountersign: number;
+  /** Of those, past their store's verification limit. */
+  overdue: number;
 };
 
 export type Overview = {
@@ -62,9 +76,5 @@ export type Overview = {
   last30Days: { days: OverviewDay[]; outcomes: OverviewOutcome[] };
   /** Admins only: absent from a pharmacist's overview. */
   partners?: OverviewPartner[];
-  /**
-   * Immediate confirmation: confirmed at once vs waiting for a countersign. null until that policy exists;
-   * the page shows the place for it.
-   */
-  immediateConfirmation: null;
+  immediateConfirmation: OverviewImmediate;
 };

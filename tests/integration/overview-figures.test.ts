@@ -2,11 +2,15 @@
 // pinned (Wednesday 2026-11-25 12:30 in Chicago, UTC-6) and the store's day in America/Chicago: the hours are
 // local, the usual curve is the last 4 Wednesdays (one of them, 28 October, still on daylight time, UTC-5),
 // a transfer at 23:30 the evening before is not today's, and the sender's 4-hour window decides what is
-// pending-about-to-lapse and what counts as missing.
+// pending-about-to-lapse and what counts as missing. The same figures come out read live (no rollups yet),
+// through the worker's rollups after a worker stopped part-way and two more ran at once, and after a rebuild;
+// a row written into a rolled-up day behind the rollup's back shows that the rollups are what is read.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { db, disconnectDb } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
 import { getOverview } from "@/lib/overview/get-overview";
+import { rebuildOverviewRollups } from "@/lib/overview/rebuild-overview-rollups";
+import { rollUpOverview } from "@/lib/overview/roll-up-overview";
 import type { Overview } from "@/lib/overview/overview-views";
 import { createMigratedDatabase } from "@/tests/support/database";
 import { TEST_SECRETS } from "@/tests/support/server";
@@ -138,6 +142,15 @@ beforeAll(async () => {
   await db().$executeRaw`
     INSERT INTO partner_answer_counts (partner_id, minute, answers, failures, client_errors) VALUES
       ('prt_a', '2026-11-25T18:00:00Z', 10, 6, 1), ('prt_a', '2026-11-25T17:00:00Z', 100, 0, 0)`;
+  // Immediate confirmation: one at 11:00 today waiting, one from 05:00 waiting past the 4-hour limit, one
+  // from yesterday that a pharmacist verified.
+  await db().$executeRaw`
+    INSERT INTO immediate_confirm_policies (store_id, version, enabled) VALUES ('sto_o', 1, true)`;
+  await db().$executeRaw`
+    INSERT INTO immediate_confirmations (transfer_id, store_id, policy_version, owner_name, confirmed_at, verified_at)
+    VALUES ('i1', 'sto_o', 1, 'O', '2026-11-25T17:00:00Z', NULL),
+           ('i2', 'sto_o', 1, 'O', '2026-11-25T11:00:00Z', NULL),
+           ('i3', 'sto_o', 1, 'O', '2026-11-24T17:00:00Z', '2026-11-24T18:00:00Z')`;
   o = await getOverview({ now: NOW, withPartners: true, timeZone: TZ });
 });
 
@@ -209,6 +222,7 @@ describe("the overview at a pinned clock in America/Chicago", () => {
         p90DelayMinutes: 27.9,
         failureRate: 0.6,
         answersLastHour: 10,
+        failureCutoff: 0.5,
       },
       {
         partnerId: "prt_b",
@@ -222,13 +236,87 @@ describe("the overview at a pinned clock in America/Chicago", () => {
         p90DelayMinutes: null,
         failureRate: null,
         answersLastHour: 0,
+        failureCutoff: 0.5,
       },
     ]);
+  });
+
+  it("counts the transfers confirmed at once and those waiting for a countersign", () => {
+    expect(o.immediateConfirmation).toEqual({
+      enabled: true,
+      confirmedToday: 2,
+      waitingForCountersign: 2,
+      overdue: 1,
+    });
   });
 
   it("leaves the partners out of a pharmacist's overview", async () => {
     const p = await getOverview({ now: NOW, withPartners: false, timeZone: TZ });
     expect(p.partners).toBeUndefined();
     expect(p.today).toEqual(o.today);
+  });
+});
+
+describe("the same overview through the worker's rollups", () => {
+  const overview = () => getOverview({ now: NOW, withPartners: true, timeZone: TZ });
+
+  it("gives the same figures after a worker stopped part-way, and after two more ran at once", async () => {
+    const first = await rollUpOverview({ now: NOW, timeZone: TZ, maxDays: 10 });
+    expect(first.daysRolledUp).toHaveLength(10);
+    expect(first.completeThrough).toBe("2026-11-05");
+    expect(await overview()).toEqual(o);
+
+    // A restarted worker and a second one, at once: the days are split between them, none rolled up twice.
+    const [a, b] = await Promise.all([
+      rollUpOverview({ now: NOW, timeZone: TZ }),
+      rollUpOverview({ now: NOW, timeZone: TZ }),
+    ]);
+    const days = [...a.daysRolledUp, ...b.daysRolledUp].sort();
+    expect(new Set(days).size).toBe(days.length);
+    expect(days[0]).toBe("2026-11-06");
+    // Yesterday closed at 04:05 today (the 4-hour window and a margin): today is read live.
+    expect(days.at(-1)).toBe("2026-11-24");
+    expect(await overview()).toEqual(o);
+
+    // Again: nothing left to roll up, the callbacks recounted, nothing counted twice.
+    const again = await rollUpOverview({ now: NOW, timeZone: TZ });
+    expect(again.daysRolledUp).toEqual([]);
+    expect(again.callbacksSwept).toBe(true);
+    expect(await overview()).toEqual(o);
+  });
+
+  it("reads closed days from the rollups, picks up later callback states, and rebuilds on demand", async () => {
+    // Written behind the rollups' back into a rolled-up day (decided 5 h after arrival: missing for the sender):
+    // not seen until the rollups are rebuilt.
+    await db().$executeRaw`
+      INSERT INTO transfers (id, partner_id, request_id, content_hash, status, patient_first_name, patient_last_name,
+        patient_search, patient_dob, sending_npi, sending_name, receiving_npi, rx_number, drug_name, drug_strength,
+        has_allergies, received_at, decided_at, request, response, response_id)
+      VALUES ('late', 'prt_a', 'late', 'h', 'CONFIRMED', 'A', 'B', 'b a', '1970-01-01', '1843501234', 'S', '1245319599',
+        'late', 'Drug', '10 mg', false, '2026-11-12T16:00:00Z', '2026-11-12T21:00:00Z', '{}'::jsonb, '{}'::jsonb,
+        'late')`;
+    // The refused callback redelivered since its day was rolled up.
+    await db().$executeRaw`
+      UPDATE callbacks SET status = 'DELIVERED', delivered_at = created_at + interval '3 minutes'
+       WHERE id = 'cb_r1'`;
+    const stale = await overview();
+    expect(stale.last30Days.days.find((d) => d.date === "2026-11-12")!.missing).toBe(0);
+    expect(stale.partners!.find((p) => p.partnerId === "prt_b")).toMatchObject({ delivered: 0, refused: 1 });
+
+    await rollUpOverview({ now: NOW, timeZone: TZ, sweepCallbacksEveryMs: 0 });
+    const swept = await overview();
+    expect(swept.partners!.find((p) => p.partnerId === "prt_b")).toMatchObject({
+      delivered: 1,
+      refused: 0,
+      medianDelayMinutes: 3,
+    });
+    expect(swept.last30Days.days.find((d) => d.date === "2026-11-12")!.missing).toBe(0);
+
+    const rebuilt = await rebuildOverviewRollups({ now: NOW, timeZone: TZ });
+    expect(rebuilt.completeThrough).toBe("2026-11-24");
+    expect(rebuilt.daysRolledUp).toHaveLength(30 - 1);
+    const fresh = await overview();
+    expect(fresh.last30Days.days.find((d) => d.date === "2026-11-12")!.missing).toBe(1);
+    expect(fresh.today).toEqual(o.today);
   });
 });

@@ -30,6 +30,13 @@ export default async function AdminOverviewPage() {
   return (
     <div className="space-y-3">
       <h1 className="text-lg font-semibold">Administration</h1>
+      <p className="text-slate-700">
+        How the day is going, the last 30 days and each partner&apos;s callbacks and failure rate, in charts:{" "}
+        <Link href="/overview" prefetch={false} className="font-medium text-blue-800 underline">
+          the overview
+        </Link>
+        .
+      </p>
       <PartnersAtRisk />
       {o.partners.flagged.length > 0 && (
         <div role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-red-900">

@@ -11,6 +11,8 @@ import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { Prisma } from "@/generated/prisma/client";
 import { forgetStoreDirectory } from "@/lib/stores/store-npis";
+import { inPrismaTx } from "@/lib/db/kysely";
+import { lockStoreAlertSettings } from "@/lib/alerts/sql";
 
 export type SetStoreAlertSettingsOptions = { storeId: string; change: unknown; actor: Actor };
 
@@ -26,10 +28,7 @@ export async function setStoreAlertSettings(
   }
   const after = parsed.data;
   await db().$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<
-      { npi: string; alert_thresholds_minutes: number[] | null; opening_hours: unknown; time_zone: string }[]
-    >`
-      SELECT npi, alert_thresholds_minutes, opening_hours, time_zone FROM stores WHERE id = ${opts.storeId} FOR UPDATE`;
+    const [row] = await inPrismaTx(tx, lockStoreAlertSettings(opts.storeId));
     if (!row) throw new DomainError("not_found", `no store ${opts.storeId}`);
     const before = parseStoreAlertSettings({
       alertThresholdsMinutes: row.alert_thresholds_minutes,

@@ -61,7 +61,7 @@ export function selectWaitingTransfers(opts: { cutoff: Date; limit: number; with
               .where(
                 "a.threshold_minutes",
                 ">=",
-                sql<number>`(SELECT max(x) FROM unnest(coalesce(s.alert_thresholds_minutes, ARRAY[120, 180])) x)`,
+                sql<number>`(SELECT max(x) FROM unnest(coalesce(${ref("s.alert_thresholds_minutes")}, ARRAY[120, 180])) x)`,
               ),
           ),
         ),

@@ -14,7 +14,7 @@ import "server-only";
 import { Kysely, PostgresDialect, sql, type Compilable, type CompiledQuery, type RawBuilder } from "kysely";
 import type { Prisma } from "@/generated/prisma/client";
 import type { DB } from "@/generated/kysely/tables";
-import { dbPool } from "@/lib/db/prisma";
+import { db, dbPool } from "@/lib/db/prisma";
 
 /**
  * The database as the SQL sees it: the tables generated from schema.prisma. Every table and column the raw
@@ -61,4 +61,10 @@ export async function execInPrismaTx(tx: Prisma.TransactionClient, query: Compil
 export function fromPrismaSql<T>(fragment: Prisma.Sql): RawBuilder<T> {
   const strings = Object.assign([...fragment.strings], { raw: [...fragment.strings] });
   return sql<T>(strings, ...fragment.values);
+}
+
+/** A built statement as a Prisma promise, for Prisma's batch `$transaction([...])` (it answers the rows changed). */
+export function prismaStatement(query: Compilable<unknown>) {
+  const compiled = query.compile();
+  return db().$executeRawUnsafe(compiled.sql, ...compiled.parameters);
 }

@@ -113,11 +113,11 @@ export function deleteOldAnswerCounts() {
 export function selectAnswerRates(partnerIds?: string[]) {
   return sqlDb()
     .selectFrom("partner_answer_counts")
-    .select([
+    .select((eb) => [
       "partner_id",
-      sql<number>`sum(answers)::int`.as("answers"),
-      sql<number>`sum(failures)::int`.as("failures"),
-      sql<number>`sum(client_errors)::int`.as("client_errors"),
+      sql<number>`sum(${eb.ref("answers")})::int`.as("answers"),
+      sql<number>`sum(${eb.ref("failures")})::int`.as("failures"),
+      sql<number>`sum(${eb.ref("client_errors")})::int`.as("client_errors"),
     ])
     .where("minute", ">", sql<Date>`now() - interval '1 hour'`)
     .$if(partnerIds !== undefined, (q) => q.where("partner_id", "=", sql<string>`ANY(${partnerIds}::text[])`))

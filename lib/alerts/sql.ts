@@ -52,7 +52,7 @@ export function selectWaitingTransfers(opts: { cutoff: Date; limit: number; with
     .where("t.status", "=", sql.lit("RECEIVED" as const))
     .where("t.received_at", "<=", opts.cutoff)
     .$if(opts.withoutFinalAlertOnly, (q) =>
-      q.leftJoin("stores as s", "s.npi", "t.receiving_npi").where(({ not, exists, selectFrom }) =>
+      q.leftJoin("stores as s", "s.npi", "t.receiving_npi").where(({ not, exists, selectFrom, ref }) =>
         not(
           exists(
             selectFrom("transfer_alerts as a")

@@ -28,8 +28,9 @@ const globalForKysely = globalThis as unknown as { kysely?: Kysely<Database> };
 /** The builder; it opens no connection until a statement runs (the pool is the Prisma client's, made on first use). */
 export function sqlDb(): Kysely<Database> {
   globalForKysely.kysely ??= new Kysely<Database>({
-    // Never destroy() this instance: it would end the pool the Prisma client uses.
-    dialect: new PostgresDialect({ pool: async () => dbPool() }),
+    // Each connection from the pool of the moment: disconnectDb() ends a pool and the next db() makes a new
+    // one, which a pool handed to Kysely once would not follow. Ending it is the Prisma client's business.
+    dialect: new PostgresDialect({ pool: { connect: () => dbPool().connect(), end: async () => {} } }),
   });
   return globalForKysely.kysely;
 }

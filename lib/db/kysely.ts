@@ -25,12 +25,24 @@ export type Database = DB;
 
 const globalForKysely = globalThis as unknown as { kysely?: Kysely<Database> };
 
+export type SqlQueryEvent = { sql: string; parameters: readonly unknown[] };
+const queryListeners = new Set<(event: SqlQueryEvent) => void>();
+
+/** For tools that inspect the SQL sent (a plan test, the benchmark's EXPLAIN): every statement sqlDb() runs. */
+export function onSqlQuery(listener: (event: SqlQueryEvent) => void): () => void {
+  queryListeners.add(listener);
+  return () => queryListeners.delete(listener);
+}
+
 /** The builder; it opens no connection until a statement runs (the pool is the Prisma client's, made on first use). */
 export function sqlDb(): Kysely<Database> {
   globalForKysely.kysely ??= new Kysely<Database>({
     // Each connection from the pool of the moment: disconnectDb() ends a pool and the next db() makes a new
     // one, which a pool handed to Kysely once would not follow. Ending it is the Prisma client's business.
     dialect: new PostgresDialect({ pool: { connect: () => dbPool().connect(), end: async () => {} } }),
+    log: (event) => {
+      if (event.level === "query") for (const listener of queryListeners) listener(event.query);
+    },
   });
   return globalForKysely.kysely;
 }

@@ -3,7 +3,7 @@
 // many workers scan at once, one insert wins and only the winner's transaction queues an email.
 import { findAlertingTransfers } from "@/lib/alerts/find-alerting-transfers";
 import { db } from "@/lib/db/prisma";
-import { inPrismaTx } from "@/lib/db/kysely";
+import { execInPrismaTx, inPrismaTx } from "@/lib/db/kysely";
 import { insertAlertClaims, queueAlertEmail } from "@/lib/alerts/sql";
 
 export const SEND_ALERT_TASK = "send-alert-email";
@@ -50,7 +50,7 @@ async function insertAndQueue(
     const inserted = await inPrismaTx(tx, insertAlertClaims(rows));
     const toSend = inserted.filter((r) => r.email_status === "PENDING");
     for (const r of toSend) {
-      await inPrismaTx(
+      await execInPrismaTx(
         tx,
         queueAlertEmail(
           SEND_ALERT_TASK,

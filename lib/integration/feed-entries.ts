@@ -11,7 +11,7 @@
 // may start: numbers become visible in increasing order, so a cursor "after seq N" never skips, and an entry
 // that commits late simply gets a later number. Readers number before they read (list-feed.ts).
 import type { Prisma } from "@/generated/prisma/client";
-import { execInPrismaTx, inPrismaTx } from "@/lib/db/kysely";
+import { execInPrismaTx } from "@/lib/db/kysely";
 import { db } from "@/lib/db/prisma";
 import { insertFeedEntry, lockFeedNumbering, numberPendingEntries, selectAnyPendingEntry } from "@/lib/integration/sql";
 
@@ -27,7 +27,7 @@ export async function appendFeedEntry(tx: Prisma.TransactionClient, entry: FeedE
  * previous numberer's commit (READ COMMITTED takes a snapshot per statement).
  */
 export async function numberFeedEntriesIn(tx: Prisma.TransactionClient): Promise<number> {
-  await inPrismaTx(tx, lockFeedNumbering());
+  await execInPrismaTx(tx, lockFeedNumbering());
   return execInPrismaTx(tx, numberPendingEntries());
 }
 

@@ -14,7 +14,7 @@ import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import { DEFAULT_EARLY_REFILL_ALLOWANCE } from "@/lib/transfers/review-checks-fills";
 import { getTransferActivity } from "@/lib/transfers/get-transfer-activity";
 import { getTransferReview } from "@/lib/transfers/get-transfer-review";
-import { historyRowsSql } from "@/lib/transfers/patient-history-sql";
+import { historyRows } from "@/lib/transfers/queries/patient-history";
 import { percentile, progress } from "./support";
 
 const LAST_NAMES = [
@@ -372,8 +372,8 @@ async function benchHistory(
   // The rows statement alone, in each shape: what the two shapes differ in, without the target's read and
   // the audit row that getPatientHistory adds to both.
   const statement = (t: HistoryKeys) => {
-    const sql = historyRowsSql(t, { limit: HISTORY_LIMIT + 1, duplicateTherapyDays: DUPLICATE_THERAPY_DAYS })!;
-    return () => db().$queryRaw(sql);
+    const sql = historyRows(t, { limit: HISTORY_LIMIT + 1, duplicateTherapyDays: DUPLICATE_THERAPY_DAYS })!;
+    return () => sql.execute();
   };
   const previous = (t: HistoryKeys) => () => db().$queryRaw(previousHistoryShape(t.id));
   const many = skewCount.toLocaleString();

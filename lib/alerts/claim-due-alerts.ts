@@ -3,6 +3,8 @@
 // many workers scan at once, one insert wins and only the winner's transaction queues an email.
 import { findAlertingTransfers } from "@/lib/alerts/find-alerting-transfers";
 import { db } from "@/lib/db/prisma";
+import { execInPrismaTx, inPrismaTx } from "@/lib/db/kysely";
+import { insertAlertClaims, queueAlertEmail } from "@/lib/alerts/sql";
 
 export const SEND_ALERT_TASK = "send-alert-email";
 
@@ -45,24 +47,18 @@ async function insertAndQueue(
   rows: { transferId: string; thresholdMinutes: number; dueAt: Date; status: string }[],
 ): Promise<number> {
   return db().$transaction(async (tx) => {
-    const inserted = await tx.$queryRaw<{ transfer_id: string; threshold_minutes: number; email_status: string }[]>`
-      INSERT INTO transfer_alerts (transfer_id, threshold_minutes, due_at, email_status)
-      SELECT * FROM unnest(
-        ${rows.map((r) => r.transferId)}::text[],
-        ${rows.map((r) => r.thresholdMinutes)}::int[],
-        ${rows.map((r) => r.dueAt)}::timestamptz[],
-        ${rows.map((r) => r.status)}::text[])
-      ON CONFLICT DO NOTHING
-      RETURNING transfer_id, threshold_minutes, email_status`;
+    const inserted = await inPrismaTx(tx, insertAlertClaims(rows));
     const toSend = inserted.filter((r) => r.email_status === "PENDING");
     for (const r of toSend) {
-      await tx.$executeRaw`
-        SELECT graphile_worker.add_job(
-          ${SEND_ALERT_TASK}::text,
-          json_build_object('transferId', ${r.transfer_id}::text, 'thresholdMinutes', ${r.threshold_minutes}::int),
-          job_key := ${alertJobKey(r.transfer_id, r.threshold_minutes)}::text,
-          max_attempts := 20
-        )`;
+      await execInPrismaTx(
+        tx,
+        queueAlertEmail(
+          SEND_ALERT_TASK,
+          r.transfer_id,
+          r.threshold_minutes,
+          alertJobKey(r.transfer_id, r.threshold_minutes),
+        ),
+      );
     }
     return toSend.length;
   });

@@ -3,8 +3,8 @@
 // (status, received_at) index, capped; the thresholds and opening hours are applied here.
 import { DEFAULT_ALERT_SETTINGS, type StoreAlertSettings } from "@/lib/alerts/alert-settings";
 import { alertDueAt, arrivedAfterHours } from "@/lib/alerts/opening-hours";
-import { db } from "@/lib/db/prisma";
 import { getAllStoreAlertSettings } from "@/lib/stores/store-npis";
+import { selectWaitingTransfers } from "@/lib/alerts/sql";
 
 export type AlertingTransfer = {
   transferId: string;
@@ -39,20 +39,11 @@ export async function findAlertingTransfers(
   const settings = await loadStoreAlertSettings();
   const lowest = Math.min(...[DEFAULT_ALERT_SETTINGS, ...settings.values()].map((s) => s.alertThresholdsMinutes[0]!));
   const cutoff = new Date(now.getTime() - lowest * 60_000);
-  const rows = opts.withoutFinalAlertOnly
-    ? await db().$queryRaw<{ id: string; receiving_npi: string; received_at: Date }[]>`
-        SELECT t.id, t.receiving_npi, t.received_at FROM transfers t
-          LEFT JOIN stores s ON s.npi = t.receiving_npi
-         WHERE t.status = 'RECEIVED' AND t.received_at <= ${cutoff}
-           AND NOT EXISTS (
-             SELECT 1 FROM transfer_alerts a
-              WHERE a.transfer_id = t.id
-                AND a.threshold_minutes >= (SELECT max(x) FROM unnest(coalesce(s.alert_thresholds_minutes, ARRAY[120, 180])) x))
-         ORDER BY t.received_at, t.id LIMIT ${limit + 1}`
-    : await db().$queryRaw<{ id: string; receiving_npi: string; received_at: Date }[]>`
-        SELECT t.id, t.receiving_npi, t.received_at FROM transfers t
-         WHERE t.status = 'RECEIVED' AND t.received_at <= ${cutoff}
-         ORDER BY t.received_at, t.id LIMIT ${limit + 1}`;
+  const rows = await selectWaitingTransfers({
+    cutoff,
+    limit: limit + 1,
+    withoutFinalAlertOnly: opts.withoutFinalAlertOnly ?? false,
+  }).execute();
   const capped = rows.length > limit;
   const transfers: AlertingTransfer[] = [];
   for (const row of rows.slice(0, limit)) {

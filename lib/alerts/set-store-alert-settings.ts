@@ -12,6 +12,8 @@ import { DomainError } from "@/lib/errors";
 import { Prisma } from "@/generated/prisma/client";
 import { forgetStoreDirectory } from "@/lib/stores/store-npis";
 import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
+import { inPrismaTx } from "@/lib/db/kysely";
+import { lockStoreAlertSettings } from "@/lib/alerts/sql";
 
 export type SetStoreAlertSettingsOptions = { storeId: string; change: unknown; actor: Actor };
 
@@ -27,10 +29,7 @@ export async function setStoreAlertSettings(
   }
   const after = parsed.data;
   const zoneChangedAt = await db().$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<
-      { npi: string; alert_thresholds_minutes: number[] | null; opening_hours: unknown; time_zone: string }[]
-    >`
-      SELECT npi, alert_thresholds_minutes, opening_hours, time_zone FROM stores WHERE id = ${opts.storeId} FOR UPDATE`;
+    const [row] = await inPrismaTx(tx, lockStoreAlertSettings(opts.storeId));
     if (!row) throw new DomainError("not_found", `no store ${opts.storeId}`);
     const before = parseStoreAlertSettings({
       alertThresholdsMinutes: row.alert_thresholds_minutes,

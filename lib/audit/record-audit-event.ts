@@ -10,10 +10,14 @@
 // one chain cannot show by itself, the loss of its tail, the set of all chains' heads shows: the server
 // logs it (audit-head-log.ts) and `audit verify --head` checks every head in it. Order across chains is
 // not part of the chain, as it was never meaningful for transactions that ran at the same time.
-import { Prisma } from "@/generated/prisma/client";
+import type { Prisma } from "@/generated/prisma/client";
 import { auditKey, chainedAuditHash, type HashedContent } from "@/lib/audit/audit-hash";
+import { auditChainAcquireCall, insertAuditRecord, selectAcquiredChain, type AcquiredChain } from "@/lib/audit/sql";
+import { inPrismaTx } from "@/lib/db/kysely";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
+
+export type { AcquiredChain } from "@/lib/audit/sql";
 
 export { GENESIS_HASH } from "@/lib/audit/audit-hash";
 
@@ -29,9 +33,6 @@ export type AuditEventInput = {
   details?: Prisma.InputJsonValue | null;
 };
 
-/** A chain's lock taken and the hash its next record links to (audit_chain_acquire's row). */
-export type AcquiredChain = { chain: number; prev_hash: string };
-
 type Db = Prisma.TransactionClient;
 
 /**
@@ -40,12 +41,12 @@ type Db = Prisma.TransactionClient;
  * same round trip (decide-transfer.ts). The record must then be inserted, with auditInsertSql, in the same
  * transaction: the lock is what makes prev_hash the chain's last record.
  */
-export function auditChainAcquireSql(): Prisma.Sql {
-  return Prisma.sql`audit_chain_acquire(${env().AUDIT_CHAINS}::int)`;
+export function auditChainAcquireSql() {
+  return auditChainAcquireCall(env().AUDIT_CHAINS);
 }
 
 /** The INSERT of one record linked to `acquired`, its keyed hash computed here (the key never goes to SQL). */
-export function auditInsertSql(input: AuditEventInput, acquired: AcquiredChain): Prisma.Sql {
+export function auditInsertSql(input: AuditEventInput, acquired: AcquiredChain) {
   const key = auditKey();
   const event: HashedContent = {
     at: new Date(),
@@ -59,17 +60,26 @@ export function auditInsertSql(input: AuditEventInput, acquired: AcquiredChain):
   const { chain, prev_hash: prevHash } = acquired;
   const hash = chainedAuditHash(key, chain, prevHash, event);
   const details = event.details === null ? null : JSON.stringify(event.details);
-  return Prisma.sql`
-    INSERT INTO audit_events (at, user_id, actor, action, transfer_id, client_address, details, prev_hash, hash, hash_alg, chain)
-    VALUES (${event.at}::timestamptz, ${event.userId}, ${event.actor}, ${event.action}, ${event.transferId}, ${event.clientAddress},
-            ${details}::jsonb, ${prevHash}, ${hash}, ${key.chainsAlg}, ${chain}::smallint)`;
+  return insertAuditRecord({
+    at: event.at,
+    userId: event.userId,
+    actor: event.actor,
+    action: event.action,
+    transferId: event.transferId,
+    clientAddress: event.clientAddress,
+    details,
+    prevHash,
+    hash,
+    hashAlg: key.chainsAlg,
+    chain,
+  });
 }
 
 async function append(tx: Db, input: AuditEventInput): Promise<void> {
   auditKey(); // before the lock: a missing key fails without waiting for anyone
   // One writer at a time per chain: the first free chain's lock, and the hash to link to, in one round trip.
-  const [acquired] = await tx.$queryRaw<AcquiredChain[]>`SELECT chain, prev_hash FROM ${auditChainAcquireSql()}`;
-  await tx.$executeRaw`${auditInsertSql(input, acquired!)}`;
+  const [acquired] = await inPrismaTx(tx, selectAcquiredChain(env().AUDIT_CHAINS));
+  await inPrismaTx(tx, auditInsertSql(input, acquired!));
 }
 
 /**

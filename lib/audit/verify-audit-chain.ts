@@ -15,6 +15,7 @@ import {
   plainAuditHash,
 } from "@/lib/audit/audit-hash";
 import { db } from "@/lib/db/prisma";
+import { selectChainHeads } from "@/lib/audit/sql";
 
 export type AuditChainHead = { id: string; hash: string };
 /** One chain's last record, as the server logs it in the set of heads ("chain:id:hash", comma-separated). */
@@ -50,11 +51,7 @@ export function parseChainHeads(text: string): ChainHead[] | null {
 /** The last record's id and hash, and every chain's last record (what the server logs). */
 export async function findAuditChainHead(): Promise<(AuditChainHead & { heads: string }) | null> {
   // One index probe per chain ((chain, id) index) rather than a scan of the log.
-  const rows = await db().$queryRaw<{ chain: number; id: bigint; hash: string }[]>`
-    SELECT c.chain::int AS chain, e.id, e.hash
-      FROM generate_series(0, ${AUDIT_CHAINS_MAX}::int) AS c(chain)
-      CROSS JOIN LATERAL (SELECT id, hash FROM audit_events WHERE audit_events.chain = c.chain ORDER BY id DESC LIMIT 1) e
-     ORDER BY c.chain`;
+  const rows = (await selectChainHeads(AUDIT_CHAINS_MAX).execute()).map((r) => ({ ...r, id: BigInt(r.id) }));
   if (rows.length === 0) return null;
   const heads = rows.map((r) => ({ chain: r.chain, id: r.id.toString(), hash: r.hash }));
   const last = rows.reduce((a, b) => (b.id > a.id ? b : a));

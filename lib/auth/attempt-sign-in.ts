@@ -16,7 +16,6 @@
 // field): an unknown email is recorded as actor "unknown" with an HMAC of it (keyed with AUTH_SECRET, so
 // a copy of the database cannot be searched for guessed emails).
 import { createHash, createHmac } from "node:crypto";
-import { Prisma } from "@/generated/prisma/client";
 import type { Role } from "@/lib/auth/access-policy";
 import { hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
 import { secondFactorDue } from "@/lib/auth/two-factor/policy";
@@ -25,6 +24,13 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { textProblem } from "@/lib/text-safety";
+import {
+  releaseAddressFailure,
+  reserveAccountFailure,
+  reserveAddressFailure,
+  reserveUnknownEmailFailure,
+  selectAccountLock,
+} from "@/lib/auth/sql";
 
 export type SignedInUser = {
   id: string;
@@ -215,14 +221,7 @@ export async function reserveAccountAttempt(userId: string): Promise<Reservation
     SIGNIN_LOCKOUT_BASE_SECONDS: base,
     SIGNIN_LOCKOUT_MAX_SECONDS: max,
   } = env();
-  const rows = await db().$queryRaw<{ failed_logins: number; locked_until: Date | null; now: Date }[]>`
-    UPDATE users SET
-      failed_logins = failed_logins + 1,
-      locked_until = CASE WHEN failed_logins + 1 >= ${threshold}
-        THEN now() + make_interval(secs => LEAST(${base}::float8 * power(2, LEAST(failed_logins + 1 - ${threshold}, 30)), ${max}::float8))
-        ELSE locked_until END
-    WHERE id = ${userId} AND (locked_until IS NULL OR locked_until <= now())
-    RETURNING failed_logins, locked_until, now() AS now`;
+  const rows = await reserveAccountFailure(userId, { threshold, baseSeconds: base, maxSeconds: max }).execute();
   const row = rows[0];
   if (row)
     return {
@@ -230,8 +229,7 @@ export async function reserveAccountAttempt(userId: string): Promise<Reservation
       failures: row.failed_logins,
       lockedUntil: row.locked_until && row.locked_until > row.now ? row.locked_until : null,
     };
-  const current = await db().$queryRaw<{ locked_until: Date | null }[]>`
-    SELECT locked_until FROM users WHERE id = ${userId} AND locked_until > now()`;
+  const current = await selectAccountLock(userId).execute();
   return { ok: false, until: current[0]?.locked_until ?? null };
 }
 
@@ -248,16 +246,11 @@ async function reserveUnknownEmailAttempt(
     SIGNIN_LOCKOUT_MAX_SECONDS: max,
   } = env();
   const memory = UNKNOWN_EMAIL_MEMORY_MS / 1000;
-  const lockEnd = (count: Prisma.Sql) =>
-    Prisma.sql`rate_limit_buckets.window_start + make_interval(secs => LEAST(${base}::float8 * power(2, LEAST(${count} - ${threshold}, 30)), ${max}::float8))`;
-  const rows = await db().$queryRaw<{ count: number; window_start: Date; now: Date }[]>`
-    INSERT INTO rate_limit_buckets (key, window_start, count) VALUES (${key}, now(), 1)
-    ON CONFLICT (key) DO UPDATE SET
-      count = CASE WHEN rate_limit_buckets.window_start < now() - make_interval(secs => ${memory}::float8)
-        THEN 1 ELSE rate_limit_buckets.count + 1 END,
-      window_start = now()
-    WHERE NOT (rate_limit_buckets.count >= ${threshold} AND ${lockEnd(Prisma.sql`rate_limit_buckets.count`)} > now())
-    RETURNING count, window_start, now() AS now`;
+  const rows = await reserveUnknownEmailFailure(key, memory, {
+    threshold,
+    baseSeconds: base,
+    maxSeconds: max,
+  }).execute();
   const row = rows[0];
   if (row) {
     const lock = lockoutSeconds(row.count);
@@ -277,16 +270,7 @@ async function reserveUnknownEmailAttempt(
 async function reserveAddressAttempt(address: string): Promise<{ ok: true } | { ok: false; until: Date }> {
   const windowSeconds = ADDRESS_WINDOW_MS / 1000;
   const key = `signin-addr:${address}`;
-  const rows = await db().$queryRaw<{ count: number }[]>`
-    INSERT INTO rate_limit_buckets (key, window_start, count) VALUES (${key}, now(), 1)
-    ON CONFLICT (key) DO UPDATE SET
-      count = CASE WHEN rate_limit_buckets.window_start <= now() - make_interval(secs => ${windowSeconds}::float8)
-        THEN 1 ELSE rate_limit_buckets.count + 1 END,
-      window_start = CASE WHEN rate_limit_buckets.window_start <= now() - make_interval(secs => ${windowSeconds}::float8)
-        THEN now() ELSE rate_limit_buckets.window_start END
-    WHERE rate_limit_buckets.window_start <= now() - make_interval(secs => ${windowSeconds}::float8)
-      OR rate_limit_buckets.count < ${env().SIGNIN_ADDRESS_MAX_FAILURES}
-    RETURNING count`;
+  const rows = await reserveAddressFailure(key, windowSeconds, env().SIGNIN_ADDRESS_MAX_FAILURES).execute();
   if (rows.length > 0) return { ok: true };
   const bucket = await db().rateLimitBucket.findUnique({ where: { key } });
   return { ok: false, until: new Date((bucket?.windowStart.getTime() ?? Date.now()) + ADDRESS_WINDOW_MS) };
@@ -294,6 +278,5 @@ async function reserveAddressAttempt(address: string): Promise<{ ok: true } | { 
 
 /** The attempt turned out not to be a failure (a success, or refused by the account's lock). */
 async function releaseAddressAttempt(address: string): Promise<void> {
-  await db().$executeRaw`
-    UPDATE rate_limit_buckets SET count = GREATEST(count - 1, 0) WHERE key = ${`signin-addr:${address}`}`;
+  await releaseAddressFailure(`signin-addr:${address}`).execute();
 }

@@ -3,7 +3,7 @@
 import { Prisma } from "@/generated/prisma/client";
 import { API_KEY_PREFIX, looksLikeApiKey } from "@/lib/auth/api-keys";
 import { hasValidChecksum, sha256Hex } from "@/lib/auth/secrets";
-import { db } from "@/lib/db/prisma";
+import { selectValidApiKey, touchApiKey } from "@/lib/auth/sql";
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -16,10 +16,7 @@ const KEY_IS_VALID = Prisma.sql`k.revoked_at IS NULL AND (k.expires_at IS NULL O
 export async function findSenderByApiKey(apiKey: string): Promise<ApiKeySender | null> {
   if (!hasValidChecksum(apiKey, API_KEY_PREFIX)) return null;
   const hash = sha256Hex(apiKey);
-  const rows = await db().$queryRaw<{ id: string; partner_id: string; npis: string[]; last_used_at: Date | null }[]>`
-    SELECT k.id, k.partner_id, p.npis, k.last_used_at
-      FROM api_keys k JOIN partners p ON p.id = k.partner_id
-     WHERE k.hash = ${hash} AND ${KEY_IS_VALID}`;
+  const rows = await selectValidApiKey(hash).execute();
   const row = rows[0];
   if (!row) {
     knownKeys.delete(hash);
@@ -27,9 +24,7 @@ export async function findSenderByApiKey(apiKey: string): Promise<ApiKeySender |
   }
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
     // At most one write a minute per key; the guard in SQL keeps concurrent instances from piling up.
-    await db().$executeRaw`
-      UPDATE api_keys SET last_used_at = now()
-       WHERE id = ${row.id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+    await touchApiKey(row.id).execute();
   }
   remember(hash, { partnerId: row.partner_id, npis: row.npis, keyId: row.id, hash });
   return { partnerId: row.partner_id, npis: row.npis, keyId: row.id };

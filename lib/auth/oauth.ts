@@ -8,6 +8,8 @@ import { env } from "@/lib/env";
 import { newId } from "@/lib/ids";
 import { generateSecret, hasValidChecksum, safeEqualHex, sha256Hex } from "@/lib/auth/secrets";
 import { consumeRateLimit } from "@/lib/rate-limit/consume-rate-limit";
+import { prismaStatement } from "@/lib/db/kysely";
+import { deleteExpiredOAuthTokens, deleteOAuthTokensBeyond, selectSenderByTokenHash } from "@/lib/auth/sql";
 
 export const CLIENT_SECRET_PREFIX = "rxs";
 export const ACCESS_TOKEN_PREFIX = "rxt";
@@ -104,15 +106,10 @@ export async function issueAccessToken({
         expiresAt: new Date(Date.now() + expiresIn * 1000),
       },
     }),
-    db().$executeRaw`
-      DELETE FROM oauth_tokens WHERE id IN (
-        SELECT id FROM oauth_tokens WHERE client_id = ${client.id} AND expires_at > now()
-         ORDER BY created_at DESC, id DESC OFFSET ${maxLive})`,
+    prismaStatement(deleteOAuthTokensBeyond(client.id, maxLive)),
   ]);
   // Expired tokens are useless; sweeping a few on each issue keeps the table small without a cron.
-  await db().$executeRaw`
-    DELETE FROM oauth_tokens WHERE id IN (
-      SELECT id FROM oauth_tokens WHERE expires_at < now() - interval '1 hour' LIMIT 100)`;
+  await deleteExpiredOAuthTokens().execute();
   return { accessToken, expiresIn };
 }
 
@@ -120,15 +117,7 @@ export type BearerSender = { partnerId: string; npis: string[]; oauthClientId: s
 
 export async function findSenderByBearerToken(token: string): Promise<BearerSender | null> {
   if (!hasValidChecksum(token, ACCESS_TOKEN_PREFIX)) return null;
-  const rows = await db().$queryRaw<{ partner_id: string; npis: string[]; client_id: string }[]>`
-    SELECT c.partner_id, p.npis, c.id AS client_id
-      FROM oauth_tokens t
-      JOIN oauth_clients c ON c.id = t.client_id
-      JOIN partners p ON p.id = c.partner_id
-     WHERE t.hash = ${sha256Hex(token)}
-       AND t.expires_at > now()
-       AND c.revoked_at IS NULL
-       AND p.suspended_at IS NULL`;
+  const rows = await selectSenderByTokenHash(sha256Hex(token)).execute();
   const row = rows[0];
   return row ? { partnerId: row.partner_id, npis: row.npis, oauthClientId: row.client_id } : null;
 }

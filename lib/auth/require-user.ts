@@ -13,7 +13,7 @@ import { auth } from "@/auth";
 import { accessRuleFor, isAllowed, ROLES, type Role } from "@/lib/auth/access-policy";
 import { SessionClaimsSchema, sessionEnded } from "@/lib/auth/session-claims";
 import { SECOND_FACTOR_STATES, type SecondFactorDue } from "@/lib/auth/two-factor/policy";
-import { db } from "@/lib/db/prisma";
+import { selectSessionUser } from "@/lib/auth/sql";
 
 export type SessionUser = { id: string; email: string; name: string; role: Role };
 
@@ -33,23 +33,7 @@ export const loadSessionUser = cache(async (): Promise<LoadedSession> => {
   const ended = sessionEnded(claims);
   if (ended) return { ok: false, reason: ended };
   // One round trip for both checks (a Prisma relation select would be a second query).
-  // second_factor: what the session still owes after the password (null when nothing).
-  const [user] = await db().$queryRaw<
-    {
-      id: string;
-      email: string;
-      name: string;
-      role: string;
-      disabled: boolean;
-      session_version: number;
-      session_live: boolean;
-      second_factor: string | null;
-    }[]
-  >`
-    SELECT u.id, u.email, u.name, u.role::text AS role, u.disabled_at IS NOT NULL AS disabled, u.session_version,
-      s.id IS NOT NULL AS session_live, s.second_factor
-    FROM users u LEFT JOIN user_sessions s ON s.id = ${claims.sid} AND s.user_id = u.id AND s.expires_at > now()
-    WHERE u.id = ${claims.sub}`;
+  const user = await selectSessionUser(claims.sub, claims.sid).executeTakeFirst();
   const role = ROLES.find((r) => r === user?.role);
   if (!user || !role || user.disabled || user.session_version !== claims.sv || !user.session_live)
     return { ok: false, reason: "revoked" };

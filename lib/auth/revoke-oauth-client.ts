@@ -2,6 +2,8 @@
 import { SYSTEM_ACTOR, type Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
+import { inPrismaTx } from "@/lib/db/kysely";
+import { lockOAuthClient } from "@/lib/auth/sql";
 
 export type RevokeOAuthClientOptions = { clientId: string; actor?: Actor };
 
@@ -11,8 +13,7 @@ export async function revokeOAuthClient({
   actor = SYSTEM_ACTOR,
 }: RevokeOAuthClientOptions): Promise<boolean> {
   return db().$transaction(async (tx) => {
-    const [client] = await tx.$queryRaw<{ id: string; partner_id: string; revoked_at: Date | null }[]>`
-      SELECT id, partner_id, revoked_at FROM oauth_clients WHERE client_id = ${clientId} FOR UPDATE`;
+    const [client] = await inPrismaTx(tx, lockOAuthClient(clientId));
     if (!client) return false;
     await tx.oAuthClient.update({ where: { id: client.id }, data: { revokedAt: client.revoked_at ?? new Date() } });
     await tx.oAuthToken.deleteMany({ where: { clientId: client.id } });

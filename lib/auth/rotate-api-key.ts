@@ -6,6 +6,8 @@ import { createApiKey } from "@/lib/auth/create-api-key";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { isOverlapWithin, MAX_KEY_OVERLAP_HOURS } from "@/lib/partners/credential-rules";
+import { inPrismaTx } from "@/lib/db/kysely";
+import { lockApiKey } from "@/lib/auth/sql";
 
 export type RotateApiKeyOptions = { keyId: string; overlapHours: number; actor: Actor };
 
@@ -19,8 +21,7 @@ export async function rotateApiKey({
     throw new DomainError("invalid_input", `overlap must be 0 to ${MAX_KEY_OVERLAP_HOURS} hours`);
   }
   return db().$transaction(async (tx) => {
-    const [old] = await tx.$queryRaw<{ partner_id: string; revoked_at: Date | null; expires_at: Date | null }[]>`
-      SELECT partner_id, revoked_at, expires_at FROM api_keys WHERE id = ${keyId} FOR UPDATE`;
+    const [old] = await inPrismaTx(tx, lockApiKey(keyId));
     if (!old || old.revoked_at) throw new DomainError("not_found", `no active API key ${keyId}`);
     const oldKeyExpiresAt = new Date(Date.now() + overlapHours * 3_600_000);
     const created = await createApiKey({ partnerId: old.partner_id, tx });

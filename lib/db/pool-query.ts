@@ -5,21 +5,38 @@
 //
 // Why: even a raw statement passes through Prisma 7's WASM query compiler, its tracing and its result
 // Mapping. That was ~14 % of the intake's CPU and ~30 % of the batching worker's (bench/README.md),
-// for one or two statements each. Each is a single autocommit statement, as it was under $queryRaw; every
+// for one or two statements each. A statement is built with Kysely (lib/db/kysely.ts) or, in code not yet
+// moved to a domain's sql.ts, with Prisma.sql. Each is a single autocommit statement, as it was under $queryRaw; every
 // other query stays on Prisma. Errors are plain pg errors, which lib/db/errors.ts recognises as well.
+import type { Compilable } from "kysely";
 import type pg from "pg";
 import type { Prisma } from "@/generated/prisma/client";
 import { dbPool } from "@/lib/db/prisma";
 
+/** A statement's text and values: the values are sent as $n, never spliced into the text. */
+export type PoolStatement = { text: string; values: unknown[] };
+
+/** A statement built with Kysely (typed: lib/db/kysely.ts) or with Prisma.sql, as text and values. */
+export function poolStatement(statement: Prisma.Sql | Compilable<unknown>): PoolStatement {
+  if ("compile" in statement) {
+    const { sql, parameters } = statement.compile();
+    return { text: sql, values: [...parameters] };
+  }
+  return { text: statement.text, values: statement.values };
+}
+
 /**
- * One parameterised statement built with Prisma.sql: its values are sent as $n, never spliced into the text.
- * `preparedAs` names a statement whose text never changes: each connection then parses and plans it once and
- * afterwards only binds values, which the per-request statements (the intake's insert, its rate-limit lease)
- * would otherwise pay for every time in PostgreSQL's CPU, on the same cores as the server.
+ * One parameterised statement; a Kysely one returns its typed rows. `preparedAs` names a statement whose text
+ * never changes: each connection then parses and plans it once and afterwards only binds values, which the
+ * per-request statements (the intake's insert, its rate-limit lease) would otherwise pay for every time in
+ * PostgreSQL's CPU, on the same cores as the server.
  */
-export async function poolQuery<T extends pg.QueryResultRow>(statement: Prisma.Sql, preparedAs?: string): Promise<T[]> {
+export async function poolQuery<R>(statement: Compilable<R>, preparedAs?: string): Promise<R[]>;
+export async function poolQuery<T extends pg.QueryResultRow>(statement: Prisma.Sql, preparedAs?: string): Promise<T[]>;
+export async function poolQuery(statement: Prisma.Sql | Compilable<unknown>, preparedAs?: string): Promise<unknown[]> {
+  const { text, values } = poolStatement(statement);
   const { rows } = preparedAs
-    ? await dbPool().query<T>({ name: preparedAs, text: statement.text, values: statement.values })
-    : await dbPool().query<T>(statement.text, statement.values);
+    ? await dbPool().query({ name: preparedAs, text, values })
+    : await dbPool().query(text, values);
   return rows;
 }

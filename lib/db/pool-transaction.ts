@@ -5,12 +5,15 @@
 // per connection, so PostgreSQL parses and plans it once. Any failure rolls back; errors are plain pg errors
 // (lib/db/errors.ts recognises them). Why poolQuery's statements skip Prisma: lib/db/pool-query.ts.
 import { createHash } from "node:crypto";
+import type { Compilable } from "kysely";
 import type pg from "pg";
 import type { Prisma } from "@/generated/prisma/client";
+import { poolStatement } from "@/lib/db/pool-query";
 import { dbPool } from "@/lib/db/prisma";
 
 export type PoolTransaction = {
-  /** One parameterised statement (Prisma.sql: values sent as $n, never spliced), prepared on first use. */
+  /** One parameterised statement (Kysely's or Prisma.sql: values sent as $n, never spliced), prepared on first use. */
+  query<R>(statement: Compilable<R>): Promise<R[]>;
   query<T extends pg.QueryResultRow>(statement: Prisma.Sql): Promise<T[]>;
 };
 
@@ -30,11 +33,11 @@ export async function poolTransaction<T>(work: (tx: PoolTransaction) => Promise<
   try {
     // Bounded as Prisma's interactive transactions were (20 s): a statement stuck on a lock fails instead.
     await client.query(`BEGIN; SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
-    const result = await work({
-      query: async <R extends pg.QueryResultRow>(statement: Prisma.Sql) =>
-        (await client.query<R>({ name: statementName(statement.text), text: statement.text, values: statement.values }))
-          .rows,
-    });
+    const query = async (statement: Prisma.Sql | Compilable<unknown>): Promise<unknown[]> => {
+      const { text, values } = poolStatement(statement);
+      return (await client.query({ name: statementName(text), text, values })).rows;
+    };
+    const result = await work({ query } as PoolTransaction);
     await client.query("COMMIT");
     return result;
   } catch (err) {

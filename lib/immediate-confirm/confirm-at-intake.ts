@@ -7,12 +7,8 @@
 // flight at once for that store; a process's pool holds 10 connections); within CAP_MARGIN of it they take the
 // store's advisory lock one at a time and count again, so the cap itself is exact.
 import { Prisma } from "@/generated/prisma/client";
-import {
-  auditChainAcquireSql,
-  auditInsertSql,
-  type AcquiredChain,
-  type AuditEventInput,
-} from "@/lib/audit/record-audit-event";
+import { auditChainAcquireSql, auditInsertSql, type AuditEventInput } from "@/lib/audit/record-audit-event";
+import { sqlDb } from "@/lib/db/kysely";
 import { poolTransaction, type PoolTransaction } from "@/lib/db/pool-transaction";
 import { policyLockSql } from "@/lib/immediate-confirm/policy-lock";
 import { whyNotImmediate } from "@/lib/immediate-confirm/qualify-transfer";
@@ -73,7 +69,9 @@ export async function storeUnderImmediatePolicy(opts: ConfirmAtIntakeOptions): P
     }
     const confirmed = confirmedResponse(request, id, now);
     const confirmedJson = JSON.stringify(confirmed);
-    const [chain] = await tx.query<AcquiredChain>(Prisma.sql`SELECT chain, prev_hash FROM ${auditChainAcquireSql()}`);
+    const [chain] = await tx.query(
+      sqlDb().selectFrom(auditChainAcquireSql().as("a")).select(["a.chain", "a.prev_hash"]),
+    );
     const audit: AuditEventInput = {
       userId: null,
       actor: "system",
@@ -91,7 +89,8 @@ export async function storeUnderImmediatePolicy(opts: ConfirmAtIntakeOptions): P
         INSERT INTO immediate_confirmations (transfer_id, store_id, policy_version, owner_name, owner_license, confirmed_at)
         VALUES (${id}, ${policy.store_id}, ${policy.version}::int, ${policy.owner_name!}, ${policy.owner_license}, ${now}::timestamptz)
       )
-      ${auditInsertSql(audit, chain!)}`);
+      SELECT 1`);
+    await tx.query(auditInsertSql(audit, chain!));
     return confirmed;
   });
 }

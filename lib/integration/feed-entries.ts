@@ -10,21 +10,15 @@
 // its own short transaction. Only numberers take numbers, one at a time, each committing before the next
 // may start: numbers become visible in increasing order, so a cursor "after seq N" never skips, and an entry
 // that commits late simply gets a later number. Readers number before they read (list-feed.ts).
-import { Prisma } from "@/generated/prisma/client";
+import type { Prisma } from "@/generated/prisma/client";
+import { execInPrismaTx } from "@/lib/db/kysely";
 import { db } from "@/lib/db/prisma";
-
-const FEED_LOCK = 7324017;
+import { insertFeedEntry, lockFeedNumbering, numberPendingEntries, selectAnyPendingEntry } from "@/lib/integration/sql";
 
 export type FeedEntry = { transferId: string; approvedAt: Date };
 
-/** The approval's entry, as one INSERT for statements that do more in one round trip (decision-statements.ts). */
-export function feedEntryInsertSql(entry: FeedEntry): Prisma.Sql {
-  return Prisma.sql`
-    INSERT INTO integration_feed_pending (transfer_id, approved_at) VALUES (${entry.transferId}, ${entry.approvedAt}::timestamptz)`;
-}
-
 export async function appendFeedEntry(tx: Prisma.TransactionClient, entry: FeedEntry): Promise<void> {
-  await tx.$executeRaw`${feedEntryInsertSql(entry)}`;
+  await execInPrismaTx(tx, insertFeedEntry(entry));
 }
 
 /**
@@ -33,17 +27,13 @@ export async function appendFeedEntry(tx: Prisma.TransactionClient, entry: FeedE
  * previous numberer's commit (READ COMMITTED takes a snapshot per statement).
  */
 export async function numberFeedEntriesIn(tx: Prisma.TransactionClient): Promise<number> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${FEED_LOCK}::bigint)`;
-  return tx.$executeRaw`
-    WITH moved AS (DELETE FROM integration_feed_pending RETURNING transfer_id, approved_at)
-    INSERT INTO integration_feed (transfer_id, approved_at)
-    SELECT transfer_id, approved_at FROM moved ORDER BY approved_at, transfer_id`;
+  await execInPrismaTx(tx, lockFeedNumbering());
+  return execInPrismaTx(tx, numberPendingEntries());
 }
 
 /** Numbers what is waiting, if anything is: one cheap read when nothing is. Returns how many were numbered. */
 export async function numberFeedEntries(): Promise<number> {
-  const [waiting] = await db().$queryRaw<{ any: boolean }[]>`
-    SELECT EXISTS (SELECT 1 FROM integration_feed_pending) AS any`;
+  const waiting = await selectAnyPendingEntry().executeTakeFirst();
   if (!waiting?.any) return 0;
   return db().$transaction((tx) => numberFeedEntriesIn(tx));
 }

@@ -4,6 +4,8 @@
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Actor } from "@/lib/audit/actor";
 import { db } from "@/lib/db/prisma";
+import { inPrismaTx } from "@/lib/db/kysely";
+import { lockIntegrationKey, touchIntegrationKey } from "@/lib/integration/sql";
 import { generateSecret, hasValidChecksum, sha256Hex } from "@/lib/auth/secrets";
 import { newId } from "@/lib/ids";
 
@@ -58,9 +60,7 @@ export async function createIntegrationKey(opts: { name: string; actor: Actor })
 /** Revokes at once; false when there is no such key. Revoking twice keeps the first time (and one audit record). */
 export async function revokeIntegrationKey(opts: { keyId: string; actor: Actor }): Promise<boolean> {
   return db().$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<
-      { revoked_at: Date | null }[]
-    >`SELECT revoked_at FROM integration_keys WHERE id = ${opts.keyId} FOR UPDATE`;
+    const [row] = await inPrismaTx(tx, lockIntegrationKey(opts.keyId));
     if (!row) return false;
     if (!row.revoked_at) {
       await tx.integrationKey.update({ where: { id: opts.keyId }, data: { revokedAt: new Date() } });
@@ -101,9 +101,7 @@ export async function findIntegrationKey(opts: { integrationKey: string }): Prom
   });
   if (!row) return null;
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-    await db().$executeRaw`
-      UPDATE integration_keys SET last_used_at = now()
-       WHERE id = ${row.id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+    await touchIntegrationKey(row.id).execute();
   }
   return row.id;
 }

@@ -3,6 +3,7 @@
 import { db } from "@/lib/db/prisma";
 import { readPartnerAnswerRates } from "@/lib/partners/partner-answer-counts";
 import type { PartnerAnswerRate } from "@/lib/partners/failure-rate";
+import { countRefusedCallbacksByPartner } from "@/lib/partners/sql";
 
 export type PartnerAtRisk = {
   partnerId: string;
@@ -14,11 +15,7 @@ export type PartnerAtRisk = {
 };
 
 export async function listPartnersAtRisk(): Promise<PartnerAtRisk[]> {
-  const [rates, refused] = await Promise.all([
-    readPartnerAnswerRates(),
-    db().$queryRaw<{ partner_id: string; n: number }[]>`
-      SELECT partner_id, count(*)::int AS n FROM callbacks WHERE status = 'REFUSED' GROUP BY partner_id`,
-  ]);
+  const [rates, refused] = await Promise.all([readPartnerAnswerRates(), countRefusedCallbacksByPartner().execute()]);
   const risky = new Map<string, { rate: PartnerAnswerRate | null; refusedCallbacks: number }>();
   for (const [id, rate] of rates) if (rate.level !== "ok") risky.set(id, { rate, refusedCallbacks: 0 });
   for (const r of refused)

@@ -3,11 +3,10 @@
 // an answer only increments a counter in memory, and each instance adds its counters to the table in one
 // statement every FLUSH_MS, off the request path. What a crash loses is at most those few seconds of counts;
 // a flush that fails (database away) keeps its counts for the next one. Rows older than two days are deleted.
-import { Prisma } from "@/generated/prisma/client";
-import { db } from "@/lib/db/prisma";
 import { poolQuery } from "@/lib/db/pool-query";
 import { errorFields, log } from "@/lib/log";
 import { answerKindOf, answerRateOf, NO_ANSWERS, type PartnerAnswerRate } from "@/lib/partners/failure-rate";
+import { addAnswerCounts, deleteOldAnswerCounts, selectAnswerRates } from "@/lib/partners/sql";
 
 export const FLUSH_MS = 5_000;
 /** Distinct (partner, minute) counters held while the database is away; beyond, the oldest are dropped. */
@@ -89,29 +88,17 @@ async function writeCounts(batch: Map<string, Pending>): Promise<void> {
     clientErrors.push(c.clientErrors);
   }
   // A partner deleted meanwhile has no row to point at; the table has no foreign key, its rows just age out.
-  await poolQuery(Prisma.sql`
-    INSERT INTO partner_answer_counts AS t (partner_id, minute, answers, failures, client_errors)
-    SELECT * FROM unnest(${partners}::text[], ${minutes}::timestamptz[], ${answers}::int[], ${failures}::int[],
-                         ${clientErrors}::int[])
-    ON CONFLICT (partner_id, minute) DO UPDATE
-      SET answers = t.answers + excluded.answers, failures = t.failures + excluded.failures,
-          client_errors = t.client_errors + excluded.client_errors`);
+  await poolQuery(addAnswerCounts({ partners, minutes, answers, failures, clientErrors }));
   const r = recorder();
   if (Date.now() - r.cleanedAt > CLEANUP_EVERY_MS) {
     r.cleanedAt = Date.now();
-    await poolQuery(Prisma.sql`DELETE FROM partner_answer_counts WHERE minute < now() - interval '2 days'`);
+    await poolQuery(deleteOldAnswerCounts());
   }
 }
 
 /** Each partner's answers of the last hour (all instances), by partner id; only partners that had any. */
 export async function readPartnerAnswerRates(partnerIds?: string[]): Promise<Map<string, PartnerAnswerRate>> {
-  const rows = await db().$queryRaw<{ partner_id: string; answers: number; failures: number; client_errors: number }[]>`
-    SELECT partner_id, sum(answers)::int AS answers, sum(failures)::int AS failures,
-           sum(client_errors)::int AS client_errors
-      FROM partner_answer_counts
-     WHERE minute > now() - interval '1 hour'
-       AND (${partnerIds ?? null}::text[] IS NULL OR partner_id = ANY(${partnerIds ?? null}::text[]))
-     GROUP BY partner_id`;
+  const rows = await selectAnswerRates(partnerIds).execute();
   return new Map(
     rows.map((r) => [
       r.partner_id,

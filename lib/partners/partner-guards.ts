@@ -5,12 +5,14 @@ import type { Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
+import { inPrismaTx } from "@/lib/db/kysely";
+import { lockPartnerRow } from "@/lib/partners/sql";
 
 type Tx = Prisma.TransactionClient;
 
 /** The partner, locked for the change. */
 export async function lockPartner(tx: Tx, partnerId: string) {
-  const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM partners WHERE id = ${partnerId} FOR UPDATE`;
+  const [locked] = await inPrismaTx(tx, lockPartnerRow(partnerId));
   if (!locked) throw new DomainError("not_found", `no partner ${partnerId}`);
   return tx.partner.findUniqueOrThrow({ where: { id: partnerId } });
 }

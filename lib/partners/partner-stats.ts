@@ -2,9 +2,9 @@
 // for any number of partners), its callback endpoint's state, a key's state, and the basics every listing
 // shows first.
 import { partnerCallbackHealth } from "@/lib/callbacks/callback-health";
-import { db } from "@/lib/db/prisma";
 import { npiWarningFor } from "@/lib/partners/npi-policy";
 import type { ApiKeyState, PartnerCallbacks, PartnerTraffic } from "@/lib/partners/partner-views";
+import { selectPartnerCallbackCounts, selectPartnerTraffic } from "@/lib/partners/sql";
 
 /** What every partner listing shows first, whatever else it adds. */
 export function partnerBasics(p: {
@@ -48,41 +48,15 @@ export async function trafficOf(
     { traffic: PartnerTraffic; callbacks: PartnerCallbacks["last7d"]; lastDeliveredAt: string | null }
   >();
   if (partnerIds.length === 0) return out;
-  const traffic = await db().$queryRaw<
-    { id: string; last24h: number; last7d: number; last_received_at: Date | null }[]
-  >`
-    SELECT p.id,
-           (SELECT count(*) FROM transfers t WHERE t.partner_id = p.id AND t.received_at > now() - interval '24 hours')::int AS last24h,
-           (SELECT count(*) FROM transfers t WHERE t.partner_id = p.id AND t.received_at > now() - interval '7 days')::int AS last7d,
-           (SELECT max(t.received_at) FROM transfers t WHERE t.partner_id = p.id) AS last_received_at
-      FROM partners p
-     WHERE p.id = ANY(${partnerIds}::text[])`;
-  const callbacks = await db().$queryRaw<
-    {
-      partner_id: string;
-      delivered: number;
-      pending: number;
-      retrying: number;
-      failed: number;
-      gone: number;
-      refused: number;
-      last_delivered_at: Date | null;
-    }[]
-  >`
-    SELECT c.partner_id,
-           count(*) FILTER (WHERE c.status = 'DELIVERED')::int AS delivered,
-           count(*) FILTER (WHERE c.status = 'PENDING' AND c.last_status_code IS NULL AND c.last_error IS NULL)::int AS pending,
-           count(*) FILTER (WHERE c.status = 'PENDING' AND (c.last_status_code IS NOT NULL OR c.last_error IS NOT NULL))::int AS retrying,
-           count(*) FILTER (WHERE c.status = 'FAILED')::int AS failed,
-           count(*) FILTER (WHERE c.status = 'GONE')::int AS gone,
-           count(*) FILTER (WHERE c.status = 'REFUSED')::int AS refused,
-           max(c.delivered_at) AS last_delivered_at
-      FROM callbacks c
-     WHERE c.partner_id = ANY(${partnerIds}::text[]) AND c.created_at > now() - interval '7 days'
-     GROUP BY c.partner_id`;
+  const traffic = await selectPartnerTraffic(partnerIds).execute();
+  const callbacks = await selectPartnerCallbackCounts(partnerIds).execute();
   for (const t of traffic) {
     out.set(t.id, {
-      traffic: { last24h: t.last24h, last7d: t.last7d, lastReceivedAt: t.last_received_at?.toISOString() ?? null },
+      traffic: {
+        last24h: t.last24h ?? 0,
+        last7d: t.last7d ?? 0,
+        lastReceivedAt: t.last_received_at?.toISOString() ?? null,
+      },
       callbacks: { ...EMPTY_CALLBACKS },
       lastDeliveredAt: null,
     });

@@ -14,6 +14,8 @@ import {
   SecretKeyError,
 } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/prisma";
+import { inPrismaTx } from "@/lib/db/kysely";
+import { lockAllPartners } from "@/lib/partners/sql";
 
 type SealedColumn = "webhookSecret" | "previousWebhookSecret" | "outboundHeaderValue";
 const COLUMNS: { column: SealedColumn; owner: (partnerId: string) => string }[] = [
@@ -62,7 +64,7 @@ export async function rotateStoredSecrets(actor: Actor): Promise<RotationReport>
   const keyId = currentKeyId();
   return db().$transaction(
     async (tx) => {
-      await tx.$queryRaw`SELECT id FROM partners ORDER BY id FOR UPDATE`;
+      await inPrismaTx(tx, lockAllPartners());
       const partners = await tx.partner.findMany({ select: SELECT, orderBy: { id: "asc" } });
       let secrets = 0;
       let resealed = 0;

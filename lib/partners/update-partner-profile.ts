@@ -4,6 +4,8 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { isValidNpi } from "@/lib/transfers/identifiers";
+import { inPrismaTx } from "@/lib/db/kysely";
+import { lockPartnerRow } from "@/lib/partners/sql";
 
 export type PartnerProfileChange = { name?: string; npis?: string[] };
 export type UpdatePartnerProfileOptions = { partnerId: string; change: PartnerProfileChange; actor: Actor };
@@ -30,9 +32,7 @@ export async function updatePartnerProfile({
     throw new DomainError("invalid_input", "nothing to change: give a name or NPIs");
   // The change and its audit record commit together; the row is locked so that "from" is what it replaced.
   const updated = await db().$transaction(async (tx) => {
-    const [locked] = await tx.$queryRaw<
-      { name: string }[]
-    >`SELECT name FROM partners WHERE id = ${partnerId} FOR UPDATE`;
+    const [locked] = await inPrismaTx(tx, lockPartnerRow(partnerId));
     if (!locked) throw new DomainError("not_found", `no partner ${partnerId}`);
     const updated = await tx.partner.update({ where: { id: partnerId }, data, select: { name: true, npis: true } });
     const details: Record<string, string | string[]> = { partnerId };

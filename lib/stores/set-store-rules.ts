@@ -8,6 +8,8 @@ import { DomainError } from "@/lib/errors";
 import { forgetStoreDirectory } from "@/lib/stores/store-npis";
 import { parseStoreRules, StoreRulesSchema, type StoreRules } from "@/lib/stores/store-rules";
 import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
+import { inPrismaTx } from "@/lib/db/kysely";
+import { lockStoreRules } from "@/lib/stores/sql";
 
 export type StoreRulesChange = { extraSchedules?: unknown; rxExpiryMonths?: unknown };
 /** Either or both of the rules; what the admin API takes (400 naming the field). */
@@ -59,8 +61,7 @@ export async function setStoreRules({ storeRef, change, actor }: SetStoreRulesOp
   const found = await findStore(storeRef);
   const { before, after } = await db().$transaction(async (tx) => {
     // Locked, so that the audit record's "from" is what this change replaced.
-    const [row] = await tx.$queryRaw<{ extra_schedules: unknown; rx_expiry_months: number }[]>`
-      SELECT extra_schedules, rx_expiry_months FROM stores WHERE id = ${found.id} FOR UPDATE`;
+    const [row] = await inPrismaTx(tx, lockStoreRules(found.id));
     if (!row) throw new DomainError("not_found", `no store ${storeRef}`);
     const before = parseStoreRules({ extraSchedules: row.extra_schedules, rxExpiryMonths: row.rx_expiry_months });
     const after: StoreRules = {

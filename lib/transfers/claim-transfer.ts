@@ -6,6 +6,7 @@
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
+import * as claimSql from "@/lib/transfers/queries/claim";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { AlreadyDecidedError, ClaimHeldError } from "@/lib/transfers/decision-errors";
@@ -16,8 +17,6 @@ export function claimMs(): number {
   return Math.round(env().CLAIM_MINUTES * 60_000);
 }
 
-type ClaimedRow = { claim_expires_at: Date; was_mine: boolean };
-
 export async function claimTransfer(input: {
   transferId: string;
   actor: SessionUser;
@@ -26,23 +25,9 @@ export async function claimTransfer(input: {
   const { transferId, actor } = input;
   if (actor.role !== "pharmacist") throw new DomainError("forbidden", "Only pharmacists claim transfers for review.");
   const seconds = claimMs() / 1000;
-  // was_mine: the claim was already this pharmacist's and live (a renewal, not worth an audit record).
-  // FOR UPDATE: two claims at the same moment (React's development double-invocation, two tabs) queue on the
-  // row lock, and the second reads the first's committed claim, so it is a renewal, not a second audited claim.
-  const rows = await db().$queryRaw<ClaimedRow[]>`
-    WITH before AS (
-      SELECT id, COALESCE(claimed_by_id = ${actor.id} AND claim_expires_at > now(), false) AS was_mine
-        FROM transfers WHERE id = ${transferId} FOR UPDATE
-    )
-    UPDATE transfers t
-       SET claimed_by_id = ${actor.id}, claim_expires_at = now() + make_interval(secs => ${seconds}::float8)
-      FROM before
-     WHERE t.id = before.id
-       AND t.status = 'RECEIVED'
-       AND (t.claimed_by_id IS NULL OR t.claim_expires_at <= now() OR t.claimed_by_id = ${actor.id})
-    RETURNING t.claim_expires_at, COALESCE(before.was_mine, false) AS was_mine`;
-  const claimed = rows[0];
-  if (!claimed) throw await whyNotClaimable(transferId);
+  // The statement and why it is one: queries/claim.ts.
+  const claimed = await claimSql.takeClaim(transferId, actor.id, seconds).executeTakeFirst();
+  if (!claimed?.claim_expires_at) throw await whyNotClaimable(transferId);
   if (!claimed.was_mine) {
     await recordAuditEvent({
       userId: actor.id,
@@ -67,9 +52,8 @@ export async function releaseClaim(input: {
   actor: SessionUser;
   clientAddress: string | null;
 }): Promise<boolean> {
-  const released = await db().$executeRaw`
-    UPDATE transfers SET claimed_by_id = NULL, claim_expires_at = NULL
-     WHERE id = ${input.transferId} AND claimed_by_id = ${input.actor.id} AND status = 'RECEIVED'`;
+  const { numUpdatedRows } = await claimSql.releaseClaim(input.transferId, input.actor.id).executeTakeFirst();
+  const released = Number(numUpdatedRows);
   if (released > 0) {
     await recordAuditEvent({
       userId: input.actor.id,

@@ -7,11 +7,10 @@
 //   4. update the transfer (status, decidedAt, outcome = the TransferResponse; a rejection also frees the
 //      prescription's active_rx_key so the sender may send it again), enqueue the sender's callback
 //      (transactional outbox), append the audit record and, for an approval, the integration feed entry.
-// Steps 1-2 are one statement and 3-4 another (decision-statements.ts): with BEGIN and COMMIT,
+// Steps 1-2 are one statement and 3-4 another (queries/decision.ts): with BEGIN and COMMIT,
 // four round trips where there were fourteen.
 // If the row lock were ever bypassed, the primary key still refuses the second decision; that refusal
 // is turned into the same "already decided by X at T" answer, never a 500.
-import { Prisma } from "@/generated/prisma/client";
 import type { Decision } from "@/generated/prisma/enums";
 import { recordAuditEvent, type AuditEventInput } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
@@ -25,10 +24,11 @@ import type { ApproveInput, RejectInput } from "@/lib/transfers/decision-inputs"
 import { confirmedResponse, rejectionResponse } from "@/lib/transfers/decision-responses";
 import {
   lockForDecision,
+  selectDecision,
   writeDecision,
   type DecisionWrite,
   type LockedTransfer,
-} from "@/lib/transfers/decision-statements";
+} from "@/lib/transfers/queries/decision";
 import { inZone, parseStoreRules, DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
 import { checkApproval, type ApprovedDrug } from "@/lib/transfers/approval-rules";
 import { TransferRequestSchema, type TransferResponse } from "@/lib/transfers/wire";
@@ -54,13 +54,13 @@ export async function decideTransfer(input: DecideInput): Promise<DecisionResult
   }
   try {
     const result = await poolTransaction(async (tx) => {
-      const row = await lockForDecision(tx, transferId, actor.id);
+      const [row] = await tx.query(lockForDecision(transferId, actor.id));
       // After waiting on the row lock the statement sees the winner's new status but, from its snapshot
       // taken before that commit, not the winner's decision row: read it now, in a new snapshot.
       if (row && row.status !== "RECEIVED" && !row.decided) throw await alreadyDecided(tx, transferId);
       refuseUndecidable(row, transferId, actor.id);
       const { write, response } = decisionWrite(row, input);
-      await writeDecision(tx, write);
+      await tx.query(writeDecision(write));
       const decided: DecisionResult = {
         referenceID: transferId,
         decision: write.outcome,
@@ -198,9 +198,7 @@ async function alreadyDecided(
   client: Pick<PoolTransaction, "query">,
   transferId: string,
 ): Promise<AlreadyDecidedError | DomainError> {
-  const [decided] = await client.query<{ decision: Decision; pharmacist_name: string; decided_at: Date }>(
-    Prisma.sql`SELECT decision::text AS decision, pharmacist_name, decided_at FROM transfer_decisions WHERE transfer_id = ${transferId}`,
-  );
+  const [decided] = await client.query(selectDecision(transferId));
   if (!decided) return new DomainError("conflict", "This transfer is no longer waiting for a decision.");
   return new AlreadyDecidedError({
     decision: decided.decision,

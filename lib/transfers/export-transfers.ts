@@ -9,14 +9,13 @@ import { csvRow } from "@/lib/csv";
 import type { Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { SCHEDULES, type AllergyWarning } from "@/lib/drugs";
-import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import type { DecisionRecord } from "@/lib/transfers/get-transfer-review";
 import { buildTransferRecord, type RecordSection, type RecordStore } from "@/lib/transfers/transfer-record";
 import { TransferRequestSchema, type Address, type TransferResponse } from "@/lib/transfers/wire";
-import { Prisma } from "@/generated/prisma/client";
-import type { Decision } from "@/generated/prisma/enums";
+import { countDecided, selectExportBatch, type DecidedFilter } from "@/lib/transfers/queries/decided-log";
+import type { RowOf } from "@/lib/db/kysely";
 
 export const EXPORT_BATCH = 500;
 
@@ -147,40 +146,11 @@ function recordColumns(): string[] {
 
 export const TRANSFER_EXPORT_COLUMNS: readonly string[] = recordColumns();
 
-type ExportRow = {
-  transfer_id: string;
-  request: unknown;
-  intake_schedule: string | null;
-  decision: Decision;
-  user_id: string;
-  pharmacist_name: string;
-  decided_at: Date;
-  error_type: string | null;
-  description: string | null;
-  drug_schedule: string | null;
-  schedule_basis: string | null;
-  one_time_transfer_confirmed: boolean | null;
-  allergy_warnings: unknown;
-  legal_expiry: Date | null;
-  pharmacist_license: string | null;
-  note: string | null;
-  local_rx_number: string | null;
-  response: unknown;
-  store_name: string | null;
-  store_npi: string | null;
-  store_dea: string | null;
-  store_address: unknown;
-};
+type ExportRow = RowOf<ReturnType<typeof selectExportBatch>>;
 
-/** The filters as SQL (the export and the on-screen log share them); `schedule` is the decision's for an approval ("CIV" → "IV"), the intake's otherwise. */
-export function conditions(query: TransferExportQuery, upTo: Date): Prisma.Sql[] {
-  const conds = [Prisma.sql`d.decided_at >= ${query.fromDate}`, Prisma.sql`d.decided_at < ${upTo}`];
-  if (query.outcome !== "any")
-    conds.push(Prisma.sql`d.decision = ${query.outcome === "approved" ? "APPROVED" : "REJECTED"}::"Decision"`);
-  const schedule = Prisma.sql`COALESCE(substr(d.drug_schedule, 2), t.drug_schedule)`;
-  if (query.schedule === "any") conds.push(Prisma.sql`${schedule} IN ('II', 'III', 'IV', 'V')`);
-  else if (query.schedule !== "all") conds.push(Prisma.sql`${schedule} = ${query.schedule}`);
-  return conds;
+/** The filters up to `upTo` (the export and the on-screen log share them: queries/decided-log.ts). */
+export function decidedFilter(query: TransferExportQuery, upTo: Date): DecidedFilter {
+  return { fromDate: query.fromDate, upTo, outcome: query.outcome, schedule: query.schedule };
 }
 
 /** One CSV line: the record's elements in column order. */
@@ -250,9 +220,8 @@ export type TransferExport = { filename: string; rows: number; lines: AsyncGener
 export async function exportTransfers(query: TransferExportQuery, actor: Actor): Promise<TransferExport> {
   const startedAt = new Date();
   const upTo = query.toDate < startedAt ? query.toDate : startedAt;
-  const where = Prisma.join(conditions(query, upTo), " AND ");
-  const [{ n }] = await db().$queryRaw<[{ n: number }]>`
-    SELECT count(*)::int AS n FROM transfer_decisions d JOIN transfers t ON t.id = d.transfer_id WHERE ${where}`;
+  const filter = decidedFilter(query, upTo);
+  const { n } = await countDecided(filter).executeTakeFirstOrThrow();
   await recordAuditEvent({
     userId: actor.userId,
     actor: actor.label,
@@ -265,20 +234,7 @@ export async function exportTransfers(query: TransferExportQuery, actor: Actor):
     yield csvRow(TRANSFER_EXPORT_COLUMNS);
     let after: { at: Date; id: string } | null = null;
     for (;;) {
-      const keyset: Prisma.Sql = after
-        ? Prisma.sql`AND (d.decided_at, d.transfer_id) > (${after.at}, ${after.id})`
-        : Prisma.empty;
-      const rows: ExportRow[] = await db().$queryRaw<ExportRow[]>`
-        SELECT d.transfer_id, t.request, t.drug_schedule AS intake_schedule, d.decision::text AS decision, d.user_id, d.pharmacist_name, d.decided_at,
-               d.error_type, d.description, d.drug_schedule, d.schedule_basis, d.one_time_transfer_confirmed,
-               d.allergy_warnings, d.legal_expiry, d.pharmacist_license, d.note, d.local_rx_number, d.response,
-               s.name AS store_name, s.npi AS store_npi, s.dea AS store_dea, s.address AS store_address
-          FROM transfer_decisions d
-          JOIN transfers t ON t.id = d.transfer_id
-          LEFT JOIN stores s ON s.npi = t.receiving_npi
-         WHERE ${where} ${keyset}
-         ORDER BY d.decided_at, d.transfer_id
-         LIMIT ${EXPORT_BATCH}`;
+      const rows: ExportRow[] = await selectExportBatch(filter, after, EXPORT_BATCH).execute();
       for (const row of rows) yield lineOf(row);
       if (rows.length < EXPORT_BATCH) return;
       const last: ExportRow = rows[rows.length - 1]!;

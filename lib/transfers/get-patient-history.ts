@@ -2,7 +2,7 @@
 // matched, the duplicate-therapy warning, and the next pending transfer of the same patient.
 //
 // Matching, on indexed columns only (migration 20261124130000_patient_history; no read of any request JSON;
-// the SQL and its plan: patient-history-sql.ts):
+// the SQL and its plan: queries/patient-history.ts):
 //   - "name-dob": the same normalised last + first name (patient_name_key) AND the same date of birth. A
 //     name match with another date of birth is not a match.
 //   - "patient-id": the same sender (partner) and the same sender's patientReferenceID: a strong match,
@@ -13,9 +13,8 @@
 // Reading it shows other transfers' patient data, so it is audited like a view (`transfer.history_viewed`).
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
-import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
-import { findHistoryTarget, historyRowsSql } from "@/lib/transfers/patient-history-sql";
+import { findHistoryTarget, historyRows, type HistoryRow } from "@/lib/transfers/queries/patient-history";
 
 export const DUPLICATE_THERAPY_DAYS = 90;
 /** The most history rows listed (newest first); the panel says when there are more. */
@@ -51,32 +50,15 @@ export type PatientHistory = {
 
 export type GetPatientHistoryOptions = { referenceID: string; actor: SessionUser; clientAddress: string | null };
 
-type Row = {
-  id: string;
-  status: "RECEIVED" | "CONFIRMED" | "REJECTED";
-  drug_name: string;
-  drug_strength: string;
-  received_at: Date;
-  decided_at: Date | null;
-  decided_by: string | null;
-  error_type: string | null;
-  sender: string;
-  by_name: boolean;
-  by_patient_id: boolean;
-  dob_differs: boolean;
-  duplicate: boolean;
-  after_current: boolean;
-};
-
 export async function getPatientHistory(opts: GetPatientHistoryOptions): Promise<PatientHistory> {
   const { referenceID } = opts;
   if (referenceID.length > 64) throw new DomainError("not_found", `No transfer ${referenceID}.`);
   const target = await findHistoryTarget(referenceID);
   if (!target) throw new DomainError("not_found", `No transfer ${referenceID}.`);
 
-  // One more than shown, to know whether there are more (patient-history-sql.ts says how the plan stays bounded).
-  const sql = historyRowsSql(target, { limit: HISTORY_LIMIT + 1, duplicateTherapyDays: DUPLICATE_THERAPY_DAYS });
-  const rows = sql ? await db().$queryRaw<Row[]>(sql) : [];
+  // One more than shown, to know whether there are more (queries/patient-history.ts says how the plan stays bounded).
+  const statement = historyRows(target, { limit: HISTORY_LIMIT + 1, duplicateTherapyDays: DUPLICATE_THERAPY_DAYS });
+  const rows = statement ? await statement.execute() : [];
 
   const listed = rows.slice(0, HISTORY_LIMIT);
   const entries = listed.map(toEntry);
@@ -110,7 +92,7 @@ export async function getPatientHistory(opts: GetPatientHistoryOptions): Promise
   };
 }
 
-function toEntry(r: Row): HistoryEntry {
+function toEntry(r: HistoryRow): HistoryEntry {
   const matchedBy: HistoryMatchKind[] = [];
   if (r.by_patient_id) matchedBy.push("patient-id");
   if (r.by_name) matchedBy.push("name-dob");

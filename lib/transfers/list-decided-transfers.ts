@@ -4,25 +4,12 @@
 import * as z from "zod";
 import type { Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
-import { conditions, parseTransferExportQuery } from "@/lib/transfers/export-transfers";
-import { Prisma } from "@/generated/prisma/client";
+import { decidedFilter, parseTransferExportQuery } from "@/lib/transfers/export-transfers";
+import { countDecided, LOG_SORTS, selectDecidedPage, type LogSort } from "@/lib/transfers/queries/decided-log";
 
 export const LOG_PAGE_SIZE = 25;
-export const LOG_SORTS = ["decidedAt", "patient", "drug", "schedule", "outcome", "pharmacist", "sender"] as const;
-export type LogSort = (typeof LOG_SORTS)[number];
-
-const SCHEDULE = Prisma.sql`COALESCE(substr(d.drug_schedule, 2), t.drug_schedule)`;
-const ORDER: Record<LogSort, Prisma.Sql> = {
-  decidedAt: Prisma.sql`d.decided_at`,
-  patient: Prisma.sql`lower(t.patient_last_name || ' ' || t.patient_first_name)`,
-  drug: Prisma.sql`lower(t.drug_name || ' ' || t.drug_strength)`,
-  schedule: SCHEDULE,
-  outcome: Prisma.sql`d.decision::text`,
-  pharmacist: Prisma.sql`lower(d.pharmacist_name)`,
-  sender: Prisma.sql`lower(t.sending_name)`,
-};
+export { LOG_SORTS, type LogSort } from "@/lib/transfers/queries/decided-log";
 
 const LogPagingSchema = z.object({
   sort: z.enum(LOG_SORTS, { error: `must be one of ${LOG_SORTS.join(", ")}` }).default("decidedAt"),
@@ -50,19 +37,6 @@ export type DecidedTransferPage = {
   rows: DecidedTransfer[];
 };
 
-type Row = {
-  id: string;
-  decided_at: Date;
-  decision: "APPROVED" | "REJECTED";
-  patient_first_name: string;
-  patient_last_name: string;
-  drug_name: string;
-  drug_strength: string;
-  schedule: string | null;
-  pharmacist_name: string;
-  sending_name: string;
-};
-
 /** Validates the filters (as the export does) and the paging; a bad one is invalid_input naming the field. */
 export function parseDecidedTransfersQuery(raw: Record<string, string | undefined>) {
   const filters = parseTransferExportQuery(raw);
@@ -85,18 +59,10 @@ export async function listDecidedTransfers(
 ): Promise<DecidedTransferPage> {
   const { filters, sort, dir, page } = query;
   const now = new Date();
-  const where = Prisma.join(conditions(filters, filters.toDate < now ? filters.toDate : now), " AND ");
-  const direction = dir === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
-  const [[{ n }], rows] = await Promise.all([
-    db().$queryRaw<[{ n: number }]>`
-      SELECT count(*)::int AS n FROM transfer_decisions d JOIN transfers t ON t.id = d.transfer_id WHERE ${where}`,
-    db().$queryRaw<Row[]>`
-      SELECT t.id, d.decided_at, d.decision::text AS decision, t.patient_first_name, t.patient_last_name,
-             t.drug_name, t.drug_strength, ${SCHEDULE} AS schedule, d.pharmacist_name, t.sending_name
-        FROM transfer_decisions d JOIN transfers t ON t.id = d.transfer_id
-       WHERE ${where}
-       ORDER BY ${ORDER[sort]} ${direction} NULLS LAST, d.decided_at ${direction}, t.id ${direction}
-       LIMIT ${LOG_PAGE_SIZE} OFFSET ${(page - 1) * LOG_PAGE_SIZE}`,
+  const filter = decidedFilter(filters, filters.toDate < now ? filters.toDate : now);
+  const [{ n }, rows] = await Promise.all([
+    countDecided(filter).executeTakeFirstOrThrow(),
+    selectDecidedPage(filter, { sort, dir, limit: LOG_PAGE_SIZE, offset: (page - 1) * LOG_PAGE_SIZE }).execute(),
   ]);
   await recordAuditEvent({
     userId: actor.userId,

@@ -5,6 +5,8 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { normalizeLicenseNumber } from "@/lib/users/user-inputs";
+import { inPrismaTx } from "@/lib/db/kysely";
+import { lockUserLicense } from "@/lib/users/sql";
 
 /** licenseNumber null or "" clears it. */
 export type SetUserLicenseNumberOptions = { userId: string; licenseNumber: string | null; actor: Actor };
@@ -18,9 +20,7 @@ export async function setUserLicenseNumber({
   if (!license.ok) throw new DomainError("invalid_input", license.message);
   await db().$transaction(async (tx) => {
     // Locked, so that the audit record's "from" is the value this change replaced.
-    const [user] = await tx.$queryRaw<
-      { license_number: string | null }[]
-    >`SELECT license_number FROM users WHERE id = ${userId} FOR UPDATE`;
+    const [user] = await inPrismaTx(tx, lockUserLicense(userId));
     if (!user) throw new DomainError("not_found", `no user ${userId}`);
     if (user.license_number === license.value) return;
     await tx.user.update({ where: { id: userId }, data: { licenseNumber: license.value } });

@@ -2,6 +2,8 @@
 // admin away leaves another active admin.
 import type { Prisma } from "@/generated/prisma/client";
 import { DomainError } from "@/lib/errors";
+import { inPrismaTx } from "@/lib/db/kysely";
+import { lockActiveAdmins } from "@/lib/users/sql";
 
 type Tx = Prisma.TransactionClient;
 
@@ -13,8 +15,7 @@ export async function findUserOrThrow(tx: Tx, userId: string) {
 
 /** Locks the active admins so two concurrent changes cannot both remove "the other" last admin. */
 export async function assertAnotherActiveAdmin(tx: Tx, userId: string): Promise<void> {
-  const admins = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id FROM users WHERE role = 'admin' AND disabled_at IS NULL FOR UPDATE`;
+  const admins = await inPrismaTx(tx, lockActiveAdmins());
   if (!admins.some((a) => a.id !== userId)) {
     throw new DomainError("conflict", "this is the last active admin: make another user admin first");
   }

@@ -6,6 +6,7 @@
 // (EXPLAIN ANALYZE, FORMAT JSON) that it reads each rule's own index and only about a page of rows from
 // transfers, for the rare patient and for the common one. Rows read, not time: the plan's behaviour.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { onSqlQuery } from "@/lib/db/kysely";
 import { db, disconnectDb, enableQueryEvents } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
 import { getPatientHistory, HISTORY_LIMIT } from "@/lib/transfers/get-patient-history";
@@ -78,6 +79,7 @@ beforeAll(async () => {
   await db().$executeRaw`VACUUM (ANALYZE) transfers`;
   const client = db() as unknown as { $on(event: "query", cb: (e: Captured) => void): void };
   client.$on("query", (e) => captured.push({ query: e.query, params: e.params }));
+  onSqlQuery((e) => captured.push({ query: e.sql, params: JSON.stringify(e.parameters) }));
 }, 600_000);
 
 afterAll(async () => {
@@ -104,7 +106,7 @@ function nodesOf(node: PlanNode): PlanNode[] {
 async function historyPlan(referenceID: string): Promise<{ nodes: PlanNode[]; text: string }> {
   captured = [];
   await getPatientHistory({ referenceID, actor, clientAddress: null });
-  const sent = captured.find((q) => /\bpartners\b/.test(q.query) && /\bORDER BY\b/.test(q.query));
+  const sent = captured.find((q) => /\bpartners\b/.test(q.query) && /\bORDER BY\b/i.test(q.query));
   expect(sent, captured.map((q) => q.query).join("\n---\n")).toBeDefined();
   const pg = await import("pg");
   const client = new pg.default.Client({ connectionString: databaseUrl });

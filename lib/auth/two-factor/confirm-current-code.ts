@@ -8,6 +8,8 @@ import { checkTotpCode } from "@/lib/auth/two-factor/totp";
 import type { SecondFactorRefusal } from "@/lib/auth/two-factor/verify-second-factor";
 import { openSecret, secretOwner } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/prisma";
+import { inPrismaTx } from "@/lib/db/kysely";
+import { acceptTotpStep } from "@/lib/auth/sql";
 
 type Tx = Parameters<Parameters<ReturnType<typeof db>["$transaction"]>[0]>[0];
 export type OwnUser = { id: string; email: string };
@@ -40,9 +42,7 @@ export async function confirmCurrentCode<T>({
   const check = checkTotpCode(openSecret(user.twoFactorSecret, secretOwner.totpSecret(user.id)), typed, now, last);
   const done = check.ok
     ? await db().$transaction(async (tx) => {
-        const rows = await tx.$queryRaw<{ id: string }[]>`
-          UPDATE users SET two_factor_last_step = ${check.step}, failed_logins = 0, locked_until = NULL
-          WHERE id = ${user.id} AND (two_factor_last_step IS NULL OR two_factor_last_step < ${check.step}) RETURNING id`;
+        const rows = await inPrismaTx(tx, acceptTotpStep(user.id, check.step, { clearLockout: true }));
         return rows.length === 0 ? null : { value: await then(tx, { id: user.id, email: user.email }) };
       })
     : null;

@@ -4,6 +4,8 @@
 import type { Prisma } from "@/generated/prisma/client";
 import { isSealedUnderCurrentKey, openSecret, sealSecret, secretOwner } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/prisma";
+import { inPrismaTx } from "@/lib/db/kysely";
+import { lockUsersWithTotpSecrets } from "@/lib/auth/sql";
 
 const COLUMNS = ["twoFactorSecret", "twoFactorPendingSecret"] as const;
 const SELECT = { id: true, twoFactorSecret: true, twoFactorPendingSecret: true } as const;
@@ -27,7 +29,7 @@ export async function checkTotpSecrets(): Promise<{ secrets: number; underCurren
 
 /** Inside the rotation's transaction (rows locked): re-seals what is not under the current key. */
 export async function resealTotpSecrets(tx: Prisma.TransactionClient): Promise<{ secrets: number; resealed: number }> {
-  await tx.$queryRaw`SELECT id FROM users WHERE two_factor_secret IS NOT NULL OR two_factor_pending_secret IS NOT NULL ORDER BY id FOR UPDATE`;
+  await inPrismaTx(tx, lockUsersWithTotpSecrets());
   const users = await tx.user.findMany({ where: WITH_SECRET, select: SELECT, orderBy: { id: "asc" } });
   let secrets = 0;
   let resealed = 0;

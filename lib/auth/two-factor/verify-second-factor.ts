@@ -11,6 +11,8 @@ import { checkTotpCode } from "@/lib/auth/two-factor/totp";
 import { hashRecoveryCode, looksLikeRecoveryCode, normalizeRecoveryCode } from "@/lib/auth/two-factor/recovery-codes";
 import { openSecret, secretOwner } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db/prisma";
+import { inPrismaTx } from "@/lib/db/kysely";
+import { acceptTotpStep, spendRecoveryCode } from "@/lib/auth/sql";
 
 export type SecondFactorRefusal =
   | { reason: "wrong" | "expired" | "replayed" | "recovery_used" | "expired_sign_in" }
@@ -106,9 +108,7 @@ async function tryTotp(
       ? { ok: false, reason: "clock_skew", offsetSeconds: check.offsetSeconds }
       : { ok: false, reason: check.reason };
   const accepted = await db().$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string }[]>`
-      UPDATE users SET two_factor_last_step = ${check.step}
-      WHERE id = ${userId} AND (two_factor_last_step IS NULL OR two_factor_last_step < ${check.step}) RETURNING id`;
+    const rows = await inPrismaTx(tx, acceptTotpStep(userId, check.step, { clearLockout: false }));
     if (rows.length === 0) return false;
     await completeSignIn(tx, userId, sessionId, sessionCreatedAt, "totp", address, email);
     return true;
@@ -128,10 +128,7 @@ async function tryRecoveryCode(
   if (!normalized) return { ok: false, reason: "recovery_used" };
   const hash = hashRecoveryCode(normalized);
   const left = await db().$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ left: number }[]>`
-      UPDATE users SET two_factor_recovery_hashes = array_remove(two_factor_recovery_hashes, ${hash})
-      WHERE id = ${userId} AND ${hash} = ANY(two_factor_recovery_hashes)
-      RETURNING coalesce(cardinality(two_factor_recovery_hashes), 0)::int AS left`;
+    const rows = await inPrismaTx(tx, spendRecoveryCode(userId, hash));
     const row = rows[0];
     if (!row) return null;
     await recordAuditEvent(

@@ -1,0 +1,144 @@
+// The decided transfers of a period: the export's CSV (export-transfers.ts) and the log on screen
+// (list-decided-transfers.ts) read them with the same filter, so the table and the CSV list the same transfers.
+import { sql, type ExpressionBuilder } from "kysely";
+import type { DB } from "@/generated/kysely/tables";
+import { sqlDb } from "@/lib/db/kysely";
+
+export type DecidedFilter = {
+  fromDate: Date;
+  /** Exclusive; the caller caps it at the moment it was asked. */
+  upTo: Date;
+  outcome: "approved" | "rejected" | "any";
+  schedule: "II" | "III" | "IV" | "V" | "any" | "all";
+};
+
+type DecidedEb = ExpressionBuilder<DB & { d: DB["transfer_decisions"]; t: DB["transfers"] }, "d" | "t">;
+
+/** The schedule the filter and the sort use: the decision's for an approval ("CIV" → "IV"), the intake's otherwise. */
+function scheduleOf(eb: DecidedEb) {
+  return eb.fn.coalesce(eb.fn<string | null>("substr", ["d.drug_schedule", sql.lit(2)]), "t.drug_schedule");
+}
+
+function decidedWhere(f: DecidedFilter) {
+  return (eb: DecidedEb) => {
+    const conds = [eb("d.decided_at", ">=", f.fromDate), eb("d.decided_at", "<", f.upTo)];
+    if (f.outcome !== "any")
+      conds.push(
+        eb(
+          "d.decision",
+          "=",
+          sql<"APPROVED" | "REJECTED">`${f.outcome === "approved" ? "APPROVED" : "REJECTED"}::"Decision"`,
+        ),
+      );
+    if (f.schedule === "any")
+      conds.push(
+        eb(
+          scheduleOf(eb),
+          "in",
+          ["II", "III", "IV", "V"].map((s) => sql.lit(s)),
+        ),
+      );
+    else if (f.schedule !== "all") conds.push(eb(scheduleOf(eb), "=", f.schedule));
+    return eb.and(conds);
+  };
+}
+
+function decided() {
+  return sqlDb().selectFrom("transfer_decisions as d").innerJoin("transfers as t", "t.id", "d.transfer_id");
+}
+
+export function countDecided(f: DecidedFilter) {
+  return decided()
+    .select(sql<number>`count(*)::int`.as("n"))
+    .where(decidedWhere(f));
+}
+
+/** One batch of the export, oldest decision first, after the keyset `after`. */
+export function selectExportBatch(f: DecidedFilter, after: { at: Date; id: string } | null, limit: number) {
+  return decided()
+    .leftJoin("stores as s", "s.npi", "t.receiving_npi")
+    .select((eb) => [
+      "d.transfer_id",
+      "t.request",
+      "t.drug_schedule as intake_schedule",
+      eb.cast<"APPROVED" | "REJECTED">("d.decision", "text").as("decision"),
+      "d.user_id",
+      "d.pharmacist_name",
+      "d.decided_at",
+      "d.error_type",
+      "d.description",
+      "d.drug_schedule",
+      "d.schedule_basis",
+      "d.one_time_transfer_confirmed",
+      "d.allergy_warnings",
+      "d.legal_expiry",
+      "d.pharmacist_license",
+      "d.note",
+      "d.local_rx_number",
+      "d.response",
+      "s.name as store_name",
+      "s.npi as store_npi",
+      "s.dea as store_dea",
+      "s.address as store_address",
+    ])
+    .where(decidedWhere(f))
+    .$if(after !== null, (q) =>
+      q.where((eb) => eb(eb.refTuple("d.decided_at", "d.transfer_id"), ">", eb.tuple(after!.at, after!.id))),
+    )
+    .orderBy("d.decided_at")
+    .orderBy("d.transfer_id")
+    .limit(limit);
+}
+
+export const LOG_SORTS = ["decidedAt", "patient", "drug", "schedule", "outcome", "pharmacist", "sender"] as const;
+export type LogSort = (typeof LOG_SORTS)[number];
+
+function sortKey(eb: DecidedEb, sort: LogSort) {
+  switch (sort) {
+    case "decidedAt":
+      return eb.ref("d.decided_at");
+    case "patient":
+      return eb.fn<string>("lower", [
+        sql`${eb.ref("t.patient_last_name")} || ' ' || ${eb.ref("t.patient_first_name")}`,
+      ]);
+    case "drug":
+      return eb.fn<string>("lower", [sql`${eb.ref("t.drug_name")} || ' ' || ${eb.ref("t.drug_strength")}`]);
+    case "schedule":
+      return scheduleOf(eb);
+    case "outcome":
+      return eb.cast<string>("d.decision", "text");
+    case "pharmacist":
+      return eb.fn<string>("lower", ["d.pharmacist_name"]);
+    case "sender":
+      return eb.fn<string>("lower", ["t.sending_name"]);
+  }
+}
+
+/** One sorted page of the log (ties broken by decision time, then id, the same way). */
+export function selectDecidedPage(
+  f: DecidedFilter,
+  page: { sort: LogSort; dir: "asc" | "desc"; limit: number; offset: number },
+) {
+  return decided()
+    .select((eb) => [
+      "t.id",
+      "d.decided_at",
+      eb.cast<"APPROVED" | "REJECTED">("d.decision", "text").as("decision"),
+      "t.patient_first_name",
+      "t.patient_last_name",
+      "t.drug_name",
+      "t.drug_strength",
+      scheduleOf(eb).as("schedule"),
+      "d.pharmacist_name",
+      "t.sending_name",
+    ])
+    .where(decidedWhere(f))
+    .orderBy(
+      (eb) => sortKey(eb, page.sort),
+      (ob) => (page.dir === "asc" ? ob.asc() : ob.desc()).nullsLast(),
+    )
+    .orderBy("d.decided_at", page.dir)
+    .orderBy("t.id", page.dir)
+    .limit(page.limit)
+    .offset(page.offset);
+}

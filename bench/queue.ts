@@ -96,7 +96,7 @@ export type QueueSize = { transfers: number; seedSeconds: number; databaseBytes?
 /**
  * One patient holds this share of the seeded table (100 000 of 1 000 000): a chronic patient, or a sender
  * reusing one patient id. Real data is skewed like this, and the statistics it gives the planner once made
- * the patient history walk the whole table for everyone else (bench/README.md).
+ * the patient history walk the whole table for everyone else (bench/HISTORY.md).
  */
 export const SKEWED_PATIENT_SHARE = 0.1;
 export const SKEWED_PATIENT_REFERENCE = "benchskew";

@@ -94,7 +94,7 @@ const EnvSchema = z.object({
   RUN_WORKER: booleanFromString.default(true),
   /** Callback deliveries one worker process runs at once. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
-  /** One partner's due callbacks one delivery job claims and sends at once (1: one per job; 32: bench/README.md's sweep). */
+  /** One partner's due callbacks one delivery job claims and sends at once (1: one per job; 32: bench/HISTORY.md's sweep). */
   CALLBACK_BATCH_SIZE: z.coerce.number().int().min(1).max(50).default(32),
   /** How often a worker looks for jobs whose time has come (new jobs are picked up at once by LISTEN/NOTIFY). */
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),

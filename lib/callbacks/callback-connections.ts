@@ -16,7 +16,7 @@ const IDLE_MS = 4_000;
  * Connections at most, so requests in flight at most, from one worker to one partner origin: a batching
  * worker may have WORKER_CONCURRENCY × CALLBACK_BATCH_SIZE POSTs ready at once (128 by default); the rest
  * wait for a free connection, inside their attempt's deadline. A receiver answered 384/s at 32 in flight
- * in the bench, more than one worker sends (bench/README.md).
+ * in the bench, more than one worker sends (bench/HISTORY.md).
  */
 export const MAX_CONNECTIONS_PER_ORIGIN = 32;
 /** Pools kept at once; the least recently used beyond this are closed. */

@@ -3,7 +3,7 @@
 // (claim-due-callbacks.ts), the POSTs concurrently over each partner's kept-alive connections, and each
 // partner's successes in one statement. What a job costs beside its POSTs (graphile-worker's fetch and
 // completion, the claim, the success) is then shared by the batch; it was most of a delivery's cost
-// (bench/README.md).
+// (bench/HISTORY.md).
 //
 // A batch's ordinary failures are recorded together too (record-callback-failures.ts): a partner whose
 // endpoint is down fails whole batches, and one at a time their bookkeeping held up every callback queued

@@ -1,7 +1,7 @@
 // The delivery jobs one worker starts within a few milliseconds of each other share one drain. While
 // approvals stream in, each new job is fetched and started alone, and the callbacks of the others that are
 // running are locked by this worker, so that no job's claim could take another's: each paid its own claim and
-// success statements (bench/README.md). Gathered, they cost one of each (drain-callbacks.ts), and the claim
+// success statements (bench/HISTORY.md). Gathered, they cost one of each (drain-callbacks.ts), and the claim
 // also takes the partners' due callbacks whose jobs are still waiting. A group goes at once when every one of
 // the worker's slots has joined it, else after `lingerMs` (CALLBACK_GATHER_MS): the most a callback waits.
 import { drainCallbacks } from "@/lib/callbacks/drain-callbacks";

@@ -89,7 +89,7 @@ export async function startCallbackWorker(opts: { connectionString: string }): P
       logger: jobQueueLogger,
       preset: {
         worker: {
-          // Measured (bench/README.md): each job otherwise costs its own fetch and its own completion
+          // Measured (bench/HISTORY.md): each job otherwise costs its own fetch and its own completion
           // round trip. The local queue fetches and locks the next few jobs at once (as many as the worker
           // runs, plus one); completions issued in the same tick go in one statement. A worker killed
           // meanwhile strands at most those few locked jobs, which the startup and crontab reconcile

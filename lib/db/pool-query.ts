@@ -4,7 +4,7 @@
 // (lib/callbacks/claim-due-callbacks.ts, record-callback-successes.ts).
 //
 // Why: even a raw statement passes through Prisma 7's WASM query compiler, its tracing and its result
-// Mapping. That was ~14 % of the intake's CPU and ~30 % of the batching worker's (bench/README.md),
+// Mapping. That was ~14 % of the intake's CPU and ~30 % of the batching worker's (bench/HISTORY.md),
 // for one or two statements each. A statement is built with Kysely (lib/db/kysely.ts) or, in code not yet
 // moved to a domain's sql.ts, with Prisma.sql. Each is a single autocommit statement, as it was under $queryRaw; every
 // other query stays on Prisma. Errors are plain pg errors, which lib/db/errors.ts recognises as well.

@@ -1,7 +1,7 @@
 // `npm start`'s HTTP server. Next's request handler answers everything except POST /v1/transfer, the
 // partner API's hot path, which goes straight to its handler: Next's per-request pipeline (routing, Web
 // Request/Response conversion, async context) costs several times the handler's own work
-// (docs/performance.md, bench/README.md). The route in app/v1/transfer serves the same handler
+// (docs/performance.md, bench/HISTORY.md). The route in app/v1/transfer serves the same handler
 // under `npm run dev` and `next start`. A path that does not decode is answered here too, before Next.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import next from "next";

@@ -45,6 +45,9 @@ test("review shows allergies, prescriber NPI and insurance; approve with the key
   await expect(page.getByRole("searchbox", { name: "Search" })).toBeFocused();
   await page.keyboard.type(transfer.patient.name.lastName);
   await page.keyboard.press("Enter");
+  // The first page came with the page itself, so the row may be visible before the search has answered:
+  // wait for the search's one row, or j would go to the first row of the list it replaces.
+  await expect(page.locator("a[data-row-link]")).toHaveCount(1);
   await expect(page.getByRole("link", { name: queueName(transfer) })).toBeVisible();
   await page.getByRole("searchbox", { name: "Search" }).blur();
   await page.keyboard.press("j");

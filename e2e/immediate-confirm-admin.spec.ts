@@ -56,7 +56,7 @@ test("an admin turns immediate confirmation on by keyboard, after reading what i
   await expect(
     page.getByRole("heading", { level: 1, name: `Immediate confirmation: ${storeName} (${npi})` }),
   ).toBeVisible();
-  await expect(page.getByText("Policy v0, off.")).toBeVisible();
+  await expect(page.getByText("Policy v0, off.", { exact: true })).toBeVisible();
   await expect(page.getByText(/^Federal law excludes controlled substances/)).toBeVisible();
   await expect(
     page.getByText(/^Some states require a pharmacist \(or intern\) to receive each transfer/),
@@ -94,7 +94,7 @@ test("an admin turns immediate confirmation on by keyboard, after reading what i
   await page.getByRole("button", { name: "Save policy" }).focus();
   await page.keyboard.press("Enter");
   await expect(status).toHaveText("Saved: policy v1, on.");
-  await expect(page.getByText("Policy v1, on.")).toBeVisible();
+  await expect(page.getByText("Policy v1, on.", { exact: true })).toBeVisible();
 
   const policy = await db().immediateConfirmPolicy.findUniqueOrThrow({ where: { storeId: store.storeId } });
   const ownerRow = await db().user.findUniqueOrThrow({ where: { email: owner.email } });
@@ -124,7 +124,7 @@ test("an admin turns immediate confirmation on by keyboard, after reading what i
 
   await page.setViewportSize({ width: 320, height: 640 });
   await page.reload();
-  await expect(page.getByText("Policy v2, on.")).toBeVisible();
+  await expect(page.getByText("Policy v2, on.", { exact: true })).toBeVisible();
   await expect(page.getByTestId("simulation")).toBeVisible();
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({
     scrollWidth: document.documentElement.scrollWidth,

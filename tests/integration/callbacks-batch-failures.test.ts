@@ -3,17 +3,14 @@
 // attempt planned by the retry schedule, its job moved there as a later attempt, the partner marked failing.
 // One transaction per batch: each callback row's last writer (xmin) is the batch's transaction. One at a
 // time, a down partner's batches held up every callback queued behind them, other partners' fresh ones too.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { LATER_ATTEMPT_PRIORITY } from "@/lib/callbacks/job-queue";
-import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
 import { RETRY_DELAYS_MS, JITTER } from "@/lib/callbacks/retry-schedule";
-import { db, disconnectDb } from "@/lib/db/prisma";
-import { setEnv } from "@/lib/env";
-import { startCallbackReceiver, type CallbackReceiver } from "@/tests/support/callback-receiver";
-import { createMigratedDatabase } from "@/tests/support/database";
+import { db } from "@/lib/db/prisma";
 import { connectTestEnvironment } from "@/tests/support/integration";
 import {
   createCallbackPartner,
+  ownCallbackDatabase,
   decideTransfer,
   startWorkerProcess,
   waitUntil,
@@ -23,36 +20,25 @@ import {
 const BATCH = 12;
 
 connectTestEnvironment();
+const own = ownCallbackDatabase("rx_callbacks_batch_failures");
 const authSecret = inject("authSecret");
-let receiver: CallbackReceiver;
 let worker: WorkerProcess | undefined;
-let databaseUrl: string;
-
-beforeAll(async () => {
-  receiver = await startCallbackReceiver();
-  databaseUrl = await createMigratedDatabase(inject("adminDatabaseUrl"), "rx_callbacks_batch_failures");
-  await installJobQueue(databaseUrl);
-  await disconnectDb();
-  setEnv({ DATABASE_URL: databaseUrl });
-});
 
 afterAll(async () => {
   await worker?.stop();
-  await receiver?.close();
-  await disconnectDb();
 });
 
 describe("a batch of callbacks to a partner that is down", () => {
   it("records every failure in one transaction, each with its own retry planned and its job moved", async () => {
-    receiver.script("/down", [{ status: 503 }]);
-    const down = await createCallbackPartner(`${receiver.baseUrl}/down`);
+    own.receiver.script("/down", [{ status: 503 }]);
+    const down = await createCallbackPartner(`${own.receiver.baseUrl}/down`);
     const ids: string[] = [];
     for (let i = 0; i < BATCH; i++)
       ids.push((await decideTransfer({ partner: down, decision: "CONFIRMED" })).callbackId);
 
     // One slot, batches as large as the backlog: one job claims them all, so they fail as one batch.
     worker = await startWorkerProcess({
-      databaseUrl,
+      databaseUrl: own.databaseUrl,
       authSecret,
       env: { WORKER_CONCURRENCY: "1", CALLBACK_BATCH_SIZE: String(BATCH), WORKER_POLL_INTERVAL_MS: "100" },
     });
@@ -73,7 +59,7 @@ describe("a batch of callbacks to a partner that is down", () => {
     await worker.stop();
     worker = undefined;
 
-    expect(receiver.requests("/down")).toHaveLength(BATCH);
+    expect(own.receiver.requests("/down")).toHaveLength(BATCH);
     // One transaction per batch: the one job the worker may already hold beside its slot (its local queue)
     // is locked, so its callback is not among the others the first claim takes, and goes as a second batch.
     expect(new Set(rows.map((r) => r.xmin)).size, "transactions that wrote the failures").toBeLessThanOrEqual(2);

@@ -2,16 +2,14 @@
 // `npm run worker` processes against a real PostgreSQL and a real HTTP receiver: each callback's attempts
 // are its own (one attempt row each, failures on their own Retry-After), and a worker killed with a batch
 // in flight loses none of it.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
-import { db, disconnectDb } from "@/lib/db/prisma";
-import { setEnv } from "@/lib/env";
-import { startCallbackReceiver, verifyStandardWebhook, type CallbackReceiver } from "@/tests/support/callback-receiver";
-import { createMigratedDatabase } from "@/tests/support/database";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { db } from "@/lib/db/prisma";
+import { verifyStandardWebhook } from "@/tests/support/callback-receiver";
 import { freePort } from "@/tests/support/server";
 import { connectTestEnvironment } from "@/tests/support/integration";
 import {
   createCallbackPartner,
+  ownCallbackDatabase,
   decideTransfer,
   startWorkerProcess,
   waitUntil,
@@ -26,28 +24,17 @@ const FAST = {
 };
 
 connectTestEnvironment();
+const own = ownCallbackDatabase("rx_callbacks_batch");
 const authSecret = inject("authSecret");
-let receiver: CallbackReceiver;
-let databaseUrl: string;
 const workers: WorkerProcess[] = [];
-
-beforeAll(async () => {
-  receiver = await startCallbackReceiver();
-  databaseUrl = await createMigratedDatabase(inject("adminDatabaseUrl"), "rx_callbacks_batch");
-  await installJobQueue(databaseUrl);
-  await disconnectDb();
-  setEnv({ DATABASE_URL: databaseUrl });
-});
 
 afterAll(async () => {
   for (const w of workers) await w.kill();
-  await receiver?.close();
-  await disconnectDb();
 });
 
 const requestsById = (path: string) => {
   const byId = new Map<string, { at: number; status?: number }[]>();
-  for (const r of receiver.requests(path)) {
+  for (const r of own.receiver.requests(path)) {
     const id = String(r.headers["webhook-id"]);
     byId.set(id, [...(byId.get(id) ?? []), { at: r.at }]);
   }
@@ -61,19 +48,19 @@ describe("a partner's backlog sent in batches", () => {
   it("sends each callback once per attempt, several per job, and a failed one waits its own Retry-After", async () => {
     for (const w of workers.splice(0)) await w.stop();
     // The first ten answers alternate success and 503 + Retry-After: 2; every later one is a success.
-    receiver.script("/batch", [
+    own.receiver.script("/batch", [
       ...Array.from({ length: 5 }, () => [{ status: 204 }, { status: 503, headers: { "retry-after": "2" } }]).flat(),
       { status: 204 },
     ]);
-    const partner = await createCallbackPartner(`${receiver.baseUrl}/batch`);
+    const partner = await createCallbackPartner(`${own.receiver.baseUrl}/batch`);
     const ids: string[] = [];
     for (let i = 0; i < 12; i++)
       ids.push((await decideTransfer({ partner, decision: i % 3 ? "CONFIRMED" : "ERROR" })).callbackId);
-    workers.push(await startWorkerProcess({ databaseUrl, authSecret, env: FAST }));
+    workers.push(await startWorkerProcess({ databaseUrl: own.databaseUrl, authSecret, env: FAST }));
     await waitUntil("all delivered", allDelivered(ids), 30_000);
     await new Promise((r) => setTimeout(r, 500)); // anything sent twice would have arrived by now
 
-    const requests = receiver.requests("/batch");
+    const requests = own.receiver.requests("/batch");
     expect(requests.every((r) => verifyStandardWebhook(r, partner.webhookSecret))).toBe(true);
     const attempts = await db().callbackAttempt.findMany({
       where: { callbackId: { in: ids } },
@@ -110,12 +97,16 @@ describe("a partner's backlog sent in batches", () => {
     for (const w of workers.splice(0)) await w.stop();
     // Four callbacks whose jobs the worker's first fetch takes at once (its local queue holds 5): each job's
     // own claim could take none of the others, which are locked by that fetch; gathered, one claim takes all.
-    const partner = await createCallbackPartner(`${receiver.baseUrl}/gathered`);
+    const partner = await createCallbackPartner(`${own.receiver.baseUrl}/gathered`);
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await decideTransfer({ partner, decision: "CONFIRMED" })).callbackId);
     const metricsPort = await freePort();
     workers.push(
-      await startWorkerProcess({ databaseUrl, authSecret, env: { ...FAST, METRICS_PORT: String(metricsPort) } }),
+      await startWorkerProcess({
+        databaseUrl: own.databaseUrl,
+        authSecret,
+        env: { ...FAST, METRICS_PORT: String(metricsPort) },
+      }),
     );
     await waitUntil("all delivered", allDelivered(ids), 30_000);
     const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
@@ -124,25 +115,25 @@ describe("a partner's backlog sent in batches", () => {
       claims: 1,
       claimed: 4,
     });
-    expect(receiver.requests("/gathered")).toHaveLength(4);
+    expect(own.receiver.requests("/gathered")).toHaveLength(4);
   });
 
   it("re-sends every callback of a batch whose worker was SIGKILLed mid-request, under the same webhook-ids", async () => {
     for (const w of workers.splice(0)) await w.stop();
-    receiver.script("/batch-killed", [{ hold: true }, { status: 204 }], { perWebhookId: true });
-    const partner = await createCallbackPartner(`${receiver.baseUrl}/batch-killed`);
+    own.receiver.script("/batch-killed", [{ hold: true }, { status: 204 }], { perWebhookId: true });
+    const partner = await createCallbackPartner(`${own.receiver.baseUrl}/batch-killed`);
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) ids.push((await decideTransfer({ partner, decision: "CONFIRMED" })).callbackId);
     const env = { ...FAST, CALLBACK_TIMEOUT_MS: "3000" };
-    const first = await startWorkerProcess({ databaseUrl, authSecret, env });
+    const first = await startWorkerProcess({ databaseUrl: own.databaseUrl, authSecret, env });
     workers.push(first);
-    await receiver.waitFor("/batch-killed", 4, 10_000);
+    await own.receiver.waitFor("/batch-killed", 4, 10_000);
     await first.kill();
     const during = await db().callbackAttempt.findMany({ where: { callbackId: { in: ids } } });
     expect(during).toHaveLength(4);
     expect(during.every((a) => a.statusCode === null && a.error === null)).toBe(true);
 
-    workers.push(await startWorkerProcess({ databaseUrl, authSecret, env }));
+    workers.push(await startWorkerProcess({ databaseUrl: own.databaseUrl, authSecret, env }));
     await waitUntil("all re-sent and delivered", allDelivered(ids), 30_000);
     const byId = requestsById("/batch-killed");
     expect([...byId.keys()].sort()).toEqual([...ids].sort());

@@ -4,18 +4,42 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
+import { afterAll, beforeAll, inject } from "vitest";
 import type { Prisma } from "@/generated/prisma/client";
 import { enqueueCallback } from "@/lib/callbacks/enqueue-callback";
-import { db } from "@/lib/db/prisma";
+import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
+import { db, disconnectDb } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
 import { newId } from "@/lib/ids";
 import { createPartner, type CreatedPartner } from "@/lib/partners/create-partner";
 import { receiveTransfer } from "@/lib/transfers/receive-transfer";
 import type { TransferRequest, TransferResponse } from "@/lib/transfers/wire";
 import { freshRequest, send, senderKey } from "@/tests/support/api";
+import { startCallbackReceiver, type CallbackReceiver } from "@/tests/support/callback-receiver";
+import { createMigratedDatabase } from "@/tests/support/database";
 import { TEST_SECRETS } from "@/tests/support/server";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/**
+ * A test file's own database (with the job queue) and callback receiver, set up before its tests and closed
+ * after them: the test server's in-process worker never takes these jobs. Read the fields inside tests.
+ */
+export function ownCallbackDatabase(name: string): { receiver: CallbackReceiver; databaseUrl: string } {
+  const env = {} as { receiver: CallbackReceiver; databaseUrl: string };
+  beforeAll(async () => {
+    env.receiver = await startCallbackReceiver();
+    env.databaseUrl = await createMigratedDatabase(inject("adminDatabaseUrl"), name);
+    await installJobQueue(env.databaseUrl);
+    await disconnectDb();
+    setEnv({ DATABASE_URL: env.databaseUrl });
+  });
+  afterAll(async () => {
+    await env.receiver?.close();
+    await disconnectDb();
+  });
+  return env;
+}
 
 /** A partner whose callbacks go to `callbackUrl` (configured with private networks allowed, as in tests). */
 export async function createCallbackPartner(callbackUrl: string): Promise<CreatedPartner> {

@@ -4,45 +4,35 @@
 // fresh approval's callback to a working partner waited for all of them (seconds). Deterministic: the jobs
 // are all queued before a worker with one slot and batches of one starts, so the order it sends them in is
 // exactly the order the queue gives.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { scheduleDelivery } from "@/lib/callbacks/job-queue";
-import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
-import { db, disconnectDb } from "@/lib/db/prisma";
-import { setEnv } from "@/lib/env";
-import { startCallbackReceiver, type CallbackReceiver } from "@/tests/support/callback-receiver";
-import { createMigratedDatabase } from "@/tests/support/database";
+import { db } from "@/lib/db/prisma";
 import { connectTestEnvironment } from "@/tests/support/integration";
-import { createCallbackPartner, decideTransfer, startWorkerProcess, type WorkerProcess } from "./callbacks-fixtures";
+import {
+  createCallbackPartner,
+  ownCallbackDatabase,
+  decideTransfer,
+  startWorkerProcess,
+  type WorkerProcess,
+} from "./callbacks-fixtures";
 
 const RETRIES = 12;
 
 connectTestEnvironment();
+const own = ownCallbackDatabase("rx_callbacks_fresh");
 const authSecret = inject("authSecret");
-let receiver: CallbackReceiver;
 let worker: WorkerProcess | undefined;
-let databaseUrl: string;
-
-beforeAll(async () => {
-  receiver = await startCallbackReceiver();
-  // A database of its own, so that the test server's in-process worker never takes these jobs.
-  databaseUrl = await createMigratedDatabase(inject("adminDatabaseUrl"), "rx_callbacks_fresh");
-  await installJobQueue(databaseUrl);
-  await disconnectDb();
-  setEnv({ DATABASE_URL: databaseUrl });
-});
 
 afterAll(async () => {
   await worker?.stop();
-  await receiver?.close();
-  await disconnectDb();
 });
 
 describe("callback jobs", () => {
   it("send a decision's first callback before another partner's retries that fell due earlier", async () => {
-    receiver.script("/down", [{ status: 500 }]);
-    receiver.script("/up", [{ status: 204 }]);
-    const down = await createCallbackPartner(`${receiver.baseUrl}/down`);
-    const up = await createCallbackPartner(`${receiver.baseUrl}/up`);
+    own.receiver.script("/down", [{ status: 500 }]);
+    own.receiver.script("/up", [{ status: 204 }]);
+    const down = await createCallbackPartner(`${own.receiver.baseUrl}/down`);
+    const up = await createCallbackPartner(`${own.receiver.baseUrl}/up`);
     // The down partner's callbacks: each failed its first attempt and its retry fell due a minute ago,
     // scheduled the way a failed attempt schedules it (deliver-callback.ts: scheduleDelivery at the plan's time).
     const dueAt = new Date(Date.now() - 60_000);
@@ -61,16 +51,16 @@ describe("callback jobs", () => {
     const fresh = await decideTransfer({ partner: up, decision: "CONFIRMED" });
 
     worker = await startWorkerProcess({
-      databaseUrl,
+      databaseUrl: own.databaseUrl,
       authSecret,
       env: { WORKER_CONCURRENCY: "1", CALLBACK_BATCH_SIZE: "1", WORKER_POLL_INTERVAL_MS: "100" },
     });
-    await receiver.waitFor("/up", 1, 30_000);
-    await receiver.waitFor("/down", RETRIES, 30_000);
-    const order = receiver.requests().map((r) => r.path);
+    await own.receiver.waitFor("/up", 1, 30_000);
+    await own.receiver.waitFor("/down", RETRIES, 30_000);
+    const order = own.receiver.requests().map((r) => r.path);
     const retriesBefore = order.indexOf("/up");
     // At most the one job the worker may already hold beside its slot (its local queue) goes first.
     expect(retriesBefore, order.join(" ")).toBeLessThanOrEqual(1);
-    expect(receiver.requests("/up")[0]!.headers["webhook-id"]).toBe(fresh.callbackId);
+    expect(own.receiver.requests("/up")[0]!.headers["webhook-id"]).toBe(fresh.callbackId);
   });
 });

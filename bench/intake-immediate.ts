@@ -101,7 +101,7 @@ export async function benchIntakeImmediate(opts: {
       const done = progress(label, seconds);
       const cpuBefore = processTreeCpuMs(server.pid!);
       try {
-        const load = await runJsonChild<LoadResult>(1, "bench/intake-immediate-child.ts", {
+        const load = await runJsonChild<LoadResult>(1, "bench/load-child.ts", {
           url: `http://127.0.0.1:${port}`,
           apiKey: opts.apiKey,
           template: templates[side],

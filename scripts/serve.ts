@@ -17,8 +17,8 @@ import { devUrls } from "@/lib/http/dev-origins";
 import { startProductionServer } from "@/lib/http/production-server";
 import { errorFields, log } from "@/lib/log";
 import { startOpsListeners } from "@/lib/ops/serve-ops";
+import { startCheckFlagsPass } from "@/lib/stores/recheck-stores";
 import { ensureConfiguredStore } from "@/lib/stores/store-npis";
-import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
 import {
   checkKeysAgainstDatabase,
   dataDir,
@@ -68,8 +68,6 @@ async function main(): Promise<void> {
     throw err;
   }
   await ensureConfiguredStore();
-  const classified = await classifyStoredTransfers();
-  if (classified > 0) say(`classified the drug of ${classified} stored transfers (schedule, allergy alert)`);
   if (mode === "dev") {
     const demo = await seedDemoOnce({ dataDir: dataDir(), port: env().PORT });
     for (const line of demo.lines) say(line);
@@ -88,6 +86,7 @@ async function main(): Promise<void> {
 
   const web = mode === "start" ? await startInProcess() : await spawnNextDev();
   const ops = await startOpsListeners(say);
+  const checkFlags = startCheckFlagsPass(say);
 
   let stopping = false;
   const shutdown = async (code: number) => {
@@ -96,7 +95,7 @@ async function main(): Promise<void> {
     // /readyz answers 503 from now on; SHUTDOWN_DRAIN_SECONDS lets a load balancer see it before we close.
     await ops.drain();
     // The worker finishes (or hands back) the deliveries in flight before the database goes away.
-    await Promise.all([worker?.stop(), web.stop(), ops.close()]);
+    await Promise.all([worker?.stop(), web.stop(), ops.close(), checkFlags.stop()]);
     await auditHeads.stop(); // the last head, after the last request's record
     await flushPartnerAnswers(); // the last answers' counts (lib/partners/partner-answer-counts.ts)
     await disconnectDb();

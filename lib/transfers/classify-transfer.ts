@@ -65,17 +65,21 @@ const BATCH = 500;
 /**
  * Classifies stored transfers with a column not set (rows from before it existed), or, with `receivingNpi`,
  * re-classifies that store's pending transfers after its rules changed. Batched and idempotent: several
- * instances starting at once only repeat each other's work.
+ * instances starting at once only repeat each other's work. `options`: the review checks' settings (the
+ * environment's unless given); `signal`: stop between batches (the server shutting down).
  */
-export async function classifyStoredTransfers(opts: { receivingNpi?: string } = {}): Promise<number> {
+export async function classifyStoredTransfers(
+  opts: { receivingNpi?: string; options?: Required<ReviewCheckOptions>; signal?: AbortSignal } = {},
+): Promise<number> {
   let done = 0;
   let after = "";
   // A row that only lacks a later column keeps the schedule and allergy alert it was classified with; a
   // store's re-classification replaces them.
   const reclassify = opts.receivingNpi !== undefined;
   const now = new Date();
-  const options = reviewCheckOptions();
+  const options = opts.options ?? reviewCheckOptions();
   for (;;) {
+    if (opts.signal?.aborted) return done;
     const rows = opts.receivingNpi
       ? await db().$queryRaw<{ id: string; request: unknown; receiving_npi: string }[]>`
           SELECT id, request, receiving_npi FROM transfers

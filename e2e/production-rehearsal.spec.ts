@@ -3,218 +3,71 @@
 // makes with openssl, a fresh PostgreSQL database, two `npm start` instances and `npm run worker` behind
 // nginx, oidc-provider as the company's identity provider on its own https host name, Chromium). The shell
 // commands are the guide's own code blocks, run by bash in a clean environment; each test is one step of the
-// guide and its title names it, so a failure says which step of deploy.md broke.
+// guide and its title names it, so a failure says which step of deploy.md broke. The steps are one chain
+// over one deployment (each uses what the earlier ones made), so they stay in this one serial file; the
+// deployment and the guide's commands are in e2e/support/rehearsal/.
 //
-// What the rehearsal changes in the guide's commands, and nothing else (`local()` below): its temporary
-// directories for /etc/rx-transfer, /var/backups/rx and /etc/ssl/rx-transfer, this checkout for
-// /srv/rx-transfer, free ports for 443, 80, 3000, 3001 and 3999 (so the public URL carries a port), its
-// database for the example DATABASE_URL, and its receiver for the example callback URL. What it adds to the
-// settings file, as a pharmacy on its own network would: NODE_EXTRA_CA_CERTS (its CA),
+// What the rehearsal changes in the guide's commands is listed in e2e/support/rehearsal/deployment.ts. What
+// it adds to the settings file, as a pharmacy on its own network would: NODE_EXTRA_CA_CERTS (its CA),
 // CALLBACK_ALLOW_PRIVATE_NETWORKS=true (the receiver is on this machine; deploy.md step 12), and in place of
 // the company's DNS a preload that resolves the rehearsal's host names to 127.0.0.1
 // (tests/support/test-hosts.mjs). Step 9's settings are written before the first start instead of after it,
 // which saves the restart the guide asks for.
-import { randomBytes, randomUUID } from "node:crypto";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import os from "node:os";
+import { randomUUID } from "node:crypto";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { chromium, expect as baseExpect, test, type Browser, type Page } from "@playwright/test";
+import { expect as baseExpect, test, type Page } from "@playwright/test";
 import * as OTPAuth from "otpauth";
 import pg from "pg";
-import { readGuide, guideBlock, guideStep, guideValue, type GuideStep } from "./deploy-guide";
-import { buildTransferRequest } from "../lib/transfers/fixtures";
-import type { TransferResponse } from "../lib/transfers/wire";
+import { readGuide, guideBlock, guideValue } from "./deploy-guide";
+import { rehearsalBrowser } from "./support/rehearsal/browser";
 import {
-  startCallbackReceiver,
-  verifyStandardWebhook,
-  type CallbackReceiver,
-} from "../tests/support/callback-receiver";
-import { CHROMIUM_ARGS, findChromium } from "../tests/support/chromium";
-import { startTestPostgres, type TestPostgres } from "../tests/support/database";
-import { cleanEnv, runShell, startShell, type BackgroundShell } from "../tests/support/guide-shell";
-import { makeHttpsClient, type HttpsClient } from "../tests/support/https-client";
-import { NGINX, startNginx, type RunningNginx } from "../tests/support/nginx";
-import { reserveOidcIssuer, startOidcProvider, type RunningOidcProvider } from "../tests/support/oidc-provider";
-import { ensureBuild, freePort } from "../tests/support/server";
-import { makeTestCa, spkiHashOf, type TestCa } from "../tests/support/test-ca";
+  APP_HOST,
+  DRILL_DATABASE,
+  envFileValue,
+  HOSTS,
+  IDP_HOST,
+  RehearsalDeployment,
+  ROOT,
+  START_MS,
+  waitForReady,
+} from "./support/rehearsal/deployment";
+import { rehearsalTransfer } from "./support/rehearsal/transfer-request";
+import type { TransferResponse } from "../lib/transfers/wire";
+import { verifyStandardWebhook } from "../tests/support/callback-receiver";
+import { startNginx } from "../tests/support/nginx";
+import { reserveOidcIssuer, startOidcProvider } from "../tests/support/oidc-provider";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 /** Pages behind nginx, two instances and a provider on a busy shared machine: more than the suite's 10 s. */
 const expect = baseExpect.configure({ timeout: 30_000 });
-const APP_HOST = "rx.pharmacy.test";
-const IDP_HOST = "idp.pharmacy.test";
-const RECEIVER_HOST = "callbacks.sender.test";
-const HOSTS = [APP_HOST, IDP_HOST, RECEIVER_HOST];
-/** How long one `npm start` may take to answer /readyz on this shared 2-core machine. */
-const START_MS = 120_000;
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
-const guide = readGuide();
-const step = (n: number): GuideStep => guideStep(guide, n);
-
 // Filled in as the steps go; each step uses what the earlier ones made.
-let dir = "";
-let ca: TestCa;
-let postgres: TestPostgres | null = null;
-let ports: { https: number; http: number; first: number; second: number; drill: number };
-let publicUrl = "";
-let databaseUrl = "";
-let https: HttpsClient;
-let provider: RunningOidcProvider | null = null;
-let receiver: CallbackReceiver | null = null;
-let nginx: RunningNginx | null = null;
-const processes: { name: string; shell: BackgroundShell }[] = [];
-let browser: Browser | null = null;
-let loadSettings = "";
+const deployment = new RehearsalDeployment(readGuide());
+const { local, runGuideCommands, startGuideCommand, step } = deployment;
 let admin: { email: string; password: string };
 let partner: { apiKey: string; clientId: string; clientSecret: string; webhookSecret: string };
 let approvedReference = "";
 let oauthReference = "";
 
-/** The guide's text with the rehearsal's places, ports and names (the header comment lists each). */
-function local(text: string): string {
-  return text
-    .replaceAll("/etc/rx-transfer", path.join(dir, "etc"))
-    .replaceAll("/var/backups/rx", path.join(dir, "backups"))
-    .replaceAll("/etc/ssl/rx-transfer", path.join(dir, "tls"))
-    .replaceAll("/srv/rx-transfer", ROOT)
-    .replaceAll(`https://${APP_HOST}`, publicUrl)
-    .replaceAll(`https://${IDP_HOST}`, provider?.issuer ?? `https://${IDP_HOST}`)
-    .replaceAll("https://callbacks.acme.test/rx", `${receiver?.baseUrl ?? ""}/rx`)
-    .replaceAll(/postgresql:\/\/rx_transfer:CHANGE-ME@db\.pharmacy\.test:5432\/rx_transfer/g, databaseUrl)
-    .replaceAll("PORT=3000", `PORT=${ports.first}`)
-    .replaceAll("PORT=3001", `PORT=${ports.second}`)
-    .replaceAll("PORT=3999", `PORT=${ports.drill}`);
-}
-
-/**
- * The operator's shell. DATA_DIR points where nothing should ever be written: a command that lost its
- * DATABASE_URL would start an embedded database there instead of in the checkout's .data (checked last).
- */
-function operatorEnv(): Record<string, string> {
-  return cleanEnv({ DATA_DIR: path.join(dir, "must-stay-unused") });
-}
-
-/** Runs one of the guide's shell blocks as written, after step 3's line that loads the settings. */
-async function runGuideCommands(n: number, block: string, opts: { stdin?: string; load?: boolean } = {}) {
-  const script = opts.load === false ? local(block) : `${loadSettings}\n${local(block)}`;
-  const result = await runShell(script, { cwd: ROOT, env: operatorEnv(), stdin: opts.stdin, timeoutMs: 150_000 });
-  if (result.code !== 0) {
-    throw new Error(
-      `deploy.md step ${n} (${step(n).title}): this command failed (exit ${result.code}):\n${script}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
-    );
-  }
-  return result;
-}
-
-/** Starts one of the guide's long-running commands in the background. */
-function startGuideCommand(name: string, block: string): BackgroundShell {
-  const shell = startShell(`${loadSettings}\n${local(block)}`, { cwd: ROOT, env: operatorEnv() });
-  processes.push({ name, shell });
-  return shell;
-}
-
-async function waitForReady(url: string, shell: BackgroundShell, what: string): Promise<void> {
-  const deadline = Date.now() + START_MS;
-  for (;;) {
-    if (shell.exited()) throw new Error(`${what} exited before it was ready:\n${shell.output()}`);
-    try {
-      const res = await fetch(url);
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${what} not ready in ${START_MS / 1000} s:\n${shell.output()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-function envFileValue(file: string, name: string): string {
-  const line = readFileSync(file, "utf8")
-    .split("\n")
-    .findLast((l) => l.startsWith(`${name}=`));
-  if (!line) throw new Error(`${file} has no ${name}`);
-  return line.slice(name.length + 1).replace(/^"(.*)"$/, "$1");
-}
-
 test.beforeAll(async () => {
-  if (!existsSync(NGINX))
-    throw new Error(`no ${NGINX}: install Debian's nginx (apt-get install -y nginx; .ci/run does)`);
-  ensureBuild();
-  dir = mkdtempSync(path.join(os.tmpdir(), "rx-rehearsal-"));
-  for (const sub of ["etc", "backups", "tls", "nginx"]) mkdirSync(path.join(dir, sub), { mode: 0o700 });
-  // deploy.md's preamble: root makes /etc/rx-transfer and /var/backups/rx 0700 for the service's account.
-  chmodSync(path.join(dir, "backups"), 0o700);
-  ca = makeTestCa(path.join(dir, "tls"));
-  ports = {
-    https: await freePort(),
-    http: await freePort(),
-    first: await freePort(),
-    second: await freePort(),
-    drill: await freePort(),
-  };
-  publicUrl = `https://${APP_HOST}:${ports.https}`;
-  https = makeHttpsClient({ ca: ca.ca, hosts: HOSTS });
-  postgres = await startTestPostgres();
-  // A database that does not exist yet: step 4's db:deploy creates it.
-  databaseUrl = postgres.adminUrl.replace(/\/postgres(\?|$)/, `/rx_transfer_${randomBytes(4).toString("hex")}$1`);
-  const receiverCert = ca.issue("receiver", [RECEIVER_HOST]);
-  receiver = await startCallbackReceiver({
-    tls: { key: receiverCert.key, cert: receiverCert.cert, host: RECEIVER_HOST },
-  });
+  await deployment.setUp();
 });
 
-/** Drops the rehearsal's databases (an external server keeps them otherwise; an embedded one goes entirely). */
-async function dropDatabases(names: string[]): Promise<void> {
-  if (!postgres) return;
-  const client = new pg.Client({ connectionString: postgres.adminUrl });
-  await client.connect();
-  try {
-    for (const name of names) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
-}
-
-const DRILL_DATABASE = "rx_transfer_drill";
-
 test.afterAll(async () => {
-  await browser?.close();
-  await Promise.all(processes.map((p) => p.shell.stop()));
-  await nginx?.stop();
-  await provider?.stop();
-  await receiver?.close();
-  await dropDatabases([new URL(databaseUrl || "postgresql://x/none").pathname.slice(1), DRILL_DATABASE]).catch(
-    () => {},
-  );
-  await postgres?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  await deployment.tearDown();
 });
 
 // A failed step shows what the service, the worker and nginx said meanwhile (the ends of their logs).
 test.afterEach(async ({}, testInfo) => {
   if (testInfo.status === testInfo.expectedStatus) return;
-  const tail = (text: string) => text.split("\n").slice(-40).join("\n");
-  for (const { name, shell } of processes) await testInfo.attach(name, { body: tail(shell.output()) });
-  if (nginx) await testInfo.attach("nginx error.log", { body: tail(nginx.errorLog()) });
-  if (navigations.length) process.stderr.write(`\n--- the browser's navigations\n${navigations.join("\n")}\n`);
-  for (const { name, shell } of processes) process.stderr.write(`\n--- ${name}\n${tail(shell.output())}\n`);
+  await deployment.reportFailure(testInfo);
 });
 
 test("deploy.md step 2: make the secrets", async () => {
   await runGuideCommands(2, guideBlock(step(2), "sh"), { load: false });
-  const file = path.join(dir, "etc", "secrets.env");
+  const file = path.join(deployment.dir, "etc", "secrets.env");
   expect(statSync(file).mode & 0o777, "secrets.env readable by its owner alone").toBe(0o600);
   for (const name of ["AUTH_SECRET", "DATA_ENCRYPTION_KEY", "AUDIT_HMAC_KEY", "METRICS_TOKEN"])
     expect(envFileValue(file, name).length, name).toBeGreaterThanOrEqual(32);
@@ -223,7 +76,7 @@ test("deploy.md step 2: make the secrets", async () => {
 test("deploy.md step 3: set the settings", async () => {
   const settings = step(3);
   await runGuideCommands(3, guideBlock(settings, "sh", 0), { load: false });
-  loadSettings = local(guideBlock(settings, "sh", 1));
+  deployment.loadSettings = local(guideBlock(settings, "sh", 1));
   // The step's table says what each setting the guide writes is for: none is left unexplained.
   const written = [2, 3, 9, 11].flatMap((n) =>
     step(n)
@@ -237,8 +90,8 @@ test("deploy.md step 3: set the settings", async () => {
   const clientId = guideValue(sso, /^OIDC_CLIENT_ID=(\S+)$/m, "OIDC_CLIENT_ID");
   const reservation = await reserveOidcIssuer({ origin: `https://${IDP_HOST}`, clientId });
   const redirectUri = guideValue(sso, /redirect URI\s*\|\s*`([^`]+)`/, "the redirect URI to register");
-  const idpCert = ca.issue("idp", [IDP_HOST]);
-  provider = await startOidcProvider({
+  const idpCert = deployment.ca.issue("idp", [IDP_HOST]);
+  deployment.provider = await startOidcProvider({
     ...reservation,
     redirectUri: local(redirectUri),
     tls: { key: idpCert.key, cert: idpCert.cert },
@@ -246,9 +99,9 @@ test("deploy.md step 3: set the settings", async () => {
   await runGuideCommands(9, guideBlock(sso, "sh", 0).replace(/^sudo systemctl .*$/m, ""), { load: false });
   // What this machine adds (the header comment says why), and the secret the provider gave.
   writeFileSync(
-    path.join(dir, "etc", "rx-transfer.env"),
+    path.join(deployment.dir, "etc", "rx-transfer.env"),
     [
-      `NODE_EXTRA_CA_CERTS=${ca.caFile}`,
+      `NODE_EXTRA_CA_CERTS=${deployment.ca.caFile}`,
       "CALLBACK_ALLOW_PRIVATE_NETWORKS=true",
       `NODE_OPTIONS="--import ${path.join(ROOT, "tests/support/test-hosts.mjs")}"`,
       `RX_TEST_HOSTS=${HOSTS.join(",")}`,
@@ -256,18 +109,18 @@ test("deploy.md step 3: set the settings", async () => {
     ].join("\n"),
     { flag: "a" },
   );
-  writeFileSync(path.join(dir, "etc", "secrets.env"), `OIDC_CLIENT_SECRET=${reservation.clientSecret}\n`, {
+  writeFileSync(path.join(deployment.dir, "etc", "secrets.env"), `OIDC_CLIENT_SECRET=${reservation.clientSecret}\n`, {
     flag: "a",
   });
   const loaded = await runGuideCommands(3, 'echo "$PUBLIC_URL $PHARMACY_NPI $PHARMACY_NAME"');
   expect(loaded.stdout.trim(), "step 3's file, loaded as step 3 says").toMatch(
-    new RegExp(`^${publicUrl.replace(/[.]/g, "\\.")} \\d{10} \\S.*$`),
+    new RegExp(`^${deployment.publicUrl.replace(/[.]/g, "\\.")} \\d{10} \\S.*$`),
   );
 });
 
 test("deploy.md step 4: create the database's tables (npm run db:deploy)", async () => {
   await runGuideCommands(4, guideBlock(step(4), "sh"));
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = new pg.Client({ connectionString: deployment.databaseUrl });
   await client.connect();
   try {
     const { rows } = await client.query<{ n: string }>("SELECT count(*) AS n FROM _prisma_migrations");
@@ -293,57 +146,43 @@ test("deploy.md step 6: two instances (npm start) and a worker (npm run worker)"
   const instances = [startGuideCommand("instance :3000", first), startGuideCommand("instance :3001", second)];
   const workerShell = startGuideCommand("worker", worker);
   await Promise.all([
-    waitForReady(`http://127.0.0.1:${ports.first}/readyz`, instances[0]!, "the first instance"),
-    waitForReady(`http://127.0.0.1:${ports.second}/readyz`, instances[1]!, "the second instance"),
+    waitForReady(`http://127.0.0.1:${deployment.ports.first}/readyz`, instances[0]!, "the first instance"),
+    waitForReady(`http://127.0.0.1:${deployment.ports.second}/readyz`, instances[1]!, "the second instance"),
     workerShell.waitForOutput(/\[rx-transfer worker\] running/, START_MS),
   ]);
 });
 
 test("deploy.md step 7: nginx in front, with TLS", async () => {
   const serverConfig = local(guideBlock(step(7), "nginx"))
-    .replaceAll(/listen 443 /g, `listen 127.0.0.1:${ports.https} `)
-    .replaceAll(/listen 80;/g, `listen 127.0.0.1:${ports.http};`)
-    .replaceAll("127.0.0.1:3000", `127.0.0.1:${ports.first}`)
-    .replaceAll("127.0.0.1:3001", `127.0.0.1:${ports.second}`);
-  const cert = ca.issue("rx", [APP_HOST]);
+    .replaceAll(/listen 443 /g, `listen 127.0.0.1:${deployment.ports.https} `)
+    .replaceAll(/listen 80;/g, `listen 127.0.0.1:${deployment.ports.http};`)
+    .replaceAll("127.0.0.1:3000", `127.0.0.1:${deployment.ports.first}`)
+    .replaceAll("127.0.0.1:3001", `127.0.0.1:${deployment.ports.second}`);
+  const cert = deployment.ca.issue("rx", [APP_HOST]);
   // The full chain and key under the names the guide gives them.
-  writeFileSync(path.join(dir, "tls", "fullchain.pem"), cert.cert);
-  writeFileSync(path.join(dir, "tls", "privkey.pem"), cert.key, { mode: 0o600 });
-  nginx = await startNginx({ dir: path.join(dir, "nginx"), serverConfig, port: ports.https });
-  const ready = await https(`${publicUrl}/readyz`);
-  expect(ready.status, `GET ${publicUrl}/readyz through nginx: ${ready.text}`).toBe(200);
-  const hsts = await https(`${publicUrl}/healthz`);
+  writeFileSync(path.join(deployment.dir, "tls", "fullchain.pem"), cert.cert);
+  writeFileSync(path.join(deployment.dir, "tls", "privkey.pem"), cert.key, { mode: 0o600 });
+  deployment.nginx = await startNginx({
+    dir: path.join(deployment.dir, "nginx"),
+    serverConfig,
+    port: deployment.ports.https,
+  });
+  const ready = await deployment.https(`${deployment.publicUrl}/readyz`);
+  expect(ready.status, `GET ${deployment.publicUrl}/readyz through nginx: ${ready.text}`).toBe(200);
+  const hsts = await deployment.https(`${deployment.publicUrl}/healthz`);
   expect(hsts.headers["strict-transport-security"], "HSTS: the service believes nginx's X-Forwarded-Proto").toMatch(
     /max-age=/,
   );
 });
 
-async function openBrowser(): Promise<Browser> {
-  const executablePath = findChromium();
-  if (!executablePath) throw new Error("no Chromium (tests/support/chromium.ts)");
-  const leafHashes = ["rx", "idp"].map((name) =>
-    spkiHashOf(readFileSync(path.join(dir, "tls", `${name}.crt`), "utf8")),
-  );
-  browser = await chromium.launch({
-    executablePath,
-    args: [
-      ...CHROMIUM_ARGS.filter((a) => !a.startsWith("--host-resolver-rules=")),
-      `--host-resolver-rules=MAP ${APP_HOST} 127.0.0.1, MAP ${IDP_HOST} 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost`,
-      // The test CA, trusted as a company's own CA would be: by its keys (Chromium's trust store is not ours to change).
-      `--ignore-certificate-errors-spki-list=${[ca.spkiHash, ...leafHashes].join(",")}`,
-    ],
-  });
-  return browser;
-}
-
 test("deploy.md step 8: the admin's first sign-in enrols two-factor", async () => {
-  const page = await (await (browser ?? (await openBrowser())).newContext()).newPage();
-  await page.goto(`${publicUrl}/login`);
+  const page = await (await (await rehearsalBrowser(deployment)).newContext()).newPage();
+  await page.goto(`${deployment.publicUrl}/login`);
   await page.getByLabel("Email").fill(admin.email);
   await page.getByLabel("Password").fill(admin.password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page, "MFA_REQUIRED=admins: the Security page opens first").toHaveURL(
-    new RegExp(`^${publicUrl}/security`),
+    new RegExp(`^${deployment.publicUrl}/security`),
   );
   await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
   const secret = (await page.getByTestId("totp-secret").innerText()).replace(/\s/g, "");
@@ -353,77 +192,70 @@ test("deploy.md step 8: the admin's first sign-in enrols two-factor", async () =
   await expect(page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem")).toHaveCount(10);
   await page.getByRole("link", { name: /I have saved my recovery codes/ }).click();
   await expect(page.getByRole("navigation", { name: "Dashboard" })).toBeVisible();
-  expect(page.url().startsWith(`${publicUrl}/`), `stays on ${publicUrl}: ${page.url()}`).toBe(true);
-  const session = (await page.context().cookies(publicUrl)).find((c) => c.name.includes("authjs.session-token"));
+  expect(page.url().startsWith(`${deployment.publicUrl}/`), `stays on ${deployment.publicUrl}: ${page.url()}`).toBe(
+    true,
+  );
+  const session = (await page.context().cookies(deployment.publicUrl)).find((c) =>
+    c.name.includes("authjs.session-token"),
+  );
   expect(session?.secure, "the session cookie is Secure (HTTPS as nginx forwarded it)").toBe(true);
   await page.context().close();
 });
 
 let pharmacistPage: Page;
-/** Where the single sign-on's browser went, for the failure's report. */
-const navigations: string[] = [];
 
 test("deploy.md step 9: a pharmacist signs in through single sign-on and reaches the queue", async () => {
   const sso = step(9);
   const userBlock = guideBlock(sso, "sh", 1);
   const email = guideValue(sso, /user create --email (\S+)/, "the pharmacist's email");
   await runGuideCommands(9, userBlock);
-  provider!.addAccount({ sub: "pat-at-the-provider", email, email_verified: true, name: "Pat Lee" });
+  deployment.provider!.addAccount({ sub: "pat-at-the-provider", email, email_verified: true, name: "Pat Lee" });
   const buttonName = `Sign in with ${guideValue(sso, /^OIDC_NAME="?([^"\n]+)"?$/m, "OIDC_NAME")}`;
 
-  const page = await (await (browser ?? (await openBrowser())).newContext()).newPage();
+  const page = await (await (await rehearsalBrowser(deployment)).newContext()).newPage();
   pharmacistPage = page;
   page.on("framenavigated", (frame) => {
-    if (frame === page.mainFrame()) navigations.push(frame.url());
+    if (frame === page.mainFrame()) deployment.navigations.push(frame.url());
   });
-  page.on("requestfailed", (request) => navigations.push(`failed: ${request.url()} (${request.failure()?.errorText})`));
-  await page.goto(`${publicUrl}/transfers`);
-  await expect(page).toHaveURL(new RegExp(`^${publicUrl}/login\\?`));
+  page.on("requestfailed", (request) =>
+    deployment.navigations.push(`failed: ${request.url()} (${request.failure()?.errorText})`),
+  );
+  await page.goto(`${deployment.publicUrl}/transfers`);
+  await expect(page).toHaveURL(new RegExp(`^${deployment.publicUrl}/login\\?`));
   await page.getByRole("button", { name: buttonName }).click();
-  await expect(page).toHaveURL(new RegExp(`^${provider!.issuer}/interaction/`));
+  await expect(page).toHaveURL(new RegExp(`^${deployment.provider!.issuer}/interaction/`));
   await page.getByPlaceholder("Enter any login").fill("pat-at-the-provider");
   await page.getByPlaceholder("and password").fill("any password");
   await page.getByRole("button", { name: "Sign-in" }).click();
   await page.getByRole("button", { name: "Continue" }).click();
   // Back from another site: the one-click confirmation (docs/operators/single-sign-on.md).
   await expect(page, "the provider's redirect back lands on the public URL, signed in").toHaveURL(
-    new RegExp(`^${publicUrl}/continue\\?`),
+    new RegExp(`^${deployment.publicUrl}/continue\\?`),
   );
   await page.getByRole("link", { name: "Continue to /transfers" }).click();
-  await expect(page).toHaveURL(`${publicUrl}/transfers`);
+  await expect(page).toHaveURL(`${deployment.publicUrl}/transfers`);
   await expect(page.getByRole("heading", { name: "Transfer queue" })).toBeVisible();
 });
 
 test("deploy.md step 10: /metrics refuses without its token and answers with it", async () => {
-  const token = envFileValue(path.join(dir, "etc", "secrets.env"), "METRICS_TOKEN");
+  const token = envFileValue(path.join(deployment.dir, "etc", "secrets.env"), "METRICS_TOKEN");
   expect(guideBlock(step(10), "sh")).toContain("Authorization: Bearer $METRICS_TOKEN");
-  const refused = await https(`${publicUrl}/metrics`);
+  const refused = await deployment.https(`${deployment.publicUrl}/metrics`);
   expect(refused.status, "GET /metrics without the token").toBe(401);
-  const scraped = await https(`${publicUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+  const scraped = await deployment.https(`${deployment.publicUrl}/metrics`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(scraped.status, "GET /metrics with METRICS_TOKEN").toBe(200);
   expect(scraped.text).toContain("rx_ready");
 });
-
-function transferFor(): ReturnType<typeof buildTransferRequest> {
-  const request = buildTransferRequest(
-    {},
-    {
-      receivingNpi: guideValue(step(3), /^PHARMACY_NPI=(\d{10})$/m, "PHARMACY_NPI"),
-      sendingNpi: guideValue(step(12), /--npi (\d{10})/, "the partner's NPI"),
-    },
-  );
-  request.metadata.requestID = `req-${randomUUID()}`;
-  request.prescription.rxNumber = `RX${Math.floor(Math.random() * 1e10)}`;
-  return request;
-}
 
 test("deploy.md step 12: a sender posts transfers over HTTPS with an API key and with an OAuth token", async () => {
   const created = await runGuideCommands(12, guideBlock(step(12), "sh"));
   partner = JSON.parse(created.stdout.trim().split("\n").at(-1)!) as typeof partner;
   expect(partner.apiKey).toMatch(/^rxk_/);
 
-  const withKey = transferFor();
-  const keyed = await https(`${publicUrl}/v1/transfer`, {
+  const withKey = rehearsalTransfer(step);
+  const keyed = await deployment.https(`${deployment.publicUrl}/v1/transfer`, {
     method: "POST",
     headers: { authorization: `senderKey ${partner.apiKey}`, "content-type": "application/json" },
     body: JSON.stringify(withKey),
@@ -432,12 +264,12 @@ test("deploy.md step 12: a sender posts transfers over HTTPS with an API key and
   approvedReference = (JSON.parse(keyed.text) as TransferResponse).metadata.referenceID;
 
   // OAuth as a sender's library does it: discovery at the public URL, whose issuer must be that URL.
-  const discovery = await https(`${publicUrl}/.well-known/oauth-authorization-server`);
+  const discovery = await deployment.https(`${deployment.publicUrl}/.well-known/oauth-authorization-server`);
   expect(discovery.status).toBe(200);
   const metadata = JSON.parse(discovery.text) as { issuer: string; token_endpoint: string };
-  expect(metadata.issuer, "OAuth discovery's issuer is the public URL").toBe(publicUrl);
-  expect(metadata.token_endpoint).toBe(`${publicUrl}/oauth/token`);
-  const tokenAnswer = await https(metadata.token_endpoint, {
+  expect(metadata.issuer, "OAuth discovery's issuer is the public URL").toBe(deployment.publicUrl);
+  expect(metadata.token_endpoint).toBe(`${deployment.publicUrl}/oauth/token`);
+  const tokenAnswer = await deployment.https(metadata.token_endpoint, {
     method: "POST",
     headers: {
       authorization: `Basic ${Buffer.from(`${partner.clientId}:${partner.clientSecret}`).toString("base64")}`,
@@ -447,8 +279,8 @@ test("deploy.md step 12: a sender posts transfers over HTTPS with an API key and
   });
   expect(tokenAnswer.status, `POST /oauth/token: ${tokenAnswer.text}`).toBe(200);
   const { access_token } = JSON.parse(tokenAnswer.text) as { access_token: string };
-  const withToken = transferFor();
-  const bearer = await https(`${publicUrl}/v1/transfer`, {
+  const withToken = rehearsalTransfer(step);
+  const bearer = await deployment.https(`${deployment.publicUrl}/v1/transfer`, {
     method: "POST",
     headers: { authorization: `Bearer ${access_token}`, "content-type": "application/json" },
     body: JSON.stringify(withToken),
@@ -460,12 +292,12 @@ test("deploy.md step 12: a sender posts transfers over HTTPS with an API key and
 
 test("deploy.md steps 6 and 12: the pharmacist approves; the worker's signed callback reaches the https receiver", async () => {
   const page = pharmacistPage;
-  await page.goto(`${publicUrl}/transfers/${approvedReference}`);
+  await page.goto(`${deployment.publicUrl}/transfers/${approvedReference}`);
   await page.getByRole("button", { name: "Approve" }).click();
   const dialog = page.getByRole("dialog", { name: "Approve transfer" });
   await dialog.getByRole("button", { name: "Confirm approval" }).click();
   await expect(page.getByText("Approved. CONFIRMED is on its way to the sender")).toBeVisible();
-  const [callback] = await receiver!.waitFor("/rx", 1, 60_000);
+  const [callback] = await deployment.receiver!.waitFor("/rx", 1, 60_000);
   expect(verifyStandardWebhook(callback!, partner.webhookSecret), "the callback's Standard Webhooks signature").toBe(
     true,
   );
@@ -473,7 +305,7 @@ test("deploy.md steps 6 and 12: the pharmacist approves; the worker's signed cal
   expect(body.metadata.referenceID).toBe(approvedReference);
   expect(body.metadata.responseType).toBe("CONFIRMED");
   // Sent by step 6's `npm run worker` (the instances run none: RUN_WORKER=false), which allows no http://.
-  const worker = processes.find((p) => p.name === "worker")!.shell;
+  const worker = deployment.processes.find((p) => p.name === "worker")!.shell;
   expect(worker.output(), "CALLBACK_ALLOW_INSECURE_HTTP unset").toContain('"allowInsecureHttp":false');
   await expect.poll(() => worker.output(), { message: "the worker logged the delivery" }).toContain(approvedReference);
   await page.context().close();
@@ -482,20 +314,20 @@ test("deploy.md steps 6 and 12: the pharmacist approves; the worker's signed cal
 test("deploy.md step 13: backup, restore drill into a new database, audit verify, the restored service answers", async () => {
   const backupStep = step(13);
   expect(guideBlock(backupStep, "sh", 2), "the drill's database").toContain(DRILL_DATABASE);
-  await dropDatabases([DRILL_DATABASE]); // a crashed earlier run's, on an external server
+  await deployment.dropDatabases([DRILL_DATABASE]); // a crashed earlier run's, on an external server
   await runGuideCommands(13, guideBlock(backupStep, "sh", 1));
-  const files = readdirSync(path.join(dir, "backups")).filter((f) => f.endsWith(".rxbackup.gz"));
+  const files = readdirSync(path.join(deployment.dir, "backups")).filter((f) => f.endsWith(".rxbackup.gz"));
   expect(files, "one backup file").toHaveLength(1);
-  expect.soft(statSync(path.join(dir, "backups", files[0]!)).mode & 0o777, "the backup is 0600").toBe(0o600);
-  expect.soft(statSync(path.join(dir, "backups")).mode & 0o777, "its folder is 0700").toBe(0o700);
+  expect.soft(statSync(path.join(deployment.dir, "backups", files[0]!)).mode & 0o777, "the backup is 0600").toBe(0o600);
+  expect.soft(statSync(path.join(deployment.dir, "backups")).mode & 0o777, "its folder is 0700").toBe(0o700);
 
   const drill = await runGuideCommands(13, guideBlock(backupStep, "sh", 2));
   expect(drill.stdout, "audit verify on the restored database").toMatch(/audit chain intact: [1-9]\d* records/);
 
   const drillServer = startGuideCommand("restored instance :3999", guideBlock(backupStep, "sh", 3));
   try {
-    await waitForReady(`http://127.0.0.1:${ports.drill}/readyz`, drillServer, "the restored service");
-    const lookup = await fetch(`http://127.0.0.1:${ports.drill}/v1/transfer/${approvedReference}`, {
+    await waitForReady(`http://127.0.0.1:${deployment.ports.drill}/readyz`, drillServer, "the restored service");
+    const lookup = await fetch(`http://127.0.0.1:${deployment.ports.drill}/v1/transfer/${approvedReference}`, {
       headers: { authorization: `senderKey ${partner.apiKey}` },
     });
     expect(lookup.status, "the restored service's status lookup").toBe(200);
@@ -504,7 +336,7 @@ test("deploy.md step 13: backup, restore drill into a new database, audit verify
     await drillServer.stop();
   }
   expect(
-    existsSync(path.join(dir, "must-stay-unused")),
+    existsSync(path.join(deployment.dir, "must-stay-unused")),
     "no step ran without DATABASE_URL (which starts an embedded database in DATA_DIR)",
   ).toBe(false);
 });

@@ -32,8 +32,8 @@ import { chromium, expect as baseExpect, test, type Browser, type Page } from "@
 import * as OTPAuth from "otpauth";
 import pg from "pg";
 import { readGuide, guideBlock, guideStep, guideValue, type GuideStep } from "./deploy-guide";
-import { buildTransferRequest } from "../lib/transfers/fixtures";
-import type { TransferResponse } from "../lib/transfers/wire";
+import { buildTransferRequest } from "../lib/demo/sample-transfers";
+import type { TransferResponse } from "../lib/interface/wire";
 import {
   startCallbackReceiver,
   verifyStandardWebhook,

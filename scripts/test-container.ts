@@ -9,8 +9,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { exampleTransferRequest } from "@/lib/transfers/example-request";
-import { computeNpiCheckDigit } from "@/lib/transfers/identifiers";
+import { exampleTransferRequest } from "@/lib/demo/example-request";
+import { computeNpiCheckDigit } from "@/lib/interface/identifiers";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const IMAGE = "rx-transfer:latest";

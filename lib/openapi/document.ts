@@ -10,7 +10,7 @@ import {
   ERROR_TYPES,
   HTTP_URL_PATTERN,
   TransferResponseSchema,
-} from "@/lib/transfers/wire";
+} from "@/lib/interface/wire";
 
 export const OPENAPI_VERSION = "3.1.0";
 export const API_VERSION = "1.0.0";

@@ -17,7 +17,7 @@ import {
   TransferRequestSchema,
   TransferResponseSchema,
   type TransferResponse,
-} from "@/lib/transfers/wire";
+} from "@/lib/interface/wire";
 
 /** Any one of the three schemes authenticates a call (they share the Authorization header). */
 export const SECURITY: Record<string, string[]>[] = [{ senderKey: [] }, { bearer: [] }, { oauth2: [] }];

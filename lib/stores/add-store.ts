@@ -9,7 +9,7 @@ import { DomainError, parseInput } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { forgetStoreDirectory } from "@/lib/stores/store-npis";
 import { StoreInputSchema } from "@/lib/stores/store-inputs";
-import { AddressSchema } from "@/lib/transfers/wire";
+import { AddressSchema } from "@/lib/interface/wire";
 
 /** address: the wire shape (lib/transfers/wire.ts AddressSchema). */
 export type AddStoreOptions = { name: string; npi: string; dea?: string | null; address?: unknown; actor: Actor };

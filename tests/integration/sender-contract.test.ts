@@ -21,7 +21,7 @@ import { setEnv } from "@/lib/env";
 import { createPartner, type CreatedPartner } from "@/lib/partners/create-partner";
 import { readPartnerAnswerRate } from "@/lib/partners/partner-answer-counts";
 import { simulatedRequests, startSenderSimulation } from "@/lib/sender-sim/simulate-sender";
-import { DEMO_SENDING_NPI } from "@/lib/transfers/fixtures";
+import { DEMO_SENDING_NPI } from "@/lib/demo/sample-transfers";
 import { freshRequest, send } from "@/tests/support/api";
 import { runCli } from "@/tests/support/cli";
 import { createMigratedDatabase } from "@/tests/support/database";

@@ -1,7 +1,7 @@
 // POST /api/transfers/{referenceID}/reject {errorType, description}: ERROR to the sender.
 import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
-import { RejectInputSchema } from "@/lib/transfers/decision-inputs";
-import { rejectTransfer } from "@/lib/transfers/reject-transfer";
+import { RejectInputSchema } from "@/lib/transfers/decision/decision-inputs";
+import { rejectTransfer } from "@/lib/transfers/decision/reject-transfer";
 
 export const dynamic = "force-dynamic";
 

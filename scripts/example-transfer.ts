@@ -1,4 +1,4 @@
-// Prints the example transfer request (lib/transfers/example-request.ts) as of a day, default today:
+// Prints the example transfer request (lib/demo/example-request.ts) as of a day, default today:
 //   npx tsx scripts/example-transfer.ts [YYYY-MM-DD] > examples/transfer.json
 import { exampleTransferRequest } from "@/lib/demo/example-request";
 

@@ -56,7 +56,7 @@ export const StoreInputSchema = z
   });
 export type StoreInput = z.output<typeof StoreInputSchema>;
 
-/** The store's address in the wire shape (lib/transfers/wire.ts AddressSchema), or null when none was given. */
+/** The store's address in the wire shape (lib/interface/wire.ts AddressSchema), or null when none was given. */
 export function storeAddressOf(input: StoreInput): Record<string, string | null> | null {
   if (!input.addressLine1) return null;
   return {

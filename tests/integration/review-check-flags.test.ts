@@ -1,5 +1,5 @@
-// The review checks stored on write (check_flags, warns_from: lib/transfers/classify-transfer.ts) against the
-// checks themselves (lib/transfers/review-checks.ts), for transfers of real drugs received over HTTP into a
+// The review checks stored on write (check_flags, warns_from: lib/transfers/intake/classify-transfer.ts) against the
+// checks themselves (lib/transfers/review/review-checks.ts), for transfers of real drugs received over HTTP into a
 // store of their own: the queue's "warnings" condition must pick exactly the transfers whose checks warn or
 // fail, on the day they arrive, on later days (no row is rewritten as the days pass), after the store's rules
 // change, and after its time zone changes.

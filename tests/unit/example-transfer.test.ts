@@ -1,5 +1,5 @@
 // examples/transfer.json, the README's `curl --data @examples/transfer.json`, is the example request of
-// lib/transfers/example-request.ts and passes validation today. When its prescription has expired this
+// lib/demo/example-request.ts and passes validation today. When its prescription has expired this
 // fails and says how to write it again.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";

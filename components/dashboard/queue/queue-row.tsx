@@ -168,7 +168,7 @@ export function QueueRow({
         >
           {sortName(item.patient)}
         </Link>
-        {/* Consecutive pending transfers of one patient (lib/transfers/queue-patient-groups.ts); read out with the link. */}
+        {/* Consecutive pending transfers of one patient (lib/transfers/queue/queue-patient-groups.ts); read out with the link. */}
         {item.patientGroup && (
           <div id={`group-${item.referenceID}`} className="mt-0.5">
             <Badge tone="violet">

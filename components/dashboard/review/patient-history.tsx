@@ -1,6 +1,6 @@
 "use client";
 // "Patient history" on the review screen: this patient's other transfers here, with outcome, drug, dates,
-// who decided, and how each was matched (lib/transfers/get-patient-history.ts). It never blocks a
+// who decided, and how each was matched (lib/transfers/review/get-patient-history.ts). It never blocks a
 // decision: while it loads or when it fails, the rest of the screen works and the panel says so.
 // Keyboard: `h` moves focus to the panel; each transfer is a link.
 import Link from "next/link";

@@ -1,6 +1,6 @@
 "use client";
 // Reject, confirmed in a dialog before it is final: the interface's error type and a description the sender's
-// staff read. react-hook-form with the zod schema the API validates with (lib/transfers/decision-inputs.ts).
+// staff read. react-hook-form with the zod schema the API validates with (lib/transfers/decision/decision-inputs.ts).
 import { useWatch } from "react-hook-form";
 import {
   confirmOnCtrlEnter,

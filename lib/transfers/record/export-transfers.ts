@@ -1,5 +1,5 @@
 // The transfer log for inspections: the decided transfers of a date range (on the decision date), as CSV, with
-// every element of the legal transfer record (lib/transfers/transfer-record.ts) as a column, so the export and
+// every element of the legal transfer record (lib/transfers/record/transfer-record.ts) as a column, so the export and
 // the printed record can never disagree. One header row of the elements' keys: the labels repeat across the
 // record's sections ("Address", "DEA", "NPI"), the keys do not. Streamed in keyset batches on
 // (decided_at, transfer_id), so "every controlled-substance transfer of the last two years" never sits in memory.

@@ -10,7 +10,7 @@ import { db } from "@/lib/db/prisma";
 import { setImmediateConfirmPolicy } from "@/lib/immediate-confirm/set-immediate-confirm-policy";
 import { addStore } from "@/lib/stores/add-store";
 import { buildTransferRequest } from "@/lib/demo/sample-transfers";
-import { computeNpiCheckDigit } from "@/lib/interface/identifiers";
+import { computeNpiCheckDigit } from "@/lib/interface";
 import { createUser } from "@/lib/users/create-user";
 import { freePort, TEST_SECRETS } from "@/tests/support/server";
 import type { LoadResult } from "./intake";

@@ -5,16 +5,19 @@ import pg from "pg";
 import { Prisma } from "@/generated/prisma/client";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
-import { DUPLICATE_THERAPY_DAYS, getPatientHistory, HISTORY_LIMIT } from "@/lib/transfers/review/get-patient-history";
-import { listQueue } from "@/lib/transfers/queue/list-queue";
-import { QueueQuerySchema, type QueueQuery } from "@/lib/transfers/queue/queue-query";
+import {
+  DUPLICATE_THERAPY_DAYS,
+  getPatientHistory,
+  HISTORY_LIMIT,
+  DEFAULT_EARLY_REFILL_ALLOWANCE,
+  getTransferReview,
+  historyRows,
+} from "@/lib/transfers/review";
+import { listQueue, QueueQuerySchema, type QueueQuery } from "@/lib/transfers/queue";
 import { DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
-import { classifyTransfer } from "@/lib/transfers/intake/classify-transfer";
+import { classifyTransfer } from "@/lib/transfers/intake";
 import { buildTransferRequest } from "@/lib/demo/sample-transfers";
-import { DEFAULT_EARLY_REFILL_ALLOWANCE } from "@/lib/transfers/review/review-checks-fills";
-import { getTransferActivity } from "@/lib/transfers/record/get-transfer-activity";
-import { getTransferReview } from "@/lib/transfers/review/get-transfer-review";
-import { historyRows } from "@/lib/transfers/queries/patient-history";
+import { getTransferActivity } from "@/lib/transfers/record";
 import { percentile, progress } from "./support";
 
 const LAST_NAMES = [

@@ -7,7 +7,7 @@ import { expect } from "./fixtures";
 import { setEnv } from "../lib/env";
 import { createPartner, type CreatedPartner } from "../lib/partners/create-partner";
 import { buildTransferRequest, DEMO_SENDING_NPI } from "../lib/demo/sample-transfers";
-import type { TransferRequest, TransferResponse } from "../lib/interface/wire";
+import type { TransferRequest, TransferResponse } from "../lib/interface";
 import { createUser } from "../lib/users/create-user";
 
 let connected = false;

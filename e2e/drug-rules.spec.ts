@@ -18,8 +18,8 @@ import {
 import { formatLocal } from "../components/ui/local-time";
 import { db } from "../lib/db/prisma";
 import { legalExpiry, NDC_NOT_CHECKED } from "../lib/drugs";
-import { calendarDayIn } from "../lib/interface/dates";
-import type { TransferRequest } from "../lib/interface/wire";
+import { calendarDayIn } from "../lib/interface";
+import type { TransferRequest } from "../lib/interface";
 
 const DAY_MS = 86_400_000;
 const isoDaysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString().replace(/\.\d{3}Z$/, "Z");

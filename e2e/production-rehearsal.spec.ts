@@ -33,7 +33,7 @@ import * as OTPAuth from "otpauth";
 import pg from "pg";
 import { readGuide, guideBlock, guideStep, guideValue, type GuideStep } from "./deploy-guide";
 import { buildTransferRequest } from "../lib/demo/sample-transfers";
-import type { TransferResponse } from "../lib/interface/wire";
+import type { TransferResponse } from "../lib/interface";
 import {
   startCallbackReceiver,
   verifyStandardWebhook,

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "@/lib/canonical-json";
-import { hashRequestContent } from "@/lib/transfers/intake/content-hash";
+import { hashRequestContent } from "@/lib/transfers/intake";
 import { buildTransferRequest } from "@/lib/demo/sample-transfers";
 
 /**

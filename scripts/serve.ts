@@ -18,7 +18,7 @@ import { startProductionServer } from "@/lib/http/production-server";
 import { errorFields, log } from "@/lib/log";
 import { startOpsListeners } from "@/lib/ops/serve-ops";
 import { ensureConfiguredStore } from "@/lib/stores/store-npis";
-import { classifyStoredTransfers } from "@/lib/transfers/intake/classify-transfer";
+import { classifyStoredTransfers } from "@/lib/transfers/intake";
 import {
   checkKeysAgainstDatabase,
   dataDir,

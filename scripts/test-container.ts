@@ -10,7 +10,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { exampleTransferRequest } from "@/lib/demo/example-request";
-import { computeNpiCheckDigit } from "@/lib/interface/identifiers";
+import { computeNpiCheckDigit } from "@/lib/interface";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const IMAGE = "rx-transfer:latest";

@@ -6,7 +6,7 @@
 // sent twice at once, to exercise the idempotency on purpose.
 import { randomInt } from "node:crypto";
 import { randomTransferRequest, formatDateTime } from "@/lib/demo/sample-transfers";
-import type { TransferRequest, TransferResponse } from "@/lib/interface/wire";
+import type { TransferRequest, TransferResponse } from "@/lib/interface";
 import { requestDigest, timedFetch, sleep, type Outcome } from "./util";
 
 export type SoakPartner = {

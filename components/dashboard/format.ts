@@ -1,5 +1,5 @@
 // How the dashboard writes people, places and durations. Pure: used by server and client components.
-import type { Address, ContactInfo, Name } from "@/lib/interface/wire";
+import type { Address, ContactInfo, Name } from "@/lib/interface/client-safe";
 
 /** "Dr. Daniel Chen MD" */
 export function fullName(name: Name): string {

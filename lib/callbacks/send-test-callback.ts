@@ -13,7 +13,7 @@ import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { exampleTransferRequest } from "@/lib/demo/example-request";
-import { TransferResponseSchema, type TransferResponse } from "@/lib/interface/wire";
+import { TransferResponseSchema, type TransferResponse } from "@/lib/interface";
 
 export const TEST_REFERENCE_ID = "trf_test";
 

@@ -3,7 +3,7 @@
 // day and expires a year after it was written, so the file stays valid for about eleven months; then
 // `npx tsx scripts/example-transfer.ts > examples/transfer.json` writes it again as of today.
 import { buildTransferRequest } from "@/lib/demo/sample-transfers";
-import type { TransferRequest } from "@/lib/interface/wire";
+import type { TransferRequest } from "@/lib/interface";
 
 /** The day examples/transfer.json was written for. */
 export const EXAMPLE_AS_OF = "2026-11-23T15:00:00Z";

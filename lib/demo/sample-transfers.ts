@@ -5,8 +5,8 @@
 // Names, addresses, phone numbers (555-01xx), e-mail domains (example.com) and identifiers are invented.
 // The medication table uses real drug names, strengths and forms; its NDCs are written in the 11-digit
 // billing form and are illustrative, not for dispensing.
-import { computeDeaCheckDigit, computeNpiCheckDigit } from "@/lib/interface/identifiers";
-import type { Address, Insurance, Name, Pharmacy, Prescriber, TransferRequest } from "@/lib/interface/wire";
+import { computeDeaCheckDigit, computeNpiCheckDigit } from "@/lib/interface";
+import type { Address, Insurance, Name, Pharmacy, Prescriber, TransferRequest } from "@/lib/interface";
 
 /** Receiving store of the demo (the default PHARMACY_NPI of lib/env.ts). A valid NPI. */
 export const DEMO_PHARMACY_NPI = "1245319599";

@@ -8,8 +8,8 @@ import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { createPartner } from "@/lib/partners/create-partner";
 import { DEMO_SENDING_NPI, randomTransferRequest } from "@/lib/demo/sample-transfers";
-import { receiveTransfer } from "@/lib/transfers/intake/receive-transfer";
-import type { TransferRequest } from "@/lib/interface/wire";
+import { receiveTransfer } from "@/lib/transfers/intake";
+import type { TransferRequest } from "@/lib/interface";
 import { createUser } from "@/lib/users/create-user";
 
 type DemoCredentials = {

@@ -10,7 +10,7 @@ import {
   ERROR_TYPES,
   HTTP_URL_PATTERN,
   TransferResponseSchema,
-} from "@/lib/interface/wire";
+} from "@/lib/interface";
 
 export const OPENAPI_VERSION = "3.1.0";
 export const API_VERSION = "1.0.0";

@@ -7,10 +7,9 @@ import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { testCallbackBody } from "@/lib/callbacks/send-test-callback";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
-import { confirmedResponse, rejectionResponse } from "@/lib/transfers/decision/decision-responses";
+import { confirmedResponse, rejectionResponse } from "@/lib/transfers/decision";
 import { buildTransferRequest } from "@/lib/demo/sample-transfers";
-import { errorResponse, receivedResponse } from "@/lib/interface/responses";
-import { TransferResponseSchema } from "@/lib/interface/wire";
+import { errorResponse, receivedResponse, TransferResponseSchema } from "@/lib/interface";
 
 const ID = "https://rx-transfer.example/openapi.json";
 const ajv = new Ajv2020({ strict: false, allErrors: true });

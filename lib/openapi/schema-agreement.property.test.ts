@@ -10,10 +10,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { buildTransferRequest, DEMO_PHARMACY_NPI } from "@/lib/demo/sample-transfers";
-import type { TransferRequest } from "@/lib/interface/wire";
-import { findShapeProblem } from "@/lib/interface/request-shape";
-import { validateTransferRequest, type ValidationResult } from "@/lib/interface/validate-request";
-import { BODY_SHAPE_LIMITS } from "@/lib/interface/wire";
+import type { TransferRequest } from "@/lib/interface";
+import { findShapeProblem, validateTransferRequest, type ValidationResult, BODY_SHAPE_LIMITS } from "@/lib/interface";
 import { RESERVED_KEY_NAMES } from "@/lib/text-safety";
 import { applyCorruption, corruption, validRequestAt, type Json } from "@/tests/support/json-corruption";
 

@@ -8,7 +8,7 @@
 // 4 h → 14.4 s); network timeouts are not scaled.
 import { startCallbackApi, type CallbackApi } from "@/lib/sender-sim/callback-api";
 import { buildTransferRequest } from "@/lib/demo/sample-transfers";
-import type { TransferRequest } from "@/lib/interface/wire";
+import type { TransferRequest } from "@/lib/interface";
 
 export const SENDER_RETRY_DELAYS_MS = [3, 9, 27].map((minutes) => minutes * 60_000);
 export const SENDER_RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);

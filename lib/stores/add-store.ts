@@ -9,7 +9,7 @@ import { DomainError, parseInput } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { forgetStoreDirectory } from "@/lib/stores/store-npis";
 import { StoreInputSchema } from "@/lib/stores/store-inputs";
-import { AddressSchema } from "@/lib/interface/wire";
+import { AddressSchema } from "@/lib/interface";
 
 /** address: the wire shape (lib/interface/wire.ts AddressSchema). */
 export type AddStoreOptions = { name: string; npi: string; dea?: string | null; address?: unknown; actor: Actor };

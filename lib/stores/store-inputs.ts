@@ -1,7 +1,7 @@
 // A store as the admin form and the API take it. Client-safe: the form validates with the same schema; the
 // domain operation (add-store.ts) checks again.
 import * as z from "zod";
-import { isValidDea, isValidNpi } from "@/lib/interface/identifiers";
+import { isValidDea, isValidNpi } from "@/lib/interface/client-safe";
 
 const optionalLine = (max: number, label: string) =>
   z.string().trim().max(max, `${label} must be at most ${max} characters`);

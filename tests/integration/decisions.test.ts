@@ -5,11 +5,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
-import { claimTransfer, releaseClaim } from "@/lib/transfers/decision/claim-transfer";
-import { approveTransfer } from "@/lib/transfers/decision/approve-transfer";
-import { AlreadyDecidedError, ClaimHeldError } from "@/lib/transfers/decision/decision-errors";
-import { rejectTransfer } from "@/lib/transfers/decision/reject-transfer";
-import { TransferResponseSchema, type TransferRequest, type TransferResponse } from "@/lib/interface/wire";
+import {
+  claimTransfer,
+  releaseClaim,
+  approveTransfer,
+  AlreadyDecidedError,
+  ClaimHeldError,
+  rejectTransfer,
+} from "@/lib/transfers/decision";
+import { TransferResponseSchema, type TransferRequest, type TransferResponse } from "@/lib/interface";
 import { DomainError } from "@/lib/errors";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { createTestUser, dashboardFetch, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";

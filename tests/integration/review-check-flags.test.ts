@@ -9,14 +9,15 @@ import { Prisma } from "@/generated/prisma/client";
 import { db } from "@/lib/db/prisma";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { inZone, parseStoreRules } from "@/lib/stores/store-rules";
-import { addDays, calendarDayIn } from "@/lib/interface/dates";
-import { reviewDrug } from "@/lib/transfers/review/drug-review";
-import { computeNpiCheckDigit } from "@/lib/interface/identifiers";
-import { filterConditions } from "@/lib/transfers/queue/queue-filters";
-import { QueueQuerySchema } from "@/lib/transfers/queue/queue-query";
-import { reviewCheckOptions } from "@/lib/transfers/review/review-check-options";
-import { reviewChecks } from "@/lib/transfers/review/review-checks";
-import { TransferRequestSchema, type TransferRequest } from "@/lib/interface/wire";
+import {
+  addDays,
+  calendarDayIn,
+  computeNpiCheckDigit,
+  TransferRequestSchema,
+  type TransferRequest,
+} from "@/lib/interface";
+import { reviewDrug, reviewCheckOptions, reviewChecks } from "@/lib/transfers/review";
+import { filterConditions, QueueQuerySchema } from "@/lib/transfers/queue";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { createTestUser, dashboardFetch, signedInCookie } from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { createPartner, type CreatedPartner } from "@/lib/partners/create-partner";
 import { buildTransferRequest, DEMO_SENDING_NPI } from "@/lib/demo/sample-transfers";
-import type { TransferRequest, TransferResponse } from "@/lib/interface/wire";
+import type { TransferRequest, TransferResponse } from "@/lib/interface";
 import { expectAnswerInDocument } from "@/tests/support/contract";
 
 export type ApiAnswer = { status: number; headers: Headers; body: TransferResponse; text: string };

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { EXAMPLE_AS_OF, exampleTransferRequest } from "@/lib/demo/example-request";
 import { DEMO_PHARMACY_NPI } from "@/lib/demo/sample-transfers";
-import { validateTransferRequest } from "@/lib/interface/validate-request";
+import { validateTransferRequest } from "@/lib/interface";
 
 const file = JSON.parse(readFileSync(new URL("../../examples/transfer.json", import.meta.url), "utf8")) as unknown;
 

@@ -7,8 +7,8 @@ import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { TD_CLASS, TR_CLASS } from "@/components/ui/table";
 import { immediateMissLabel, immediateMissSentence } from "@/lib/immediate-confirm/miss-label";
-import type { QueueItem } from "@/lib/transfers/queue/queue-items";
-import { problemWords } from "@/lib/transfers/review/review-checks";
+import type { QueueItem } from "@/lib/transfers/queue";
+import { problemWords } from "@/lib/transfers/review/client-safe";
 
 const AGE_STYLES: Record<AgeLevel, string> = {
   fresh: "border-slate-200 bg-white text-slate-700",

@@ -10,8 +10,8 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
 import { usePatientHistory } from "@/components/dashboard/review/use-patient-history";
-import { errorTypeText } from "@/lib/transfers/decision/decision-inputs";
-import type { HistoryEntry, HistoryMatchKind } from "@/lib/transfers/review/get-patient-history";
+import { errorTypeText } from "@/lib/transfers/decision/client-safe";
+import type { HistoryEntry, HistoryMatchKind } from "@/lib/transfers/review";
 
 const MATCH_TEXT: Record<HistoryMatchKind, string> = {
   "patient-id": "same sender's patient ID",

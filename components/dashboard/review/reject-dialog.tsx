@@ -17,8 +17,8 @@ import {
   ERROR_TYPE_LABELS,
   RejectInputSchema,
   type RejectInput,
-} from "@/lib/transfers/decision/decision-inputs";
-import { ERROR_TYPE_MEANINGS, ERROR_TYPES } from "@/lib/interface/wire";
+} from "@/lib/transfers/decision/client-safe";
+import { ERROR_TYPE_MEANINGS, ERROR_TYPES } from "@/lib/interface/client-safe";
 
 /** A rejection prefilled from a rule that refused approval (drug-review.ts). */
 export type RejectPrefill = { errorType: string; description: string };

@@ -5,9 +5,9 @@ import { DEFAULT_STORE_RULES, type StoreRulesInZone } from "@/lib/stores/store-r
 import { checkApproval } from "@/lib/transfers/decision/approval-rules";
 import { ApprovalRefusedError } from "@/lib/transfers/decision/decision-errors";
 import type { ApproveInput } from "@/lib/transfers/decision/decision-inputs";
-import { reviewDrug } from "@/lib/transfers/review/drug-review";
+import { reviewDrug } from "@/lib/transfers/review";
 import { buildTransferRequest } from "@/lib/demo/sample-transfers";
-import type { TransferRequest } from "@/lib/interface/wire";
+import type { TransferRequest } from "@/lib/interface";
 
 const NOW = new Date("2026-11-23T15:00:00Z");
 const DAY = 86_400_000;

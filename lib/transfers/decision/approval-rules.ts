@@ -5,9 +5,14 @@
 // stricter one (or must choose one, for a drug the tables do not know). Each refusal names its rule.
 import type { StoreRulesInZone } from "@/lib/stores/store-rules";
 import { ApprovalRefusedError } from "@/lib/transfers/decision/decision-errors";
-import { drugScheduleOf, scheduleNumeral, type ApproveInput, type DrugSchedule } from "@/lib/transfers/decision/decision-inputs";
-import { reviewDrug, scheduleLabel, stricterSchedule, type DrugReview } from "@/lib/transfers/review/drug-review";
-import type { TransferRequest } from "@/lib/interface/wire";
+import {
+  drugScheduleOf,
+  scheduleNumeral,
+  type ApproveInput,
+  type DrugSchedule,
+} from "@/lib/transfers/decision/decision-inputs";
+import { reviewDrug, scheduleLabel, stricterSchedule, type DrugReview } from "@/lib/transfers/review";
+import type { TransferRequest } from "@/lib/interface";
 
 export type ApprovedDrug = {
   drug: DrugReview;

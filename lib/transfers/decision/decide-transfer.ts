@@ -31,7 +31,7 @@ import {
 } from "@/lib/transfers/queries/decision";
 import { inZone, parseStoreRules, DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
 import { checkApproval, type ApprovedDrug } from "@/lib/transfers/decision/approval-rules";
-import { TransferRequestSchema, type TransferResponse } from "@/lib/interface/wire";
+import { TransferRequestSchema, type TransferResponse } from "@/lib/interface";
 import { observeDecision } from "@/lib/ops/metrics";
 
 export type DecisionRequest = ({ kind: "approve" } & ApproveInput) | ({ kind: "reject" } & RejectInput);

@@ -11,7 +11,7 @@ import {
   type Schedule,
   type ScheduleCode,
 } from "@/lib/drugs/schedule-names";
-import { ERROR_TYPES } from "@/lib/interface/wire";
+import { ERROR_TYPES } from "@/lib/interface/client-safe";
 
 /** A decision's drugSchedule: "CII" to "CV" (lib/drugs/schedule-names.ts). */
 export const DRUG_SCHEDULES = SCHEDULE_CODES;

@@ -2,13 +2,13 @@
 // a new responseID; CONFIRMED carries the prescription as transferred (the sender's own values) and our
 // local Rx number in metadata.localRxNumber; ERROR carries the pharmacist's type and description.
 import { newId } from "@/lib/ids";
-import { errorResponse } from "@/lib/interface/responses";
 import {
+  errorResponse,
   TransferResponseSchema,
   type ErrorType,
   type TransferRequest,
   type TransferResponse,
-} from "@/lib/interface/wire";
+} from "@/lib/interface";
 
 export function confirmedResponse(
   request: TransferRequest,

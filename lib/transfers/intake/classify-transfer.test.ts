@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_STORE_RULES, type StoreRulesInZone } from "@/lib/stores/store-rules";
 import { classifyTransfer } from "@/lib/transfers/intake/classify-transfer";
-import { calendarDayIn } from "@/lib/interface/dates";
-import { reviewDrug } from "@/lib/transfers/review/drug-review";
+import { calendarDayIn } from "@/lib/interface";
+import { reviewDrug, reviewChecks } from "@/lib/transfers/review";
 import { buildTransferRequest } from "@/lib/demo/sample-transfers";
-import { reviewChecks } from "@/lib/transfers/review/review-checks";
-import type { TransferRequest } from "@/lib/interface/wire";
+import type { TransferRequest } from "@/lib/interface";
 
 const NOW = new Date("2026-06-01T12:00:00Z");
 const DAY = 86_400_000;

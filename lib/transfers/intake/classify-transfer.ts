@@ -10,12 +10,15 @@
 import { db } from "@/lib/db/prisma";
 import { getStoreRules } from "@/lib/stores/store-npis";
 import type { StoreRulesInZone } from "@/lib/stores/store-rules";
-import { reviewDrug } from "@/lib/transfers/review/drug-review";
-import { reviewCheckOptions } from "@/lib/transfers/review/review-check-options";
-import { reviewChecks, type ReviewCheckOptions } from "@/lib/transfers/review/review-checks";
-import { expiryWarnsFrom } from "@/lib/transfers/review/review-checks-drug";
+import {
+  reviewDrug,
+  reviewCheckOptions,
+  reviewChecks,
+  type ReviewCheckOptions,
+  expiryWarnsFrom,
+} from "@/lib/transfers/review";
 import { SCHEDULES, substanceKeyOf } from "@/lib/drugs";
-import { TransferRequestSchema, type TransferRequest } from "@/lib/interface/wire";
+import { TransferRequestSchema, type TransferRequest } from "@/lib/interface";
 
 export const DRUG_SCHEDULE_VALUES = [...SCHEDULES, "none", "unknown"] as const;
 export type DrugScheduleColumn = (typeof DRUG_SCHEDULE_VALUES)[number];

@@ -2,7 +2,7 @@
 // fields a retry may change (retryCount, requestTimestamp) left out, keys sorted, SHA-256.
 import { createHash } from "node:crypto";
 import { canonicalJson } from "@/lib/canonical-json";
-import type { TransferRequest } from "@/lib/interface/wire";
+import type { TransferRequest } from "@/lib/interface";
 
 export function hashRequestContent(request: TransferRequest): string {
   const { retryCount: _retryCount, requestTimestamp: _requestTimestamp, ...metadata } = request.metadata;

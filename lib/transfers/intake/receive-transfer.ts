@@ -15,9 +15,8 @@ import { newId } from "@/lib/ids";
 import { getStoreRules } from "@/lib/stores/store-npis";
 import { classifyTransfer } from "@/lib/transfers/intake/classify-transfer";
 import { hashRequestContent } from "@/lib/transfers/intake/content-hash";
-import { listedAllergies } from "@/lib/interface/no-known-allergies";
-import { receivedResponse } from "@/lib/interface/responses";
-import type { TransferRequest, TransferResponse } from "@/lib/interface/wire";
+import { listedAllergies, receivedResponse } from "@/lib/interface";
+import type { TransferRequest, TransferResponse } from "@/lib/interface";
 
 export type ReceiveOutcome =
   | { kind: "created"; response: TransferResponse }

@@ -1,7 +1,7 @@
 // The queue's filters as SQL conditions: sender, dates, flags, schedule, and how the search box's text is
 // read (see list-queue.ts for the indexes each one uses).
 import { Prisma } from "@/generated/prisma/client";
-import { addDays } from "@/lib/interface/dates";
+import { addDays } from "@/lib/interface";
 import type { QueueQuery } from "@/lib/transfers/queue/queue-query";
 
 export type SearchKind = "referenceID" | "dateOfBirth" | "nameOrRxNumber";

@@ -3,14 +3,12 @@
 import { DEFAULT_ALERT_SETTINGS, type StoreAlertSettings } from "@/lib/alerts/alert-settings";
 import { arrivedAfterHours } from "@/lib/alerts/opening-hours";
 import { DEFAULT_STORE_RULES, inZone, type StoreRules, type StoreRulesInZone } from "@/lib/stores/store-rules";
-import { reviewDrug, scheduleLabel } from "@/lib/transfers/review/drug-review";
-import { listedAllergies } from "@/lib/interface/no-known-allergies";
+import { reviewDrug, scheduleLabel, countProblems, reviewChecks, reviewCheckOptions } from "@/lib/transfers/review";
+import { listedAllergies } from "@/lib/interface";
 import type { PatientGroup } from "@/lib/transfers/queue/queue-patient-groups";
 import type { Row } from "@/lib/transfers/queue/queue-pages";
 import type { QueueStatus } from "@/lib/transfers/queue/queue-query";
-import { countProblems, reviewChecks } from "@/lib/transfers/review/review-checks";
-import { reviewCheckOptions } from "@/lib/transfers/review/review-check-options";
-import type { TransferRequest } from "@/lib/interface/wire";
+import type { TransferRequest } from "@/lib/interface";
 
 export type QueueItem = {
   referenceID: string;

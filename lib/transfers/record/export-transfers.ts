@@ -11,9 +11,9 @@ import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { SCHEDULES, type AllergyWarning } from "@/lib/drugs";
 import { DomainError } from "@/lib/errors";
 import { buildTransferRequest } from "@/lib/demo/sample-transfers";
-import type { DecisionRecord } from "@/lib/transfers/review/get-transfer-review";
+import type { DecisionRecord } from "@/lib/transfers/review";
 import { buildTransferRecord, type RecordSection, type RecordStore } from "@/lib/transfers/record/transfer-record";
-import { TransferRequestSchema, type Address, type TransferResponse } from "@/lib/interface/wire";
+import { TransferRequestSchema, type Address, type TransferResponse } from "@/lib/interface";
 import { countDecided, selectExportBatch, type DecidedFilter } from "@/lib/transfers/queries/decided-log";
 import type { RowOf } from "@/lib/db/kysely";
 

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db/prisma";
-import type { TransferResponse } from "@/lib/interface/wire";
+import type { TransferResponse } from "@/lib/interface";
 
 /** The transfer's current TransferResponse (the decision's once decided), for its own sender only. */
 export async function findTransferResponse(partnerId: string, referenceID: string): Promise<TransferResponse | null> {

@@ -17,8 +17,8 @@ import { localParts } from "@/lib/alerts/opening-hours";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { getAllStoreAlertSettings } from "@/lib/stores/store-npis";
-import { errorTypeText } from "@/lib/transfers/decision/decision-inputs";
-import { claimView, decisionView, type ClaimView, type DecisionView } from "@/lib/transfers/review/transfer-state";
+import { errorTypeText } from "@/lib/transfers/decision";
+import { claimView, decisionView, type ClaimView, type DecisionView } from "@/lib/transfers/review";
 import type { CallbackAttempt } from "@/generated/prisma/client";
 import type { TransferStatus } from "@/generated/prisma/enums";
 

@@ -4,7 +4,7 @@
 // decision recorded and words the sender's number beside the lawful one. As of the approval: a Schedule
 // III/IV prescription six months old is never approved (drug-review.ts), so none here has lapsed.
 import { lawfulRefills, type LawfulRefills, type Schedule } from "@/lib/drugs";
-import type { TransferRequest } from "@/lib/interface/wire";
+import type { TransferRequest } from "@/lib/interface";
 
 const NUMERALS: ReadonlySet<string> = new Set(["II", "III", "IV", "V"]);
 

@@ -4,10 +4,10 @@
 import { addressLines, formatPhone, fullName } from "@/components/dashboard/format";
 import { normalizeNdc } from "@/lib/drugs";
 import { lawfulRefillCount, scheduleOfRecord } from "@/lib/transfers/record/lawful-refill-count";
-import { formatQuantity } from "@/lib/transfers/review/quantity-units";
-import { DRUG_SCHEDULE_LABELS, type DrugSchedule } from "@/lib/transfers/decision/decision-inputs";
-import type { DecisionRecord } from "@/lib/transfers/review/get-transfer-review";
-import type { Address, TransferRequest } from "@/lib/interface/wire";
+import { formatQuantity } from "@/lib/transfers/review";
+import { DRUG_SCHEDULE_LABELS, type DrugSchedule } from "@/lib/transfers/decision";
+import type { DecisionRecord } from "@/lib/transfers/review";
+import type { Address, TransferRequest } from "@/lib/interface";
 
 export type RecordElement = { key: string; label: string; value: string | null };
 export type RecordSection = { title: string; elements: RecordElement[] };

@@ -19,9 +19,8 @@ import {
   type ScheduleMatch,
 } from "@/lib/drugs";
 import type { StoreRulesInZone } from "@/lib/stores/store-rules";
-import { calendarDayIn, daysBetweenDates, instantOf } from "@/lib/interface/dates";
-import { listedAllergies } from "@/lib/interface/no-known-allergies";
-import type { ErrorType, TransferRequest } from "@/lib/interface/wire";
+import { calendarDayIn, daysBetweenDates, instantOf, listedAllergies } from "@/lib/interface/client-safe";
+import type { ErrorType, TransferRequest } from "@/lib/interface/client-safe";
 
 export { scheduleLabel };
 

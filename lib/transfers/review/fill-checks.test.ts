@@ -7,7 +7,7 @@ import { reviewDrug } from "@/lib/transfers/review/drug-review";
 import { buildTransferRequest, formatDateTime } from "@/lib/demo/sample-transfers";
 import { formatQuantity, quantityUnit } from "@/lib/transfers/review/quantity-units";
 import { reviewChecks, type ReviewCheckOptions } from "@/lib/transfers/review/review-checks";
-import type { TransferRequest } from "@/lib/interface/wire";
+import type { TransferRequest } from "@/lib/interface";
 
 const NOW = new Date("2026-11-23T12:00:00Z");
 const DAY = 86_400_000;

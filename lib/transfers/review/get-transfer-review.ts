@@ -11,7 +11,7 @@ import { reviewDrug, type DrugReview } from "@/lib/transfers/review/drug-review"
 import { reviewCheckOptions } from "@/lib/transfers/review/review-check-options";
 import { reviewChecks, type ReviewCheck } from "@/lib/transfers/review/review-checks";
 import { claimView, decisionView, type ClaimView, type DecisionView } from "@/lib/transfers/review/transfer-state";
-import { TransferRequestSchema, type Address, type TransferRequest, type TransferResponse } from "@/lib/interface/wire";
+import { TransferRequestSchema, type Address, type TransferRequest, type TransferResponse } from "@/lib/interface";
 import type { TransferStatus } from "@/generated/prisma/enums";
 
 /** The decision as the live state shows it (transfer-state.ts), and what the record adds. */

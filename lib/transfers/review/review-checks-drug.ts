@@ -1,11 +1,10 @@
 // The review checks from the drug's own rules (drug-review.ts): controlled schedule, allergy cross-check,
 // legal expiry and controlled refills.
 import { capitalize, refillsSentence, scheduleLabel, type DrugReview } from "@/lib/transfers/review/drug-review";
-import { addDays, daysBetweenDates } from "@/lib/interface/dates";
-import { listedAllergies, NO_KNOWN_ALLERGIES_TEXT } from "@/lib/interface/no-known-allergies";
+import { addDays, daysBetweenDates, listedAllergies, NO_KNOWN_ALLERGIES_TEXT } from "@/lib/interface/client-safe";
 import type { ReviewCheck } from "@/lib/transfers/review/review-checks";
 import { EXPIRY_WARNING_DAYS } from "@/lib/transfers/review/review-checks-fills";
-import type { TransferRequest } from "@/lib/interface/wire";
+import type { TransferRequest } from "@/lib/interface/client-safe";
 
 /** The drug by its substance when the drug rules know it, else by the name the sender gave. */
 export function drugName(request: TransferRequest, drug: DrugReview): string {

@@ -1,10 +1,10 @@
 // The review checks of the prescription's fills: refill arithmetic, a fill history that cannot be true, and a
 // refill asked for too soon, counted in calendar days in the store's time zone (the sender's fill instants
 // read as the store's days).
-import { addDays, calendarDayIn, daysBetweenDates, instantOf } from "@/lib/interface/dates";
+import { addDays, calendarDayIn, daysBetweenDates, instantOf } from "@/lib/interface/client-safe";
 import { roundQuantity } from "@/lib/transfers/review/quantity-units";
 import type { ReviewCheck } from "@/lib/transfers/review/review-checks";
-import type { TransferRequest } from "@/lib/interface/wire";
+import type { TransferRequest } from "@/lib/interface/client-safe";
 
 /** A prescription expiring within this many days is flagged. */
 export const EXPIRY_WARNING_DAYS = 30;

@@ -1,10 +1,10 @@
 // The review checks of the parties' identifiers: NPI and DEA check digits, a controlled drug with no
 // prescriber DEA number, and a prescriber DEA whose letter is not the last name's initial.
 import { scheduleLabel, type DrugReview } from "@/lib/transfers/review/drug-review";
-import { hasDeaFormat, isValidDea, isValidNpi } from "@/lib/interface/identifiers";
+import { hasDeaFormat, isValidDea, isValidNpi } from "@/lib/interface/client-safe";
 import { drugName } from "@/lib/transfers/review/review-checks-drug";
 import type { ReviewCheck } from "@/lib/transfers/review/review-checks";
-import type { TransferRequest } from "@/lib/interface/wire";
+import type { TransferRequest } from "@/lib/interface/client-safe";
 
 export function npiCheck(request: TransferRequest): ReviewCheck {
   const npis: [string, string][] = [

@@ -3,7 +3,7 @@
 import { capitalize } from "@/lib/transfers/review/drug-review";
 import { formatQuantity, quantityUnit } from "@/lib/transfers/review/quantity-units";
 import type { ReviewCheck } from "@/lib/transfers/review/review-checks";
-import type { TransferRequest } from "@/lib/interface/wire";
+import type { TransferRequest } from "@/lib/interface/client-safe";
 
 /** Tablets or capsules per day above which the quantity is flagged against the days supply. */
 export const MAX_UNITS_PER_DAY = 8;

@@ -4,7 +4,7 @@ import { reviewDrug } from "@/lib/transfers/review/drug-review";
 import { buildTransferRequest } from "@/lib/demo/sample-transfers";
 import { countProblems, reviewChecks } from "@/lib/transfers/review/review-checks";
 import { dawConflict, explainDaw } from "@/lib/transfers/review/review-checks-product";
-import type { TransferRequest } from "@/lib/interface/wire";
+import type { TransferRequest } from "@/lib/interface";
 
 const NOW = new Date("2026-06-01T12:00:00Z");
 const DAY = 86_400_000;

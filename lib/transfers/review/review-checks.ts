@@ -6,7 +6,12 @@
 // results, stored when the transfer is classified (classify-transfer.ts). This module runs the checks in
 // the order the screen shows them; each family lives in review-checks-<family>.ts.
 import type { DrugReview } from "@/lib/transfers/review/drug-review";
-import { allergyCheck, controlledLimitsCheck, expiryCheck, scheduleCheck } from "@/lib/transfers/review/review-checks-drug";
+import {
+  allergyCheck,
+  controlledLimitsCheck,
+  expiryCheck,
+  scheduleCheck,
+} from "@/lib/transfers/review/review-checks-drug";
 import {
   DEFAULT_EARLY_REFILL_ALLOWANCE,
   fillHistoryCheck,
@@ -15,7 +20,7 @@ import {
 } from "@/lib/transfers/review/review-checks-fills";
 import { deaCheck, npiCheck } from "@/lib/transfers/review/review-checks-identifiers";
 import { dawCheck, ndcCheck, quantityCheck } from "@/lib/transfers/review/review-checks-product";
-import type { TransferRequest } from "@/lib/interface/wire";
+import type { TransferRequest } from "@/lib/interface/client-safe";
 
 export type CheckStatus = "pass" | "info" | "warn" | "fail";
 export type ReviewCheck = { id: string; title: string; status: CheckStatus; detail: string };

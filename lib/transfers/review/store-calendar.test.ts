@@ -2,11 +2,11 @@
 // west of UTC (America/Chicago, UTC-6 in November) and one east of it (Asia/Tokyo, UTC+9), with real drugs.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_STORE_RULES, type StoreRulesInZone } from "@/lib/stores/store-rules";
-import { calendarDayIn } from "@/lib/interface/dates";
+import { calendarDayIn } from "@/lib/interface";
 import { reviewDrug } from "@/lib/transfers/review/drug-review";
 import { buildTransferRequest } from "@/lib/demo/sample-transfers";
 import { reviewChecks } from "@/lib/transfers/review/review-checks";
-import type { TransferRequest } from "@/lib/interface/wire";
+import type { TransferRequest } from "@/lib/interface";
 
 const CHICAGO = "America/Chicago";
 const TOKYO = "Asia/Tokyo";

@@ -24,10 +24,10 @@ import { requirePageUser } from "@/lib/auth/require-user";
 import { DomainError } from "@/lib/errors";
 import { clientAddressOf } from "@/lib/http/request-context";
 import { findImmediateRecord } from "@/lib/immediate-confirm/find-immediate-record";
-import { claimMs } from "@/lib/transfers/decision/claim-transfer";
-import { getTransferActivity } from "@/lib/transfers/record/get-transfer-activity";
-import { getTransferReview } from "@/lib/transfers/review/get-transfer-review";
-import { SENDER_WINDOW_MS } from "@/lib/interface/sender-window";
+import { claimMs } from "@/lib/transfers/decision";
+import { getTransferActivity } from "@/lib/transfers/record";
+import { getTransferReview } from "@/lib/transfers/review";
+import { SENDER_WINDOW_MS } from "@/lib/interface";
 
 export const metadata: Metadata = { title: "Review transfer" };
 

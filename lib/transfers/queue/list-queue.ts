@@ -79,42 +79,24 @@ export async function listQueue(
   );
   const items = page.map(({ row }, i) => toItem(row, now, rules, groups[i] ?? null, alerts, immediateNpis));
 
-  if (query.q) {
+  if (query.q || !ctx.isBackground) {
+    const details = {
+      status: query.status,
+      sender: query.sender ?? null,
+      from: query.from ?? null,
+      to: query.to ?? null,
+      flags: query.flags,
+      schedule: query.schedule ?? null,
+      page: query.cursor ? "next" : "first",
+      resultCount: items.length,
+      referenceIDs: items.map((i) => i.referenceID),
+    };
     await recordAuditEvent({
       userId: ctx.actor.id,
       actor: ctx.actor.email,
-      action: "queue.searched",
+      action: query.q ? "queue.searched" : "queue.viewed",
       clientAddress: ctx.clientAddress,
-      details: {
-        searchKind: classifySearch(query.q).kind,
-        status: query.status,
-        sender: query.sender ?? null,
-        from: query.from ?? null,
-        to: query.to ?? null,
-        flags: query.flags,
-        schedule: query.schedule ?? null,
-        page: query.cursor ? "next" : "first",
-        resultCount: items.length,
-        referenceIDs: items.map((i) => i.referenceID),
-      },
-    });
-  } else if (!ctx.isBackground) {
-    await recordAuditEvent({
-      userId: ctx.actor.id,
-      actor: ctx.actor.email,
-      action: "queue.viewed",
-      clientAddress: ctx.clientAddress,
-      details: {
-        status: query.status,
-        sender: query.sender ?? null,
-        from: query.from ?? null,
-        to: query.to ?? null,
-        flags: query.flags,
-        schedule: query.schedule ?? null,
-        page: query.cursor ? "next" : "first",
-        resultCount: items.length,
-        referenceIDs: items.map((i) => i.referenceID),
-      },
+      details: query.q ? { searchKind: classifySearch(query.q).kind, ...details } : details,
     });
   }
   return {

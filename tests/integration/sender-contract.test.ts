@@ -145,9 +145,7 @@ describe.skipIf(external)("the sender's callback API answers RX_CALLBACK_ERROR",
         const callbackIds = await Promise.all(
           sent.map(async (s, i) => {
             const { callbackId } = await recordDecision({
-              partnerId: partner.partnerId,
               transferId: s.referenceID!,
-              request: requests[i]!,
               decision: i === 3 ? "ERROR" : "CONFIRMED",
             });
             return callbackId;

@@ -8,3 +8,4 @@ export * from "./sender-window";
 export * from "./no-known-allergies";
 export * from "./request-shape";
 export * from "./validate-request";
+export * from "./people-and-places";

@@ -2,7 +2,8 @@
 // One transfer in the queue: its age against the sender's window (or its decision), patient, drug, sender,
 // flags and reviewer. A click anywhere on the row opens it; the patient's name is the row's link.
 import Link from "next/link";
-import { ageInYears, ageLevel, formatDuration, sortName, type AgeLevel } from "@/components/dashboard/format";
+import { ageInYears, ageLevel, formatDuration, type AgeLevel } from "@/components/dashboard/format";
+import { sortName } from "@/lib/interface/client-safe";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { TD_CLASS, TR_CLASS } from "@/components/ui/table";

@@ -1,13 +1,12 @@
 // The receiving pharmacy's legal transfer record (21 CFR 1306.25(b)-(c), 1306.05), as one list of
 // labelled elements: the printable record page lays them out, and the inspection export (CSV) writes the
 // same elements as columns, so the two can never disagree about what the record holds.
-import { addressLines, formatPhone, fullName } from "@/components/dashboard/format";
 import { normalizeNdc } from "@/lib/drugs";
 import { lawfulRefillCount, scheduleOfRecord } from "@/lib/transfers/record/lawful-refill-count";
 import { formatQuantity } from "@/lib/transfers/review";
 import { DRUG_SCHEDULE_LABELS, type DrugSchedule } from "@/lib/transfers/decision";
 import type { DecisionRecord } from "@/lib/transfers/review";
-import type { Address, TransferRequest } from "@/lib/interface";
+import { addressLines, formatPhone, fullName, type Address, type TransferRequest } from "@/lib/interface";
 
 export type RecordElement = { key: string; label: string; value: string | null };
 export type RecordSection = { title: string; elements: RecordElement[] };

@@ -2,7 +2,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
-import { sortName } from "@/components/dashboard/format";
 import { ActivityPanel } from "@/components/dashboard/review/activity-panel";
 import { DuplicateTherapyWarning } from "@/components/dashboard/review/duplicate-therapy-warning";
 import { NextForPatient } from "@/components/dashboard/review/next-for-patient";
@@ -27,7 +26,7 @@ import { findImmediateRecord } from "@/lib/immediate-confirm/find-immediate-reco
 import { claimMs } from "@/lib/transfers/decision";
 import { getTransferActivity } from "@/lib/transfers/record";
 import { getTransferReview } from "@/lib/transfers/review";
-import { SENDER_WINDOW_MS } from "@/lib/interface";
+import { SENDER_WINDOW_MS, sortName } from "@/lib/interface";
 
 export const metadata: Metadata = { title: "Review transfer" };
 

@@ -23,7 +23,14 @@ import { getAllStoreRules } from "@/lib/stores/store-npis";
 import { groupConsecutivePatients } from "@/lib/transfers/queue/queue-patient-groups";
 import { classifySearch } from "@/lib/transfers/queue/queue-filters";
 import { toItem, type QueueItem } from "@/lib/transfers/queue/queue-items";
-import { countStatus, decodeCursor, encodeCursor, readPhase, type Phase, type Row } from "@/lib/transfers/queue/queue-pages";
+import {
+  countStatus,
+  decodeCursor,
+  encodeCursor,
+  readPhase,
+  type Phase,
+  type Row,
+} from "@/lib/transfers/queue/queue-pages";
 import { QUEUE_STATUSES, type QueueQuery, type QueueStatus } from "@/lib/transfers/queue/queue-query";
 
 export type QueueCounts = Record<QueueStatus, { count: number; capped: boolean }>;

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { DomainError } from "@/lib/errors";
-import { exportFilename, parseTransferExportQuery, TRANSFER_EXPORT_COLUMNS } from "@/lib/transfers/record/export-transfers";
+import {
+  exportFilename,
+  parseTransferExportQuery,
+  TRANSFER_EXPORT_COLUMNS,
+} from "@/lib/transfers/record/export-transfers";
 
 describe("the transfer export's filters", () => {
   it("reads dates as UTC midnights and instants as given, with the defaults every schedule and approved", () => {

@@ -2,6 +2,36 @@ import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 import prettier from "eslint-config-prettier";
 
+// Domains meet at their entries: lib/interface and each stage of lib/transfers are imported through their
+// index.ts (or client-safe.ts, from client components), never file by file; inside one, file by file.
+const STAGES = ["intake", "queue", "review", "decision", "record"];
+
+/** Refuses an import of lib/interface or lib/transfers unless what follows "lib/" matches one of `allowed`. */
+function refuseUnless(allowed, message) {
+  const regex = `(?:^|/)lib/(?!${allowed.join("|")})(?:interface|transfers)(?:/|$)`;
+  return { "no-restricted-imports": ["error", { patterns: [{ regex, message }] }] };
+}
+
+function transferBoundaries() {
+  const entries = (stages) => `(?:interface|transfers/(?:${stages.join("|")}))(?:/client-safe)?$`;
+  const outside = "import lib/interface and lib/transfers/<stage> through index.ts (client components: client-safe.ts)";
+  return [
+    { rules: refuseUnless([entries(STAGES)], outside) },
+    { files: ["lib/transfers/queries/**"], rules: refuseUnless([entries(STAGES), "transfers/queries/"], outside) },
+    ...STAGES.map((stage) => ({
+      files: [`lib/transfers/${stage}/**`],
+      rules: refuseUnless(
+        [entries(STAGES.filter((other) => other !== stage)), `transfers/${stage}/`, "transfers/queries/"],
+        "inside a stage, its own files directly; other stages and lib/interface through their entries",
+      ),
+    })),
+    {
+      files: ["lib/interface/**"],
+      rules: refuseUnless(["interface/"], "the interface kernel imports no transfer stage, and its own files directly"),
+    },
+  ];
+}
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -21,6 +51,7 @@ const config = [
       ],
     },
   },
+  ...transferBoundaries(),
   {
     files: [
       "scripts/**",

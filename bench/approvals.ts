@@ -14,7 +14,7 @@ import type { SessionUser } from "@/lib/auth/require-user";
 import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
 import { db } from "@/lib/db/prisma";
 import { env, setEnv } from "@/lib/env";
-import { approveTransfer } from "@/lib/transfers/approve-transfer";
+import { approveTransfer } from "@/lib/transfers/decision";
 import { pendingTransfers, pool } from "./callbacks-support";
 import { percentile, processTreeCpuMs, progress } from "./support";
 

@@ -4,12 +4,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import pg from "pg";
-import { hashRequestContent } from "@/lib/transfers/content-hash";
+import { hashRequestContent, classifyTransfer, activeRxKey } from "@/lib/transfers/intake";
 import { DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
-import { classifyTransfer } from "@/lib/transfers/classify-transfer";
-import { DEFAULT_EARLY_REFILL_ALLOWANCE } from "@/lib/transfers/review-checks-fills";
-import { activeRxKey } from "@/lib/transfers/receive-transfer";
-import { validateTransferRequest } from "@/lib/transfers/validate-request";
+import { DEFAULT_EARLY_REFILL_ALLOWANCE } from "@/lib/transfers/review";
+import { validateTransferRequest } from "@/lib/interface";
 
 const port = Number(process.argv[2]);
 const databaseUrl = process.argv[3]!;

@@ -3,8 +3,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { webhookHeaders } from "@/lib/callbacks/signature";
-import { buildTransferRequest } from "@/lib/transfers/fixtures";
-import { receiveTransfer } from "@/lib/transfers/receive-transfer";
+import { buildTransferRequest } from "@/lib/demo/sample-transfers";
+import { receiveTransfer } from "@/lib/transfers/intake";
 import type { CallbackReceiver } from "@/tests/support/callback-receiver";
 
 export async function pendingTransfers(partnerId: string, pharmacyNpi: string, count: number): Promise<string[]> {

@@ -12,7 +12,7 @@ import pg from "pg";
 import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { createPartner } from "@/lib/partners/create-partner";
-import { approveTransfer } from "@/lib/transfers/approve-transfer";
+import { approveTransfer } from "@/lib/transfers/decision";
 import { startCallbackReceiver } from "@/tests/support/callback-receiver";
 import { freePort, TEST_SECRETS } from "@/tests/support/server";
 import {

@@ -8,8 +8,8 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import { chromium, type BrowserContext, type Page } from "@playwright/test";
-import { buildTransferRequest } from "@/lib/transfers/fixtures";
-import type { TransferResponse } from "@/lib/transfers/wire";
+import { buildTransferRequest } from "@/lib/demo/sample-transfers";
+import type { TransferResponse } from "@/lib/interface";
 import { CHROMIUM_ARGS, findChromium, HOW_TO_GET_CHROMIUM } from "@/tests/support/chromium";
 import { LAYOUT_SHIFT_SCRIPT, readLayoutShift } from "@/tests/support/layout-shift";
 import { freePort, TEST_SECRETS } from "@/tests/support/server";

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { buildTransferRequest } from "@/lib/transfers/fixtures";
+import { buildTransferRequest } from "@/lib/demo/sample-transfers";
 import { freePort, TEST_SECRETS } from "@/tests/support/server";
 import {
   median,

@@ -5,16 +5,19 @@ import pg from "pg";
 import { Prisma } from "@/generated/prisma/client";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
-import { DUPLICATE_THERAPY_DAYS, getPatientHistory, HISTORY_LIMIT } from "@/lib/transfers/get-patient-history";
-import { listQueue } from "@/lib/transfers/list-queue";
-import { QueueQuerySchema, type QueueQuery } from "@/lib/transfers/queue-query";
+import {
+  DUPLICATE_THERAPY_DAYS,
+  getPatientHistory,
+  HISTORY_LIMIT,
+  DEFAULT_EARLY_REFILL_ALLOWANCE,
+  getTransferReview,
+  historyRows,
+} from "@/lib/transfers/review";
+import { listQueue, QueueQuerySchema, type QueueQuery } from "@/lib/transfers/queue";
 import { DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
-import { classifyTransfer } from "@/lib/transfers/classify-transfer";
-import { buildTransferRequest } from "@/lib/transfers/fixtures";
-import { DEFAULT_EARLY_REFILL_ALLOWANCE } from "@/lib/transfers/review-checks-fills";
-import { getTransferActivity } from "@/lib/transfers/get-transfer-activity";
-import { getTransferReview } from "@/lib/transfers/get-transfer-review";
-import { historyRows } from "@/lib/transfers/queries/patient-history";
+import { classifyTransfer } from "@/lib/transfers/intake";
+import { buildTransferRequest } from "@/lib/demo/sample-transfers";
+import { getTransferActivity } from "@/lib/transfers/record";
 import { percentile, progress } from "./support";
 
 const LAST_NAMES = [

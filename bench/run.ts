@@ -11,7 +11,7 @@ import { enableQueryEvents } from "@/lib/db/prisma";
 import { env, setEnv } from "@/lib/env";
 import { createUser } from "@/lib/users/create-user";
 import { createPartner } from "@/lib/partners/create-partner";
-import { DEMO_PHARMACY_NPI } from "@/lib/transfers/fixtures";
+import { DEMO_PHARMACY_NPI } from "@/lib/demo/sample-transfers";
 import { createMigratedDatabase, startTestPostgres } from "@/tests/support/database";
 import { ensureBuild, TEST_SECRETS } from "@/tests/support/server";
 import { benchIntake, type IntakeResult } from "./intake";

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { expect, test } from "./fixtures";
 import { createPharmacist, signIn, transferRequest } from "./dashboard-helpers";
 import { db } from "../lib/db/prisma";
-import { computeNpiCheckDigit } from "../lib/transfers/identifiers";
+import { computeNpiCheckDigit } from "../lib/interface";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 

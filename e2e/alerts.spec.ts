@@ -10,7 +10,7 @@ import { expect, test } from "./fixtures";
 import { createPharmacist, signIn, transferRequest } from "./dashboard-helpers";
 import { createOwnDatabase, createUserWithCli } from "./own-database";
 import { addStore } from "../lib/stores/add-store";
-import { computeNpiCheckDigit } from "../lib/transfers/identifiers";
+import { computeNpiCheckDigit } from "../lib/interface";
 import { startTestServer, TEST_SECRETS } from "../tests/support/server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

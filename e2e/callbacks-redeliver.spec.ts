@@ -28,7 +28,7 @@ test("a pharmacist redelivers a callback from the review screen and sees the att
 }) => {
   const { createPartner } = await import("../lib/partners/create-partner");
   const { createUser } = await import("../lib/users/create-user");
-  const { approveTransfer } = await import("../lib/transfers/approve-transfer");
+  const { approveTransfer } = await import("../lib/transfers/decision");
   const { freshRequest, send, senderKey } = await import("../tests/support/api");
 
   const partner = await createPartner({

@@ -24,7 +24,7 @@ test("a callback the sender refuses shows as refused on the timeline and the par
 }) => {
   const { db } = await import("../lib/db/prisma");
   const { createPartner } = await import("../lib/partners/create-partner");
-  const { approveTransfer } = await import("../lib/transfers/approve-transfer");
+  const { approveTransfer } = await import("../lib/transfers/decision");
   const { freshRequest, send } = await import("../tests/support/api");
 
   const partnerName = `E2E Refusing Sender ${Date.now().toString(36)}`;

@@ -6,8 +6,8 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { expect } from "./fixtures";
 import { setEnv } from "../lib/env";
 import { createPartner, type CreatedPartner } from "../lib/partners/create-partner";
-import { buildTransferRequest, DEMO_SENDING_NPI } from "../lib/transfers/fixtures";
-import type { TransferRequest, TransferResponse } from "../lib/transfers/wire";
+import { buildTransferRequest, DEMO_SENDING_NPI } from "../lib/demo/sample-transfers";
+import type { TransferRequest, TransferResponse } from "../lib/interface";
 import { createUser } from "../lib/users/create-user";
 
 let connected = false;

@@ -15,7 +15,7 @@ import { DAY_MS, drug, isoDaysAgo } from "./support/drug-prescriptions";
 import { formatLocal } from "../components/ui/local-time";
 import { db } from "../lib/db/prisma";
 import { legalExpiry } from "../lib/drugs";
-import { calendarDayIn } from "../lib/transfers/dates";
+import { calendarDayIn } from "../lib/interface";
 
 test("oxycodone shows C-II in the queue and the review, cannot be approved, and is rejected with a prefilled description", async ({
   page,

@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { expect, test } from "./fixtures";
 import { connect, createPharmacist, createSender, sendTransfer, signIn, transferRequest } from "./dashboard-helpers";
 import { db } from "../lib/db/prisma";
-import { approveTransfer } from "../lib/transfers/approve-transfer";
+import { approveTransfer } from "../lib/transfers/decision";
 import { fhirSchemaErrors } from "../tests/support/fhir-schema";
 
 test("an approved transfer's FHIR Bundle downloads from the review screen and the record page", async ({

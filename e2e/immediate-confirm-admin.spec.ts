@@ -9,9 +9,9 @@ import { connect, createPharmacist, createSender, signIn, transferRequest } from
 import { CLI_ACTOR } from "../lib/audit/actor";
 import { db } from "../lib/db/prisma";
 import { addStore } from "../lib/stores/add-store";
-import { computeNpiCheckDigit } from "../lib/transfers/identifiers";
-import { receiveTransfer } from "../lib/transfers/receive-transfer";
-import type { TransferRequest } from "../lib/transfers/wire";
+import { computeNpiCheckDigit } from "../lib/interface";
+import { receiveTransfer } from "../lib/transfers/intake";
+import type { TransferRequest } from "../lib/interface";
 
 test("an admin turns immediate confirmation on by keyboard, after reading what it would have done", async ({
   page,

@@ -8,8 +8,8 @@ import { CLI_ACTOR } from "../lib/audit/actor";
 import { db } from "../lib/db/prisma";
 import { setImmediateConfirmPolicy } from "../lib/immediate-confirm/set-immediate-confirm-policy";
 import { addStore } from "../lib/stores/add-store";
-import { computeNpiCheckDigit } from "../lib/transfers/identifiers";
-import type { TransferRequest, TransferResponse } from "../lib/transfers/wire";
+import { computeNpiCheckDigit } from "../lib/interface";
+import type { TransferRequest, TransferResponse } from "../lib/interface";
 
 test("a pharmacist verifies an automatically confirmed transfer with v", async ({ page, request }) => {
   const pharmacist = await createPharmacist("Vera Quick, PharmD");

@@ -4,7 +4,7 @@
 import type { APIResponse } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { createPharmacist, createSender, signIn } from "./dashboard-helpers";
-import { TransferResponseSchema } from "../lib/transfers/wire";
+import { TransferResponseSchema } from "../lib/interface";
 
 const PAGES = [
   "/transfers/%ZZ",

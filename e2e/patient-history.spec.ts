@@ -5,7 +5,7 @@
 // When the history cannot be loaded, the screen says so and the pharmacist can still decide.
 import { expect, test } from "./fixtures";
 import { createPharmacist, createSender, queueName, sendTransfer, signIn, transferRequest } from "./dashboard-helpers";
-import type { TransferRequest } from "../lib/transfers/wire";
+import type { TransferRequest } from "../lib/interface";
 
 function patientOf(base: TransferRequest): (r: TransferRequest) => void {
   return (r) => {

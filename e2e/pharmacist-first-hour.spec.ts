@@ -14,7 +14,7 @@ import {
   transferRequest,
   transferStatus,
 } from "./dashboard-helpers";
-import type { TransferRequest } from "../lib/transfers/wire";
+import type { TransferRequest } from "../lib/interface";
 
 const DAY_MS = 86_400_000;
 const isoDaysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString().replace(/\.\d{3}Z$/, "Z");

@@ -33,7 +33,7 @@ import {
   waitForReady,
 } from "./support/rehearsal/deployment";
 import { rehearsalTransfer } from "./support/rehearsal/transfer-request";
-import type { TransferResponse } from "../lib/transfers/wire";
+import type { TransferResponse } from "../lib/interface";
 import { verifyStandardWebhook } from "../tests/support/callback-receiver";
 import { startNginx } from "../tests/support/nginx";
 import { reserveOidcIssuer, startOidcProvider } from "../tests/support/oidc-provider";

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "@/lib/canonical-json";
-import { hashRequestContent } from "@/lib/transfers/content-hash";
-import { buildTransferRequest } from "@/lib/transfers/fixtures";
+import { hashRequestContent } from "@/lib/transfers/intake";
+import { buildTransferRequest } from "@/lib/demo/sample-transfers";
 
 /**
  * The oracle: the first implementation, written with entries, sort and join. Stored content

@@ -1,6 +1,6 @@
-// Prints the example transfer request (lib/transfers/example-request.ts) as of a day, default today:
+// Prints the example transfer request (lib/demo/example-request.ts) as of a day, default today:
 //   npx tsx scripts/example-transfer.ts [YYYY-MM-DD] > examples/transfer.json
-import { exampleTransferRequest } from "@/lib/transfers/example-request";
+import { exampleTransferRequest } from "@/lib/demo/example-request";
 
 const day = process.argv[2];
 const asOf = day ? new Date(`${day}T15:00:00Z`) : new Date();

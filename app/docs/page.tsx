@@ -7,8 +7,8 @@ import { CopyButton } from "@/components/docs/copy-button";
 import { SchemaFields, type OpenApiSchemas } from "@/components/docs/schema-fields";
 import { MAX_BODY_BYTES } from "@/lib/http/read-body";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
-import { exampleTransferRequest } from "@/lib/transfers/example-request";
-import { ERROR_TYPE_MEANINGS, ERROR_TYPES } from "@/lib/transfers/wire";
+import { exampleTransferRequest } from "@/lib/demo/example-request";
+import { ERROR_TYPE_MEANINGS, ERROR_TYPES } from "@/lib/interface";
 
 export const metadata: Metadata = { title: "API documentation" };
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 // Checks 1 and 2 after a soak: every acknowledged transfer is stored exactly once, as sent, and nothing is
 // stored that was never sent.
 import type pg from "pg";
-import { hashRequestContent } from "@/lib/transfers/content-hash";
-import type { TransferRequest } from "@/lib/transfers/wire";
+import { hashRequestContent } from "@/lib/transfers/intake";
+import type { TransferRequest } from "@/lib/interface";
 import { CheckBuilder } from "./check-builder";
 import type { SentTransfer } from "./senders";
 import { requestDigest } from "./util";

@@ -6,7 +6,7 @@
 // decision then tells us the earlier attempt had committed. Now and then two pharmacists decide the same
 // transfer at the same moment (one approves, the other rejects): exactly one may win.
 import { randomInt } from "node:crypto";
-import { ERROR_TYPES } from "@/lib/transfers/wire";
+import { ERROR_TYPES } from "@/lib/interface";
 import { signInOverHttp } from "@/tests/support/dashboard-session";
 import type { SentTransfer } from "./senders";
 import { sleep, timedFetch } from "./util";

@@ -2,7 +2,7 @@
 // pharmacist has decided, how to verify it, and when it is retried. The schedule is rendered from the
 // schedule the worker uses, so the page cannot drift from the code.
 import { MAX_RETRY_AFTER_MS, RETRY_DELAYS_MS, RETRY_WINDOW_MS } from "@/lib/callbacks/retry-schedule";
-import { SENDER_WINDOW_MS } from "@/lib/transfers/sender-window";
+import { SENDER_WINDOW_MS } from "@/lib/interface";
 import { TIMESTAMP_TOLERANCE_SECONDS } from "@/lib/callbacks/verify-webhook";
 import { VERIFY_EXAMPLE } from "@/lib/callbacks/verify-example";
 

@@ -7,7 +7,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { LocalTime } from "@/components/ui/local-time";
-import type { TransferActivity } from "@/lib/transfers/get-transfer-activity";
+import type { TransferActivity } from "@/lib/transfers/record";
 
 type Problem = { detail?: string; title?: string };
 type Attempt = NonNullable<TransferActivity["callback"]>["attempts"][number];

@@ -1,35 +1,5 @@
-// How the dashboard writes people, places and durations. Pure: used by server and client components.
-import type { Address, ContactInfo, Name } from "@/lib/transfers/wire";
-
-/** "Dr. Daniel Chen MD" */
-export function fullName(name: Name): string {
-  return [name.prefix, name.firstName, name.middleName, name.lastName, name.suffix].filter(Boolean).join(" ");
-}
-
-/** "Chen, Daniel" (how a queue is scanned) */
-export function sortName(name: { firstName: string; lastName: string }): string {
-  return `${name.lastName}, ${name.firstName}`;
-}
-
-export function addressLines(address: Address): string[] {
-  return [
-    address.addressLine1,
-    address.addressLine2,
-    `${address.city}, ${address.state} ${address.postalCode}${address.countryCode && address.countryCode !== "US" ? ` ${address.countryCode}` : ""}`,
-  ].filter((line): line is string => Boolean(line));
-}
-
-/** "+1 (215) 555-0143" */
-export function formatPhone(contact: ContactInfo | null): string | null {
-  if (!contact) return null;
-  const d = contact.phoneNumber;
-  return `${contact.countryCode} (${d.slice(0, 3)}) ${d.slice(3, 6)}-${d.slice(6)}`;
-}
-
-export function formatFax(fax: string | null): string | null {
-  if (!fax) return null;
-  return /^\d{10}$/.test(fax) ? `(${fax.slice(0, 3)}) ${fax.slice(3, 6)}-${fax.slice(6)}` : fax;
-}
+// How the dashboard writes ages, durations and statuses (people and places: lib/interface/people-and-places.ts).
+// Pure: used by server and client components.
 
 /** Whole years between a YYYY-MM-DD birth date and `now`. */
 export function ageInYears(dateOfBirth: string, now: Date): number {

@@ -9,7 +9,7 @@ import { apiFetch } from "@/components/dashboard/api-client";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
 import { TABLE_CLASS, TD_CLASS, TH_CLASS, THEAD_CLASS, TR_CLASS } from "@/components/ui/table";
-import type { DecidedTransferPage, LogSort } from "@/lib/transfers/list-decided-transfers";
+import type { DecidedTransferPage, LogSort } from "@/lib/transfers/record";
 
 export function TransferLogTable({ params, valid }: { params: URLSearchParams; valid: boolean }) {
   const [sort, setSort] = useState<{ key: LogSort; dir: SortDir }>({ key: "decidedAt", dir: "descending" });

@@ -1,6 +1,6 @@
 // What the drug-rules specs share: a prescription's drug set in one call, and dates some days back written
 // as the interface writes them (seconds, Z).
-import type { TransferRequest } from "../../lib/transfers/wire";
+import type { TransferRequest } from "../../lib/interface";
 
 export const DAY_MS = 86_400_000;
 export const isoDaysAgo = (days: number) =>

@@ -11,7 +11,7 @@ import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { Prisma } from "@/generated/prisma/client";
 import { forgetStoreDirectory } from "@/lib/stores/store-npis";
-import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
+import { classifyStoredTransfers } from "@/lib/transfers/intake";
 import { inPrismaTx } from "@/lib/db/kysely";
 import { lockStoreAlertSettings } from "@/lib/alerts/sql";
 

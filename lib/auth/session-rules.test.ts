@@ -3,7 +3,7 @@ import { lockoutSeconds } from "@/lib/auth/attempt-sign-in";
 import { safeCallbackPath } from "@/lib/auth/safe-callback";
 import { activityResolutionMs, sessionEnded, sessionIdleMs } from "@/lib/auth/session-claims";
 import { setEnv } from "@/lib/env";
-import { classifySearch, parseDob } from "@/lib/transfers/queue-filters";
+import { classifySearch, parseDob } from "@/lib/transfers/queue";
 
 afterEach(() =>
   setEnv({

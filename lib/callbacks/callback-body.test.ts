@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { serializeCallbackBody } from "@/lib/callbacks/callback-body";
-import { confirmedResponse } from "@/lib/transfers/decision-responses";
-import { buildTransferRequest } from "@/lib/transfers/fixtures";
-import { TransferResponseSchema } from "@/lib/transfers/wire";
+import { confirmedResponse } from "@/lib/transfers/decision";
+import { buildTransferRequest } from "@/lib/demo/sample-transfers";
+import { TransferResponseSchema } from "@/lib/interface";
 
 /** Every object's keys reversed, as jsonb may hand them back in any order. */
 const reversed = (value: unknown): unknown =>

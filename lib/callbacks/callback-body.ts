@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { TransferResponseSchema } from "@/lib/transfers/wire";
+import { TransferResponseSchema } from "@/lib/interface";
 
 /**
  * The wire key order of a schema, read once from its zod definition: for an object, each key of its shape

@@ -5,7 +5,7 @@
 import type { Prisma } from "@/generated/prisma/client";
 import { scheduleDelivery } from "@/lib/callbacks/job-queue";
 import { newId } from "@/lib/ids";
-import type { TransferResponse } from "@/lib/transfers/wire";
+import type { TransferResponse } from "@/lib/interface";
 
 export type EnqueueCallbackInput = { transferId: string; partnerId: string; response: TransferResponse };
 

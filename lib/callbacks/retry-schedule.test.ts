@@ -7,7 +7,7 @@ import {
   RETRY_WINDOW_MS,
   retryDelayMs,
 } from "@/lib/callbacks/retry-schedule";
-import { SENDER_WINDOW_MS } from "@/lib/transfers/sender-window";
+import { SENDER_WINDOW_MS } from "@/lib/interface";
 
 const HOUR = 3_600_000;
 const mid = () => 0.5; // no jitter

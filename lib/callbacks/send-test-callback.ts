@@ -12,8 +12,8 @@ import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { exampleTransferRequest } from "@/lib/transfers/example-request";
-import { TransferResponseSchema, type TransferResponse } from "@/lib/transfers/wire";
+import { exampleTransferRequest } from "@/lib/demo/example-request";
+import { TransferResponseSchema, type TransferResponse } from "@/lib/interface";
 
 export const TEST_REFERENCE_ID = "trf_test";
 

@@ -7,7 +7,7 @@ import { CLI_ACTOR } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { joinLines, requiredFlag, textFlag, type CliCommand } from "@/lib/cli/command-table";
 import { getTransferBundle } from "@/lib/fhir/get-transfer-bundle";
-import { exportTransfers, parseTransferExportQuery } from "@/lib/transfers/export-transfers";
+import { exportTransfers, parseTransferExportQuery } from "@/lib/transfers/record";
 
 /** Writes the lines to a file as they come, honouring back-pressure. */
 async function writeLines(path: string, lines: AsyncIterable<string>): Promise<void> {

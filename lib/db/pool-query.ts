@@ -1,6 +1,6 @@
 // A few hot statements go straight to the pg pool under the one Prisma client (lib/db/prisma.ts: same pool,
 // same connections, same /metrics counts) instead of Prisma's $queryRaw: the intake's key-checked insert
-// (lib/transfers/receive-transfer.ts) and the callback worker's batch claim and batch successes
+// (lib/transfers/intake/receive-transfer.ts) and the callback worker's batch claim and batch successes
 // (lib/callbacks/claim-due-callbacks.ts, record-callback-successes.ts).
 //
 // Why: even a raw statement passes through Prisma 7's WASM query compiler, its tracing and its result

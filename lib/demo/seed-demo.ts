@@ -7,9 +7,9 @@ import path from "node:path";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { createPartner } from "@/lib/partners/create-partner";
-import { DEMO_SENDING_NPI, randomTransferRequest } from "@/lib/transfers/fixtures";
-import { receiveTransfer } from "@/lib/transfers/receive-transfer";
-import type { TransferRequest } from "@/lib/transfers/wire";
+import { DEMO_SENDING_NPI, randomTransferRequest } from "@/lib/demo/sample-transfers";
+import { receiveTransfer } from "@/lib/transfers/intake";
+import type { TransferRequest } from "@/lib/interface";
 import { createUser } from "@/lib/users/create-user";
 
 type DemoCredentials = {

@@ -5,11 +5,9 @@ import { describe, expect, it } from "vitest";
 import type { Bundle, Coverage, MedicationRequest, Resource } from "@medplum/fhirtypes";
 import { buildTransferBundle } from "@/lib/fhir/build-transfer-bundle";
 import { SYSTEMS } from "@/lib/fhir/systems";
-import { buildTransferRequest, randomTransferRequest } from "@/lib/transfers/fixtures";
-import { validateTransferRequest } from "@/lib/transfers/validate-request";
-import { ALLERGIES_DESCRIPTORS, type TransferRequest } from "@/lib/transfers/wire";
+import { buildTransferRequest, randomTransferRequest, DEMO_PHARMACY_NPI } from "@/lib/demo/sample-transfers";
+import { validateTransferRequest, ALLERGIES_DESCRIPTORS, type TransferRequest } from "@/lib/interface";
 import { fhirSchemaErrors } from "@/tests/support/fhir-schema";
-import { DEMO_PHARMACY_NPI } from "@/lib/transfers/fixtures";
 
 const NOW = new Date("2026-06-02T14:05:00Z");
 

@@ -8,8 +8,8 @@ import { buildMedicationRequest } from "@/lib/fhir/medication-request";
 import { buildPharmacy, buildPrescriber } from "@/lib/fhir/parties";
 import { buildAllergies, buildPatient } from "@/lib/fhir/patient";
 import { SYSTEMS, senderPatientSystem } from "@/lib/fhir/systems";
-import { scheduleOfRecord } from "@/lib/transfers/lawful-refill-count";
-import type { TransferRequest } from "@/lib/transfers/wire";
+import { scheduleOfRecord } from "@/lib/transfers/record";
+import type { TransferRequest } from "@/lib/interface";
 
 export type ApprovedTransfer = {
   referenceID: string;

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import type { Address as FhirAddress, ContactPoint, HumanName, Identifier } from "@medplum/fhirtypes";
 import { SYSTEMS } from "@/lib/fhir/systems";
-import type { Address, ContactInfo, Name } from "@/lib/transfers/wire";
+import type { Address, ContactInfo, Name } from "@/lib/interface";
 
 export function humanName(name: Name, use?: HumanName["use"]): HumanName {
   return {

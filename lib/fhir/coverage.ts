@@ -2,7 +2,7 @@
 import type { Coverage, CoverageClass, Patient, Reference } from "@medplum/fhirtypes";
 import { nameText } from "@/lib/fhir/common";
 import { SYSTEMS } from "@/lib/fhir/systems";
-import type { Insurance } from "@/lib/transfers/wire";
+import type { Insurance } from "@/lib/interface";
 
 function coverageClass(code: "rxbin" | "rxpcn" | "rxgroup" | "plan", value: string, name?: string): CoverageClass {
   return { type: { coding: [{ system: SYSTEMS.coverageClass, code }] }, value, ...(name ? { name } : {}) };

@@ -5,7 +5,7 @@ import type { Bundle } from "@medplum/fhirtypes";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { buildTransferBundle } from "@/lib/fhir/build-transfer-bundle";
-import { TransferRequestSchema } from "@/lib/transfers/wire";
+import { TransferRequestSchema } from "@/lib/interface";
 
 export async function getTransferBundle(opts: { referenceID: string }): Promise<Bundle> {
   const transfer = await db().transfer.findUnique({

@@ -15,8 +15,8 @@
 import type { Coverage, MedicationRequest, Organization, Patient, Practitioner, Reference } from "@medplum/fhirtypes";
 import { localRxSystem, senderRxSystem, SYSTEMS } from "@/lib/fhir/systems";
 import type { Schedule } from "@/lib/drugs";
-import { lawfulRefillCount, senderRefillsNote } from "@/lib/transfers/lawful-refill-count";
-import type { TransferRequest } from "@/lib/transfers/wire";
+import { lawfulRefillCount, senderRefillsNote } from "@/lib/transfers/record";
+import type { TransferRequest } from "@/lib/interface";
 
 /** NCPDP Product Selection Codes (DAW), 0-9. */
 export const DAW_MEANINGS: readonly string[] = [

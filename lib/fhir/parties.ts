@@ -3,7 +3,7 @@ import type { Organization, Practitioner } from "@medplum/fhirtypes";
 import { fhirAddress, humanName, nameText, npiAndDea, telecoms } from "@/lib/fhir/common";
 import { withTelecom } from "@/lib/fhir/patient";
 import { SYSTEMS } from "@/lib/fhir/systems";
-import type { Pharmacy, Prescriber } from "@/lib/transfers/wire";
+import type { Pharmacy, Prescriber } from "@/lib/interface";
 
 export function buildPrescriber(prescriber: Prescriber): Practitioner {
   return {

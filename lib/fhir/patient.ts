@@ -2,7 +2,7 @@
 import type { AllergyIntolerance, Patient as FhirPatient, Reference } from "@medplum/fhirtypes";
 import { fhirAddress, humanName, telecoms } from "@/lib/fhir/common";
 import { senderPatientSystem, SYSTEMS } from "@/lib/fhir/systems";
-import type { TransferRequest } from "@/lib/transfers/wire";
+import type { TransferRequest } from "@/lib/interface";
 
 const GENDER: Record<TransferRequest["patient"]["gender"], FhirPatient["gender"]> = {
   M: "male",

@@ -9,8 +9,8 @@ import { requestIdOf } from "@/lib/http/request-context";
 import { isLogged, log } from "@/lib/log";
 import { observeV1Request } from "@/lib/ops/metrics";
 import { recordPartnerAnswer } from "@/lib/partners/partner-answer-counts";
-import { errorResponse } from "@/lib/transfers/responses";
-import type { ErrorType, TransferResponse } from "@/lib/transfers/wire";
+import { errorResponse } from "@/lib/interface";
+import type { ErrorType, TransferResponse } from "@/lib/interface";
 
 /** One /v1 request as the edge tracks it. partnerId: whose credentials these are, once known. */
 export type V1Context = { requestId: string; started: number; route: string; partnerId?: string };

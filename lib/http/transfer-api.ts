@@ -8,7 +8,7 @@ import { fromWebRequest, toWebResponse, type ApiAnswer, type ApiRequest } from "
 import { MALFORMED_PATH_DETAIL } from "@/lib/http/malformed-path";
 import { answer, guarded, refusal, refuse } from "@/lib/http/transfer-answers";
 import { handlePostTransfer, rateLimitRefusal, unauthorized } from "@/lib/http/transfer-intake";
-import { findTransferResponse } from "@/lib/transfers/find-transfer-response";
+import { findTransferResponse } from "@/lib/transfers/record";
 import { textProblem } from "@/lib/text-safety";
 
 export { handlePostTransfer };

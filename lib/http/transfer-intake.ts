@@ -16,11 +16,9 @@ import { env } from "@/lib/env";
 import { findImmediateConfirmNpis } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
 import { consumeRateLimit } from "@/lib/rate-limit/consume-rate-limit";
 import { getStoreNpis } from "@/lib/stores/store-npis";
-import { receiveTransfer, receiveTransferWithKeyCheck } from "@/lib/transfers/receive-transfer";
-import { findShapeProblem } from "@/lib/transfers/request-shape";
-import { errorResponse } from "@/lib/transfers/responses";
-import { readRequestId, validateTransferRequest } from "@/lib/transfers/validate-request";
-import type { TransferRequest } from "@/lib/transfers/wire";
+import { receiveTransfer, receiveTransferWithKeyCheck } from "@/lib/transfers/intake";
+import { findShapeProblem, errorResponse, readRequestId, validateTransferRequest } from "@/lib/interface";
+import type { TransferRequest } from "@/lib/interface";
 
 /** One request as it goes through the steps; each fills in what it found. */
 type Intake = {

@@ -13,10 +13,9 @@ import { poolTransaction, type PoolTransaction } from "@/lib/db/pool-transaction
 import { policyLockSql } from "@/lib/immediate-confirm/policy-lock";
 import { whyNotImmediate } from "@/lib/immediate-confirm/qualify-transfer";
 import { inZone, parseStoreRules } from "@/lib/stores/store-rules";
-import { confirmedResponse } from "@/lib/transfers/decision-responses";
-import { DUPLICATE_THERAPY_DAYS } from "@/lib/transfers/get-patient-history";
-import { reviewCheckOptions } from "@/lib/transfers/review-check-options";
-import type { TransferRequest, TransferResponse } from "@/lib/transfers/wire";
+import { confirmedResponse } from "@/lib/transfers/decision";
+import { DUPLICATE_THERAPY_DAYS, reviewCheckOptions } from "@/lib/transfers/review";
+import type { TransferRequest, TransferResponse } from "@/lib/interface";
 
 export type ConfirmAtIntakeOptions = {
   request: TransferRequest;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { whyNotImmediate } from "@/lib/immediate-confirm/qualify-transfer";
 import { DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
-import { buildTransferRequest } from "@/lib/transfers/fixtures";
-import type { TransferRequest } from "@/lib/transfers/wire";
+import { buildTransferRequest } from "@/lib/demo/sample-transfers";
+import type { TransferRequest } from "@/lib/interface";
 
 const NOW = new Date("2026-06-01T12:00:00Z");
 

@@ -3,10 +3,9 @@
 // explains is what intake decided. The database's part (duplicate therapy, an earlier rejection, the hourly
 // cap) is confirm-at-intake.ts. Pure: no server-only imports.
 import type { StoreRulesInZone } from "@/lib/stores/store-rules";
-import { reviewDrug, scheduleLabel } from "@/lib/transfers/drug-review";
-import { listedAllergies } from "@/lib/transfers/no-known-allergies";
-import { reviewChecks, type ReviewCheckOptions } from "@/lib/transfers/review-checks";
-import type { TransferRequest } from "@/lib/transfers/wire";
+import { reviewDrug, scheduleLabel, reviewChecks, type ReviewCheckOptions } from "@/lib/transfers/review";
+import { listedAllergies } from "@/lib/interface";
+import type { TransferRequest } from "@/lib/interface";
 
 export type QualifyOptions = {
   request: TransferRequest;

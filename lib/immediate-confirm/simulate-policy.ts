@@ -5,8 +5,8 @@
 import { db } from "@/lib/db/prisma";
 import { whyNotImmediate } from "@/lib/immediate-confirm/qualify-transfer";
 import { inZone, parseStoreRules } from "@/lib/stores/store-rules";
-import { reviewCheckOptions } from "@/lib/transfers/review-check-options";
-import { TransferRequestSchema } from "@/lib/transfers/wire";
+import { reviewCheckOptions } from "@/lib/transfers/review";
+import { TransferRequestSchema } from "@/lib/interface";
 
 const SAMPLE_LIMIT = 5000;
 

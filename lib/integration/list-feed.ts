@@ -7,7 +7,7 @@ import { buildTransferBundle } from "@/lib/fhir/build-transfer-bundle";
 import { encodeFeedCursor } from "@/lib/integration/feed-cursor";
 import { numberFeedEntries } from "@/lib/integration/feed-entries";
 import { selectFeedPage } from "@/lib/integration/sql";
-import { TransferRequestSchema } from "@/lib/transfers/wire";
+import { TransferRequestSchema } from "@/lib/interface";
 
 export const FEED_PAGE_MAX = 100;
 

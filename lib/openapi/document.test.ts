@@ -22,7 +22,7 @@ import {
   ReceivedTransferResponseSchema,
   ConfirmedTransferResponseSchema,
   ErrorTransferResponseSchema,
-} from "@/lib/transfers/wire";
+} from "@/lib/interface";
 
 type Schema = {
   type?: string | string[];

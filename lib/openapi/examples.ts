@@ -1,6 +1,6 @@
 // The OpenAPI document's examples, typed against the wire format so they cannot drift from it.
-import { buildTransferRequest } from "@/lib/transfers/fixtures";
-import { ERROR_TYPES, type TransferResponse } from "@/lib/transfers/wire";
+import { buildTransferRequest } from "@/lib/demo/sample-transfers";
+import { ERROR_TYPES, type TransferResponse } from "@/lib/interface";
 
 /** A fixed moment for the examples, so the document is stable between builds. */
 const EXAMPLE_NOW = new Date("2025-06-02T14:05:00Z");

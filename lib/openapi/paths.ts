@@ -12,12 +12,7 @@ import {
   retryAfter,
   WebhookHeadersSchema,
 } from "@/lib/openapi/schemas";
-import {
-  ERROR_TYPES,
-  TransferRequestSchema,
-  TransferResponseSchema,
-  type TransferResponse,
-} from "@/lib/transfers/wire";
+import { ERROR_TYPES, TransferRequestSchema, TransferResponseSchema, type TransferResponse } from "@/lib/interface";
 
 /** Any one of the three schemes authenticates a call (they share the Authorization header). */
 export const SECURITY: Record<string, string[]>[] = [{ senderKey: [] }, { bearer: [] }, { oauth2: [] }];

@@ -7,10 +7,9 @@ import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { testCallbackBody } from "@/lib/callbacks/send-test-callback";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
-import { confirmedResponse, rejectionResponse } from "@/lib/transfers/decision-responses";
-import { buildTransferRequest } from "@/lib/transfers/fixtures";
-import { errorResponse, receivedResponse } from "@/lib/transfers/responses";
-import { TransferResponseSchema } from "@/lib/transfers/wire";
+import { confirmedResponse, rejectionResponse } from "@/lib/transfers/decision";
+import { buildTransferRequest } from "@/lib/demo/sample-transfers";
+import { errorResponse, receivedResponse, TransferResponseSchema } from "@/lib/interface";
 
 const ID = "https://rx-transfer.example/openapi.json";
 const ajv = new Ajv2020({ strict: false, allErrors: true });

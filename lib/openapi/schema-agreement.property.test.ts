@@ -9,11 +9,9 @@ import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
-import { buildTransferRequest, DEMO_PHARMACY_NPI } from "@/lib/transfers/fixtures";
-import type { TransferRequest } from "@/lib/transfers/wire";
-import { findShapeProblem } from "@/lib/transfers/request-shape";
-import { validateTransferRequest, type ValidationResult } from "@/lib/transfers/validate-request";
-import { BODY_SHAPE_LIMITS } from "@/lib/transfers/wire";
+import { buildTransferRequest, DEMO_PHARMACY_NPI } from "@/lib/demo/sample-transfers";
+import type { TransferRequest } from "@/lib/interface";
+import { findShapeProblem, validateTransferRequest, type ValidationResult, BODY_SHAPE_LIMITS } from "@/lib/interface";
 import { RESERVED_KEY_NAMES } from "@/lib/text-safety";
 import { applyCorruption, corruption, validRequestAt, type Json } from "@/tests/support/json-corruption";
 

@@ -1,4 +1,4 @@
-// The schemas of the OpenAPI document that are not the transfer wire format (that is lib/transfers/wire.ts):
+// The schemas of the OpenAPI document that are not the transfer wire format (that is lib/interface/wire.ts):
 // the OAuth token endpoint's shapes, the referenceID path parameter, and the Retry-After and Standard
 // Webhooks headers.
 import * as z from "zod";

@@ -5,7 +5,7 @@
 // callbacks' (partner_id, created_at)); none reads the request JSON. `from` and `to` bound the range
 // half-open; callers pass local midnights, or now.
 import type { Prisma } from "@/generated/prisma/client";
-import { SENDER_WINDOW_MS } from "@/lib/transfers/sender-window";
+import { SENDER_WINDOW_MS } from "@/lib/interface";
 
 /** The Prisma client or a transaction of it. */
 export type Queryable = Pick<Prisma.TransactionClient, "$queryRaw">;

@@ -23,7 +23,7 @@ import {
 } from "@/lib/overview/overview-day-queries";
 import { findStoreTimeZone, localDateOf, localMidnights, shiftDate } from "@/lib/overview/overview-calendar";
 import { OVERVIEW_DAYS } from "@/lib/overview/overview-views";
-import { SENDER_WINDOW_MS } from "@/lib/transfers/sender-window";
+import { SENDER_WINDOW_MS } from "@/lib/interface";
 import type { Prisma } from "@/generated/prisma/client";
 
 type Tx = Prisma.TransactionClient;

@@ -11,7 +11,7 @@ import { newId } from "@/lib/ids";
 import { callbackUrlForAudit } from "@/lib/partners/audit-url";
 import { checkCallbackUrl } from "@/lib/partners/callback-url";
 import { generateWebhookSecret } from "@/lib/partners/webhook-secret";
-import { isValidNpi } from "@/lib/transfers/identifiers";
+import { isValidNpi } from "@/lib/interface";
 
 /** Without an actor, the system's (the demo seed, tests). */
 export type CreatePartnerOptions = { name: string; callbackUrl: string; npis?: string[]; actor?: Actor };

@@ -12,7 +12,7 @@ import {
   MAX_SECRET_OVERLAP_HOURS,
   RESERVED_CALLBACK_HEADERS,
 } from "@/lib/partners/credential-rules";
-import { isValidNpi } from "@/lib/transfers/identifiers";
+import { isValidNpi } from "@/lib/interface/client-safe";
 
 const npi = z
   .string()

@@ -3,7 +3,7 @@ import type { Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
-import { isValidNpi } from "@/lib/transfers/identifiers";
+import { isValidNpi } from "@/lib/interface";
 import { inPrismaTx } from "@/lib/db/kysely";
 import { lockPartnerRow } from "@/lib/partners/sql";
 

@@ -7,8 +7,8 @@
 // RECEIVED transfer with no callback it processed). `timeScale` shrinks every wait (0.001: 3 min → 180 ms,
 // 4 h → 14.4 s); network timeouts are not scaled.
 import { startCallbackApi, type CallbackApi } from "@/lib/sender-sim/callback-api";
-import { buildTransferRequest } from "@/lib/transfers/fixtures";
-import type { TransferRequest } from "@/lib/transfers/wire";
+import { buildTransferRequest } from "@/lib/demo/sample-transfers";
+import type { TransferRequest } from "@/lib/interface";
 
 export const SENDER_RETRY_DELAYS_MS = [3, 9, 27].map((minutes) => minutes * 60_000);
 export const SENDER_RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);

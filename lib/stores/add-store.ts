@@ -9,9 +9,9 @@ import { DomainError, parseInput } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { forgetStoreDirectory } from "@/lib/stores/store-npis";
 import { StoreInputSchema } from "@/lib/stores/store-inputs";
-import { AddressSchema } from "@/lib/transfers/wire";
+import { AddressSchema } from "@/lib/interface";
 
-/** address: the wire shape (lib/transfers/wire.ts AddressSchema). */
+/** address: the wire shape (lib/interface/wire.ts AddressSchema). */
 export type AddStoreOptions = { name: string; npi: string; dea?: string | null; address?: unknown; actor: Actor };
 
 /** The wire's address, named as such in a refusal ("address.postalCode: …"). */

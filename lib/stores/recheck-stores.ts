@@ -2,9 +2,8 @@
 // whose pending transfers were checked with other settings has them checked again, then records the settings.
 // A store is marked only after its pass, so a pass cut short (a restart) is done again by the next start-up.
 import { sqlDb } from "@/lib/db/kysely";
-import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
-import { reviewCheckOptions } from "@/lib/transfers/review-check-options";
-import type { ReviewCheckOptions } from "@/lib/transfers/review-checks";
+import { classifyStoredTransfers } from "@/lib/transfers/intake";
+import { reviewCheckOptions, type ReviewCheckOptions } from "@/lib/transfers/review";
 
 export type RecheckResult = { stores: number; transfers: number };
 

@@ -7,7 +7,7 @@ import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { forgetStoreDirectory } from "@/lib/stores/store-npis";
 import { parseStoreRules, StoreRulesSchema, type StoreRules } from "@/lib/stores/store-rules";
-import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
+import { classifyStoredTransfers } from "@/lib/transfers/intake";
 import { inPrismaTx } from "@/lib/db/kysely";
 import { lockStoreRules } from "@/lib/stores/sql";
 

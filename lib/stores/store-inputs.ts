@@ -1,7 +1,7 @@
 // A store as the admin form and the API take it. Client-safe: the form validates with the same schema; the
 // domain operation (add-store.ts) checks again.
 import * as z from "zod";
-import { isValidDea, isValidNpi } from "@/lib/transfers/identifiers";
+import { isValidDea, isValidNpi } from "@/lib/interface/client-safe";
 
 const optionalLine = (max: number, label: string) =>
   z.string().trim().max(max, `${label} must be at most ${max} characters`);
@@ -56,7 +56,7 @@ export const StoreInputSchema = z
   });
 export type StoreInput = z.output<typeof StoreInputSchema>;
 
-/** The store's address in the wire shape (lib/transfers/wire.ts AddressSchema), or null when none was given. */
+/** The store's address in the wire shape (lib/interface/wire.ts AddressSchema), or null when none was given. */
 export function storeAddressOf(input: StoreInput): Record<string, string | null> | null {
   if (!input.addressLine1) return null;
   return {

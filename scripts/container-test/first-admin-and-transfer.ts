@@ -1,7 +1,7 @@
 // The stack in use: the first admin and a sending partner made with the CLI inside the web container, then
 // a transfer posted from the host with the partner's API key.
 import { randomBytes } from "node:crypto";
-import { exampleTransferRequest } from "@/lib/transfers/example-request";
+import { exampleTransferRequest } from "@/lib/demo/example-request";
 import { cli } from "./container-cli";
 import { get } from "./probes";
 import { check, say } from "./report";

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { computeNpiCheckDigit } from "@/lib/transfers/identifiers";
+import { computeNpiCheckDigit } from "@/lib/interface";
 import { ROOT, WORK_DIR } from "./podman";
 import { freePort } from "./probes";
 import { check } from "./report";

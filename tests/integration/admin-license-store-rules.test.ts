@@ -6,7 +6,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
-import { computeNpiCheckDigit } from "@/lib/transfers/identifiers";
+import { computeNpiCheckDigit } from "@/lib/interface";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { createTestUser, dashboardFetch, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";
 import { runCli } from "@/tests/support/cli";

@@ -9,7 +9,7 @@ import { findAlertingTransfers, loadStoreAlertSettings } from "@/lib/alerts/find
 import { db } from "@/lib/db/prisma";
 import { forgetStoreDirectory } from "@/lib/stores/store-npis";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
-import { computeNpiCheckDigit } from "@/lib/transfers/identifiers";
+import { computeNpiCheckDigit } from "@/lib/interface";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { createTestUser, dashboardFetch, signedInCookie } from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";

@@ -33,7 +33,7 @@ import { createMigratedDatabase } from "@/tests/support/database";
 import { connectTestEnvironment } from "@/tests/support/integration";
 import { runCli, type CliRun } from "@/tests/support/cli";
 import { startTestServer, TEST_SECRETS } from "@/tests/support/server";
-import { receiveTransfer } from "@/lib/transfers/receive-transfer";
+import { receiveTransfer } from "@/lib/transfers/intake";
 
 connectTestEnvironment();
 const adminUrl = inject("adminDatabaseUrl");

@@ -1,19 +1,20 @@
 // Shared by the callback integration tests: partners whose callback URL points at the test receiver,
-// transfers decided the way the dashboard decides them (status, outcome and the outbox entry in one
-// transaction), and separate worker processes (`npm run worker`, as an operator runs it).
+// transfers decided by the dashboard's own operations (approveTransfer / rejectTransfer: the decision, the
+// outcome and the outbox entry in one transaction), and separate worker processes (`npm run worker`, as an
+// operator runs it).
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, inject } from "vitest";
-import type { Prisma } from "@/generated/prisma/client";
-import { enqueueCallback } from "@/lib/callbacks/enqueue-callback";
+import type { SessionUser } from "@/lib/auth/require-user";
 import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
 import { db, disconnectDb } from "@/lib/db/prisma";
-import { setEnv } from "@/lib/env";
-import { newId } from "@/lib/ids";
+import { env, setEnv } from "@/lib/env";
 import { createPartner, type CreatedPartner } from "@/lib/partners/create-partner";
-import { receiveTransfer } from "@/lib/transfers/receive-transfer";
-import type { TransferRequest, TransferResponse } from "@/lib/transfers/wire";
+import { approveTransfer, rejectTransfer } from "@/lib/transfers/decision";
+import { receiveTransfer } from "@/lib/transfers/intake";
+import { createUser } from "@/lib/users/create-user";
+import type { TransferRequest, TransferResponse } from "@/lib/interface";
 import { freshRequest, send, senderKey } from "@/tests/support/api";
 import { startCallbackReceiver, type CallbackReceiver } from "@/tests/support/callback-receiver";
 import { createMigratedDatabase } from "@/tests/support/database";
@@ -59,15 +60,12 @@ export type DecidedTransfer = {
 
 /**
  * A transfer received from `partner` (over HTTP when `baseUrl` is given, else through the same domain
- * operation the route calls), then decided: status and outcome written and the callback enqueued in one
- * transaction, as the dashboard's approve/reject do.
+ * operation the route calls), then approved or rejected by a pharmacist as the dashboard does.
  */
 export async function decideTransfer(opts: {
   partner: CreatedPartner;
   decision: "CONFIRMED" | "ERROR";
   baseUrl?: string;
-  /** Runs inside the decision's transaction after the outbox entry is written. */
-  inTransaction?: (tx: Prisma.TransactionClient, callbackId: string) => Promise<void>;
 }): Promise<DecidedTransfer> {
   const request = freshRequest();
   let received: TransferResponse;
@@ -81,62 +79,47 @@ export async function decideTransfer(opts: {
     received = outcome.response;
   }
   const transferId = received.metadata.referenceID;
-  const { callbackId, outcome } = await recordDecision({
-    partnerId: opts.partner.partnerId,
-    transferId,
-    request,
-    decision: opts.decision,
-    inTransaction: opts.inTransaction,
-  });
+  const { callbackId, outcome } = await recordDecision({ transferId, decision: opts.decision });
   return { transferId, callbackId, request, received, outcome, committedAt: Date.now() };
 }
 
-/** Decides a RECEIVED transfer as the dashboard does: status, outcome and the outbox entry in one transaction. */
+/** Pharmacists are per database, and the callback tests switch databases: one each, made when first needed. */
+const pharmacists = new Map<string, Promise<SessionUser>>();
+
+function fixturePharmacist(): Promise<SessionUser> {
+  const databaseUrl = env().DATABASE_URL ?? "";
+  let pharmacist = pharmacists.get(databaseUrl);
+  if (!pharmacist) {
+    const email = `fixture-${randomUUID().slice(0, 8)}@pharmacy.test`;
+    const name = "Fixture Pharmacist, PharmD";
+    pharmacist = createUser({ email, password: randomBytes(12).toString("base64url"), role: "pharmacist", name }).then(
+      ({ userId }) => ({ id: userId, email, name, role: "pharmacist" as const }),
+    );
+    pharmacists.set(databaseUrl, pharmacist);
+  }
+  return pharmacist;
+}
+
+/** Decides a RECEIVED transfer through the dashboard's operations: CONFIRMED approves it, ERROR rejects it. */
 export async function recordDecision(opts: {
-  partnerId: string;
   transferId: string;
-  request: TransferRequest;
   decision: "CONFIRMED" | "ERROR";
-  inTransaction?: (tx: Prisma.TransactionClient, callbackId: string) => Promise<void>;
 }): Promise<{ callbackId: string; outcome: TransferResponse }> {
-  const { transferId, request } = opts;
-  const metadata = {
-    responseType: opts.decision,
-    referenceID: transferId,
-    responseID: newId("rsp"),
-    responseTimestamp: new Date().toISOString(),
-  };
-  const outcome: TransferResponse =
+  const { transferId } = opts;
+  const actor = await fixturePharmacist();
+  const decided =
     opts.decision === "CONFIRMED"
-      ? {
-          requestID: request.metadata.requestID,
-          metadata: { ...metadata, responseType: "CONFIRMED", localRxNumber: "L-42" },
-          prescription: request.prescription,
-        }
-      : {
-          requestID: request.metadata.requestID,
-          metadata: { ...metadata, responseType: "ERROR" },
-          error: { type: "INVALID_INFO", description: "prescription.refillsRemaining: no refills left to transfer" },
-        };
-  const callbackId = await db().$transaction(async (tx) => {
-    await tx.transfer.update({
-      where: { id: transferId },
-      data: {
-        status: opts.decision === "CONFIRMED" ? "CONFIRMED" : "REJECTED",
-        decidedAt: new Date(),
-        outcome: outcome as object,
-        ...(opts.decision === "ERROR" ? { activeRxKey: null } : {}),
-      },
-    });
-    const { callbackId } = await enqueueCallback(tx, {
-      transferId,
-      partnerId: opts.partnerId,
-      response: outcome,
-    });
-    await opts.inTransaction?.(tx, callbackId);
-    return callbackId;
-  });
-  return { callbackId, outcome };
+      ? await approveTransfer({ transferId, actor, clientAddress: null, approval: { localRxNumber: "L-42" } })
+      : await rejectTransfer({
+          transferId,
+          actor,
+          clientAddress: null,
+          rejection: {
+            errorType: "INVALID_INFO",
+            description: "prescription.refillsRemaining: no refills left to transfer",
+          },
+        });
+  return { callbackId: decided.callbackId, outcome: decided.response };
 }
 
 export async function waitUntil<T>(

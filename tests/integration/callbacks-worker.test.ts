@@ -15,7 +15,7 @@ import { db, disconnectDb } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { checkCallbackUrl } from "@/lib/partners/callback-url";
-import { createPartner } from "@/lib/partners/create-partner";
+import { createPartner, type CreatedPartner } from "@/lib/partners/create-partner";
 import { startCallbackReceiver, verifyStandardWebhook, type CallbackReceiver } from "@/tests/support/callback-receiver";
 import { createMigratedDatabase } from "@/tests/support/database";
 import { connectTestEnvironment } from "@/tests/support/integration";
@@ -71,11 +71,25 @@ afterAll(async () => {
 
 describe("retries, timeouts, redirects, 410 and the 72-hour limit (one worker)", () => {
   let worker: WorkerProcess;
+  let databaseUrl: string;
 
   beforeAll(async () => {
-    const databaseUrl = await useFreshDatabase();
+    databaseUrl = await useFreshDatabase();
     worker = await startWorkerProcess({ databaseUrl, authSecret, env: FAST });
   });
+
+  /**
+   * A transfer approved while no worker runs, its callback then dated 73 hours back, so that its first
+   * attempt already falls outside the 72-hour window; the worker starts again afterwards.
+   */
+  async function decidedLongAgo(partner: CreatedPartner) {
+    await worker.stop();
+    const decided = await decideTransfer({ partner, decision: "CONFIRMED" });
+    await db()
+      .$executeRaw`UPDATE callbacks SET created_at = now() - interval '73 hours' WHERE id = ${decided.callbackId}`;
+    worker = await startWorkerProcess({ databaseUrl, authSecret, env: FAST });
+    return decided;
+  }
 
   afterAll(async () => {
     await worker?.stop();
@@ -180,13 +194,7 @@ describe("retries, timeouts, redirects, 410 and the 72-hour limit (one worker)",
   it("marks a callback FAILED when an attempt fails more than 72 hours after the first one", async () => {
     receiver.script("/dead", [{ status: 500 }]);
     const partner = await createCallbackPartner(`${receiver.baseUrl}/dead`);
-    const decided = await decideTransfer({
-      partner,
-      decision: "CONFIRMED",
-      inTransaction: async (tx, callbackId) => {
-        await tx.$executeRaw`UPDATE callbacks SET created_at = now() - interval '73 hours' WHERE id = ${callbackId}`;
-      },
-    });
+    const decided = await decidedLongAgo(partner);
     const row = await waitUntil("failed", settled(decided.callbackId));
     expect(row).toMatchObject({ status: "FAILED", nextAttemptAt: null, lastStatusCode: 500 });
     expect((await db().transfer.findUniqueOrThrow({ where: { id: decided.transferId } })).callbackStatus).toBe(
@@ -201,13 +209,7 @@ describe("retries, timeouts, redirects, 410 and the 72-hour limit (one worker)",
   it("redelivers on request: the same webhook-id with a new timestamp, a manual attempt, audited; a FAILED callback becomes DELIVERED", async () => {
     receiver.script("/again", [{ status: 500 }, { status: 204 }]);
     const partner = await createCallbackPartner(`${receiver.baseUrl}/again`);
-    const decided = await decideTransfer({
-      partner,
-      decision: "CONFIRMED",
-      inTransaction: async (tx, callbackId) => {
-        await tx.$executeRaw`UPDATE callbacks SET created_at = now() - interval '73 hours' WHERE id = ${callbackId}`;
-      },
-    });
+    const decided = await decidedLongAgo(partner);
     await waitUntil("failed", settled(decided.callbackId));
     await new Promise((r) => setTimeout(r, 1100)); // a new second for the new webhook-timestamp
 

@@ -1,8 +1,7 @@
 // Sign-in, sessions and access over real HTTP: every dashboard API route and page refuses the anonymous,
 // partner credentials never open the dashboard (nor a session the /v1 API), lockout with backoff (for
 // unknown emails too, with the same answers), idle logoff and revoked sessions enforced by the server.
-import { inject } from "vitest";
-import { beforeAll, describe, expect, it } from "vitest";
+import { inject, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";

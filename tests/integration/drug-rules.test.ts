@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
-import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
-import { DEMO_PHARMACY_NPI } from "@/lib/transfers/fixtures";
-import type { QueuePage } from "@/lib/transfers/list-queue";
-import type { TransferRequest } from "@/lib/transfers/wire";
+import { classifyStoredTransfers } from "@/lib/transfers/intake";
+import { DEMO_PHARMACY_NPI } from "@/lib/demo/sample-transfers";
+import type { QueuePage } from "@/lib/transfers/queue";
+import type { TransferRequest } from "@/lib/interface";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { createTestUser, dashboardFetch, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";

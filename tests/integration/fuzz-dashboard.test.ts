@@ -23,7 +23,7 @@ import { createOAuthClient } from "@/lib/auth/create-oauth-client";
 import { db } from "@/lib/db/prisma";
 import { newId } from "@/lib/ids";
 import { findJsonProblems, textProblem } from "@/lib/text-safety";
-import { ApproveInputSchema, RejectInputSchema } from "@/lib/transfers/decision-inputs";
+import { ApproveInputSchema, RejectInputSchema } from "@/lib/transfers/decision";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { createTestUser, signedInCookie } from "@/tests/support/dashboard-session";
 import {

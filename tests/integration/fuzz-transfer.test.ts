@@ -9,9 +9,13 @@ import { createApiKey } from "@/lib/auth/create-api-key";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { getStoreNpis } from "@/lib/stores/store-npis";
 import { formatPath, textProblem } from "@/lib/text-safety";
-import { findShapeProblem } from "@/lib/transfers/request-shape";
-import { validateTransferRequest } from "@/lib/transfers/validate-request";
-import { TransferResponseSchema, type ErrorType, type TransferResponse } from "@/lib/transfers/wire";
+import {
+  findShapeProblem,
+  validateTransferRequest,
+  TransferResponseSchema,
+  type ErrorType,
+  type TransferResponse,
+} from "@/lib/interface";
 import { createTestPartner, freshRequest } from "@/tests/support/api";
 import {
   expectJsonAnswer,

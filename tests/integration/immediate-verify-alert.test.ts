@@ -12,9 +12,9 @@ import { claimOverdueVerifications } from "@/lib/immediate-confirm/claim-overdue
 import { sendVerifyOverdueEmail } from "@/lib/immediate-confirm/send-verify-overdue-email";
 import { setImmediateConfirmPolicy } from "@/lib/immediate-confirm/set-immediate-confirm-policy";
 import { addStore } from "@/lib/stores/add-store";
-import { computeNpiCheckDigit } from "@/lib/transfers/identifiers";
-import { receiveTransfer } from "@/lib/transfers/receive-transfer";
-import type { TransferRequest } from "@/lib/transfers/wire";
+import { computeNpiCheckDigit } from "@/lib/interface";
+import { receiveTransfer } from "@/lib/transfers/intake";
+import type { TransferRequest } from "@/lib/interface";
 import { createTestPartner, freshRequest } from "@/tests/support/api";
 import { createMigratedDatabase } from "@/tests/support/database";
 import { createTestUser } from "@/tests/support/dashboard-session";

@@ -11,7 +11,7 @@ import type { Prisma } from "@/generated/prisma/client";
 import { appendFeedEntry, numberFeedEntriesIn } from "@/lib/integration/feed-entries";
 import { createIntegrationKey, revokeIntegrationKey } from "@/lib/integration/integration-keys";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
-import { approveTransfer } from "@/lib/transfers/approve-transfer";
+import { approveTransfer } from "@/lib/transfers/decision";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { runCli } from "@/tests/support/cli";
 import { createTestUser, dashboardFetch, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { onSqlQuery } from "@/lib/db/kysely";
 import { db, disconnectDb, enableQueryEvents } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
-import { getPatientHistory, HISTORY_LIMIT } from "@/lib/transfers/get-patient-history";
+import { getPatientHistory, HISTORY_LIMIT } from "@/lib/transfers/review";
 import { createMigratedDatabase } from "@/tests/support/database";
 import { TEST_SECRETS } from "@/tests/support/server";
 

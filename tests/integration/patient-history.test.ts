@@ -7,11 +7,11 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
-import { classifyStoredTransfers } from "@/lib/transfers/classify-transfer";
+import { classifyStoredTransfers } from "@/lib/transfers/intake";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
-import type { PatientHistory } from "@/lib/transfers/get-patient-history";
-import type { QueuePage } from "@/lib/transfers/list-queue";
-import type { TransferRequest } from "@/lib/transfers/wire";
+import type { PatientHistory } from "@/lib/transfers/review";
+import type { QueuePage } from "@/lib/transfers/queue";
+import type { TransferRequest } from "@/lib/interface";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { createTestUser, dashboardFetch, signedInCookie } from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";

@@ -1,5 +1,5 @@
-// The review checks stored on write (check_flags, warns_from: lib/transfers/classify-transfer.ts) against the
-// checks themselves (lib/transfers/review-checks.ts), for transfers of real drugs received over HTTP into a
+// The review checks stored on write (check_flags, warns_from: lib/transfers/intake/classify-transfer.ts) against the
+// checks themselves (lib/transfers/review/review-checks.ts), for transfers of real drugs received over HTTP into a
 // store of their own: the queue's "warnings" condition must pick exactly the transfers whose checks warn or
 // fail, on the day they arrive, on later days (no row is rewritten as the days pass), after the store's rules
 // change, and after its time zone changes.
@@ -9,14 +9,15 @@ import { Prisma } from "@/generated/prisma/client";
 import { db } from "@/lib/db/prisma";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { inZone, parseStoreRules } from "@/lib/stores/store-rules";
-import { addDays, calendarDayIn } from "@/lib/transfers/dates";
-import { reviewDrug } from "@/lib/transfers/drug-review";
-import { computeNpiCheckDigit } from "@/lib/transfers/identifiers";
-import { filterConditions } from "@/lib/transfers/queue-filters";
-import { QueueQuerySchema } from "@/lib/transfers/queue-query";
-import { reviewCheckOptions } from "@/lib/transfers/review-check-options";
-import { reviewChecks } from "@/lib/transfers/review-checks";
-import { TransferRequestSchema, type TransferRequest } from "@/lib/transfers/wire";
+import {
+  addDays,
+  calendarDayIn,
+  computeNpiCheckDigit,
+  TransferRequestSchema,
+  type TransferRequest,
+} from "@/lib/interface";
+import { reviewDrug, reviewCheckOptions, reviewChecks } from "@/lib/transfers/review";
+import { filterConditions, QueueQuerySchema } from "@/lib/transfers/queue";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { createTestUser, dashboardFetch, signedInCookie } from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";

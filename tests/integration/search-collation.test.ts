@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { databaseUrl, deployMigrations } from "@/lib/db/migrate";
-import { classifySearch } from "@/lib/transfers/queue-filters";
+import { classifySearch } from "@/lib/transfers/queue";
 
 const admin = inject("adminDatabaseUrl");
 const name = `rx_icu_${randomBytes(4).toString("hex")}`;

@@ -21,7 +21,7 @@ import { setEnv } from "@/lib/env";
 import { createPartner, type CreatedPartner } from "@/lib/partners/create-partner";
 import { readPartnerAnswerRate } from "@/lib/partners/partner-answer-counts";
 import { simulatedRequests, startSenderSimulation } from "@/lib/sender-sim/simulate-sender";
-import { DEMO_SENDING_NPI } from "@/lib/transfers/fixtures";
+import { DEMO_SENDING_NPI } from "@/lib/demo/sample-transfers";
 import { freshRequest, send } from "@/tests/support/api";
 import { runCli } from "@/tests/support/cli";
 import { createMigratedDatabase } from "@/tests/support/database";
@@ -145,9 +145,7 @@ describe.skipIf(external)("the sender's callback API answers RX_CALLBACK_ERROR",
         const callbackIds = await Promise.all(
           sent.map(async (s, i) => {
             const { callbackId } = await recordDecision({
-              partnerId: partner.partnerId,
               transferId: s.referenceID!,
-              request: requests[i]!,
               decision: i === 3 ? "ERROR" : "CONFIRMED",
             });
             return callbackId;

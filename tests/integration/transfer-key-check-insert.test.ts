@@ -7,8 +7,8 @@ import { createApiKey } from "@/lib/auth/create-api-key";
 import { revokeApiKey } from "@/lib/auth/revoke-api-key";
 import { db } from "@/lib/db/prisma";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
-import { DEMO_SENDING_NPI } from "@/lib/transfers/fixtures";
-import type { TransferRequest } from "@/lib/transfers/wire";
+import { DEMO_SENDING_NPI } from "@/lib/demo/sample-transfers";
+import type { TransferRequest } from "@/lib/interface";
 import { createTestPartner, expectEnvelope, freshRequest, send, senderKey } from "@/tests/support/api";
 import { connectTestEnvironment } from "@/tests/support/integration";
 

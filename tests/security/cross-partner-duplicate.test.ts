@@ -3,7 +3,7 @@
 // it. Partners without NPIs may send from any NPI unless REQUIRE_PARTNER_NPIS=true.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPartner } from "@/lib/partners/create-partner";
-import { DEMO_SENDING_NPI } from "@/lib/transfers/fixtures";
+import { DEMO_SENDING_NPI } from "@/lib/demo/sample-transfers";
 import { createTestPartner, expectEnvelope, freshRequest, send, senderKey } from "@/tests/support/api";
 import { connectTestEnvironment } from "@/tests/support/integration";
 import { startTestServer, type TestServer } from "@/tests/support/server";

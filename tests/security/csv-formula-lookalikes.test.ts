@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { csvField } from "@/lib/csv";
-import { approveTransfer } from "@/lib/transfers/approve-transfer";
+import { approveTransfer } from "@/lib/transfers/decision";
 import { setUserLicenseNumber } from "@/lib/users/set-user-license-number";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { createTestUser, dashboardFetch, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";

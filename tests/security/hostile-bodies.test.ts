@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/create-api-key";
 import { revokeApiKey } from "@/lib/auth/revoke-api-key";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
-import { BODY_SHAPE_LIMITS } from "@/lib/transfers/wire";
+import { BODY_SHAPE_LIMITS } from "@/lib/interface";
 import { createTestPartner, expectEnvelope, freshRequest, send, senderKey } from "@/tests/support/api";
 import { connectTestEnvironment } from "@/tests/support/integration";
 import { startTestServer, type TestServer } from "@/tests/support/server";

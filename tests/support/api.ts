@@ -2,8 +2,8 @@
 // held to the published document (tests/support/contract.ts).
 import { randomUUID } from "node:crypto";
 import { createPartner, type CreatedPartner } from "@/lib/partners/create-partner";
-import { buildTransferRequest, DEMO_SENDING_NPI } from "@/lib/transfers/fixtures";
-import type { TransferRequest, TransferResponse } from "@/lib/transfers/wire";
+import { buildTransferRequest, DEMO_SENDING_NPI } from "@/lib/demo/sample-transfers";
+import type { TransferRequest, TransferResponse } from "@/lib/interface";
 import { expectAnswerInDocument } from "@/tests/support/contract";
 
 export type ApiAnswer = { status: number; headers: Headers; body: TransferResponse; text: string };

@@ -1,8 +1,8 @@
 // Random corruptions of valid transfer requests, anywhere in the tree, for the property tests of the
-// validator (lib/transfers/validate-request.property.test.ts) and of the published schema's agreement with
+// validator (lib/interface/validate-request.property.test.ts) and of the published schema's agreement with
 // it (lib/openapi/schema-agreement.property.test.ts).
 import fc from "fast-check";
-import { buildTransferRequest, randomTransferRequest } from "@/lib/transfers/fixtures";
+import { buildTransferRequest, randomTransferRequest } from "@/lib/demo/sample-transfers";
 
 export type Segment = string | number;
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -1,11 +1,11 @@
 // examples/transfer.json, the README's `curl --data @examples/transfer.json`, is the example request of
-// lib/transfers/example-request.ts and passes validation today. When its prescription has expired this
+// lib/demo/example-request.ts and passes validation today. When its prescription has expired this
 // fails and says how to write it again.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { EXAMPLE_AS_OF, exampleTransferRequest } from "@/lib/transfers/example-request";
-import { DEMO_PHARMACY_NPI } from "@/lib/transfers/fixtures";
-import { validateTransferRequest } from "@/lib/transfers/validate-request";
+import { EXAMPLE_AS_OF, exampleTransferRequest } from "@/lib/demo/example-request";
+import { DEMO_PHARMACY_NPI } from "@/lib/demo/sample-transfers";
+import { validateTransferRequest } from "@/lib/interface";
 
 const file = JSON.parse(readFileSync(new URL("../../examples/transfer.json", import.meta.url), "utf8")) as unknown;
 

@@ -8,9 +8,8 @@ import { QueueView, type QueueInitialState } from "@/components/dashboard/queue/
 import { requirePageUser, type SessionUser } from "@/lib/auth/require-user";
 import { DomainError } from "@/lib/errors";
 import { clientAddressOf } from "@/lib/http/request-context";
-import { listQueue, listSenders, type QueuePage } from "@/lib/transfers/list-queue";
-import { parseQueueQuery } from "@/lib/transfers/queue-query";
-import { SENDER_WINDOW_MS } from "@/lib/transfers/sender-window";
+import { listQueue, listSenders, type QueuePage, parseQueueQuery } from "@/lib/transfers/queue";
+import { SENDER_WINDOW_MS } from "@/lib/interface";
 
 export const metadata: Metadata = { title: "Transfer queue" };
 

@@ -2,8 +2,7 @@
 // (queue.searched / queue.viewed), except the screen's own background refresh of a page already shown.
 import { BACKGROUND_HEADER } from "@/lib/auth/session-claims";
 import { dashboardRoute, json } from "@/lib/http/problem-api";
-import { listQueue } from "@/lib/transfers/list-queue";
-import { parseQueueQuery } from "@/lib/transfers/queue-query";
+import { listQueue, parseQueueQuery } from "@/lib/transfers/queue";
 
 export const dynamic = "force-dynamic";
 

@@ -2,13 +2,14 @@
 // One transfer in the queue: its age against the sender's window (or its decision), patient, drug, sender,
 // flags and reviewer. A click anywhere on the row opens it; the patient's name is the row's link.
 import Link from "next/link";
-import { ageInYears, ageLevel, formatDuration, sortName, type AgeLevel } from "@/components/dashboard/format";
+import { ageInYears, ageLevel, formatDuration, type AgeLevel } from "@/components/dashboard/format";
+import { sortName } from "@/lib/interface/client-safe";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { TD_CLASS, TR_CLASS } from "@/components/ui/table";
 import { immediateMissLabel, immediateMissSentence } from "@/lib/immediate-confirm/miss-label";
-import type { QueueItem } from "@/lib/transfers/queue-items";
-import { problemWords } from "@/lib/transfers/review-checks";
+import type { QueueItem } from "@/lib/transfers/queue";
+import { problemWords } from "@/lib/transfers/review/client-safe";
 
 const AGE_STYLES: Record<AgeLevel, string> = {
   fresh: "border-slate-200 bg-white text-slate-700",
@@ -168,7 +169,7 @@ export function QueueRow({
         >
           {sortName(item.patient)}
         </Link>
-        {/* Consecutive pending transfers of one patient (lib/transfers/queue-patient-groups.ts); read out with the link. */}
+        {/* Consecutive pending transfers of one patient (lib/transfers/queue/queue-patient-groups.ts); read out with the link. */}
         {item.patientGroup && (
           <div id={`group-${item.referenceID}`} className="mt-0.5">
             <Badge tone="violet">

@@ -1,5 +1,5 @@
 // The queue's status tabs (toggle buttons), each with its count from the last page the server sent.
-import type { QueuePage } from "@/lib/transfers/list-queue";
+import type { QueuePage } from "@/lib/transfers/queue";
 
 export const TABS = [
   { status: "RECEIVED", label: "Pending" },

@@ -6,7 +6,7 @@
 import { QueueRow } from "@/components/dashboard/queue/queue-row";
 import { TABS } from "@/components/dashboard/queue/queue-status-tabs";
 import { TABLE_CLASS, TableHead } from "@/components/ui/table";
-import type { QueueItem } from "@/lib/transfers/queue-items";
+import type { QueueItem } from "@/lib/transfers/queue";
 
 const COLUMNS = ["Age / status", "Patient", "DOB", "Drug", "Sender", "Received", "Flags", "Reviewer"];
 /** Each column's share of the table, in COLUMNS' order. */

@@ -19,7 +19,7 @@ import { useQueueNavigation } from "@/components/dashboard/queue/use-queue-navig
 import { ShortcutsBar } from "@/components/dashboard/shortcuts-help";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
-import type { QueuePage } from "@/lib/transfers/list-queue";
+import type { QueuePage } from "@/lib/transfers/queue";
 
 export type { QueueInitialState } from "@/components/dashboard/queue/queue-api-params";
 

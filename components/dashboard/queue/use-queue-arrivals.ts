@@ -4,7 +4,7 @@
 // under other filters say nothing about arrivals: a change of `filterKey` starts counting afresh, and the
 // previous filters' page, shown while the new one loads (placeholder data), is not looked at.
 import { useEffect, useState } from "react";
-import type { QueuePage } from "@/lib/transfers/list-queue";
+import type { QueuePage } from "@/lib/transfers/queue";
 
 const NEW_FOR_MS = 60_000;
 

@@ -6,7 +6,7 @@
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { useShortcuts } from "@/components/dashboard/use-shortcuts";
-import type { QueueItem } from "@/lib/transfers/queue-items";
+import type { QueueItem } from "@/lib/transfers/queue";
 
 export function useQueueNavigation({
   items,

@@ -6,7 +6,7 @@ import { RedeliverButton } from "@/components/callbacks/redeliver-button";
 import { useTransferActivity } from "@/components/dashboard/review/use-transfer-activity";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
-import type { TimelineKind, TransferActivity } from "@/lib/transfers/get-transfer-activity";
+import type { TimelineKind, TransferActivity } from "@/lib/transfers/record";
 
 const DOT: Record<TimelineKind, string> = {
   received: "bg-slate-500",

@@ -2,8 +2,8 @@
 // warnings the drug tables raise against this drug. Server component.
 import { AllergyWarnings } from "@/components/dashboard/review/allergy-warnings";
 import { type AllergyWarning } from "@/lib/drugs";
-import { listedAllergies, NO_KNOWN_ALLERGIES_TEXT } from "@/lib/transfers/no-known-allergies";
-import type { TransferRequest } from "@/lib/transfers/wire";
+import { listedAllergies, NO_KNOWN_ALLERGIES_TEXT } from "@/lib/interface";
+import type { TransferRequest } from "@/lib/interface";
 
 export function AllergyBanner({
   request,

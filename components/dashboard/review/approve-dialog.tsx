@@ -24,9 +24,9 @@ import {
   drugScheduleOf,
   scheduleNumeral,
   type ApproveInput,
-} from "@/lib/transfers/decision-inputs";
-import { refillsSentence, reviewDrug, stricterSchedule, type DrugReview } from "@/lib/transfers/drug-review";
-import type { TransferRequest } from "@/lib/transfers/wire";
+} from "@/lib/transfers/decision/client-safe";
+import { refillsSentence, reviewDrug, stricterSchedule, type DrugReview } from "@/lib/transfers/review/client-safe";
+import type { TransferRequest } from "@/lib/interface/client-safe";
 
 /** The drug's facts the approve dialog applies as the pharmacist chooses: the same rules the server enforces. */
 export type ApprovalContext = { request: TransferRequest; rules: StoreRulesInZone };

@@ -1,6 +1,6 @@
 // The review screen's checks (what the server verified, with its verdict) and the raw request as received.
 // Server components.
-import { countProblems, problemWords, type CheckStatus, type ReviewCheck } from "@/lib/transfers/review-checks";
+import { countProblems, problemWords, type CheckStatus, type ReviewCheck } from "@/lib/transfers/review";
 import { Section } from "@/components/dashboard/review/section-layout";
 
 const CHECK_LOOK: Record<CheckStatus, { icon: string; label: string; className: string }> = {

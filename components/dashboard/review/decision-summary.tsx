@@ -4,8 +4,8 @@
 import Link from "next/link";
 import { FhirDownload } from "@/components/dashboard/review/fhir-download";
 import { LocalTime } from "@/components/ui/local-time";
-import { ERROR_TYPE_LABELS } from "@/lib/transfers/decision-inputs";
-import type { TransferActivity } from "@/lib/transfers/get-transfer-activity";
+import { ERROR_TYPE_LABELS } from "@/lib/transfers/decision/client-safe";
+import type { TransferActivity } from "@/lib/transfers/record";
 
 export function DecisionSummary({
   referenceID,

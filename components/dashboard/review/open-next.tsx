@@ -5,7 +5,7 @@
 // plus the confirmation. The setting is the person's own, kept in this browser.
 import { useSyncExternalStore } from "react";
 import { apiFetch } from "@/components/dashboard/api-client";
-import type { QueuePage } from "@/lib/transfers/list-queue";
+import type { QueuePage } from "@/lib/transfers/queue";
 
 const STORAGE_KEY = "rx-open-next-after-decision";
 const CHANGED = "rx-open-next-changed";

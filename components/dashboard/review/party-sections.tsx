@@ -1,7 +1,15 @@
 // The review screen's sections about people and places: patient, prescriber, the two pharmacies, insurance.
 // Server components: the data arrives already rendered (and the view already recorded in the audit log).
-import { ageInYears, formatFax, formatPhone, fullName, GENDER_LABELS } from "@/components/dashboard/format";
-import type { Insurance, Pharmacy, Prescriber, TransferRequest } from "@/lib/transfers/wire";
+import { ageInYears, GENDER_LABELS } from "@/components/dashboard/format";
+import {
+  formatFax,
+  formatPhone,
+  fullName,
+  type Insurance,
+  type Pharmacy,
+  type Prescriber,
+  type TransferRequest,
+} from "@/lib/interface";
 import { AddressBlock, Field, Fields, Section } from "@/components/dashboard/review/section-layout";
 
 export function PatientSection({ request, now }: { request: TransferRequest; now: Date }) {

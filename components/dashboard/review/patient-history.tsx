@@ -1,6 +1,6 @@
 "use client";
 // "Patient history" on the review screen: this patient's other transfers here, with outcome, drug, dates,
-// who decided, and how each was matched (lib/transfers/get-patient-history.ts). It never blocks a
+// who decided, and how each was matched (lib/transfers/review/get-patient-history.ts). It never blocks a
 // decision: while it loads or when it fails, the rest of the screen works and the panel says so.
 // Keyboard: `h` moves focus to the panel; each transfer is a link.
 import Link from "next/link";
@@ -10,8 +10,8 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
 import { usePatientHistory } from "@/components/dashboard/review/use-patient-history";
-import { errorTypeText } from "@/lib/transfers/decision-inputs";
-import type { HistoryEntry, HistoryMatchKind } from "@/lib/transfers/get-patient-history";
+import { errorTypeText } from "@/lib/transfers/decision/client-safe";
+import type { HistoryEntry, HistoryMatchKind } from "@/lib/transfers/review";
 
 const MATCH_TEXT: Record<HistoryMatchKind, string> = {
   "patient-id": "same sender's patient ID",

@@ -1,11 +1,9 @@
 // The review screen's prescription section: the drug, its schedule, dates, quantities and fills. Server component.
 import { Badge } from "@/components/ui/badge";
 import { NDC_NOT_CHECKED, normalizeNdc } from "@/lib/drugs";
-import { calendarDayIn, daysBetweenDates, instantOf } from "@/lib/transfers/dates";
-import { scheduleLabel, type DrugReview } from "@/lib/transfers/drug-review";
-import { formatQuantity } from "@/lib/transfers/quantity-units";
-import { explainDaw } from "@/lib/transfers/review-checks-product";
-import type { TransferRequest } from "@/lib/transfers/wire";
+import { calendarDayIn, daysBetweenDates, instantOf } from "@/lib/interface";
+import { scheduleLabel, type DrugReview, formatQuantity, explainDaw } from "@/lib/transfers/review";
+import type { TransferRequest } from "@/lib/interface";
 import { Field, Fields, Section } from "@/components/dashboard/review/section-layout";
 
 /** A fill instant as the store's calendar day (the day every date rule counts). */

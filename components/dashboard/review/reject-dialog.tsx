@@ -1,6 +1,6 @@
 "use client";
 // Reject, confirmed in a dialog before it is final: the interface's error type and a description the sender's
-// staff read. react-hook-form with the zod schema the API validates with (lib/transfers/decision-inputs.ts).
+// staff read. react-hook-form with the zod schema the API validates with (lib/transfers/decision/decision-inputs.ts).
 import { useWatch } from "react-hook-form";
 import {
   confirmOnCtrlEnter,
@@ -17,8 +17,8 @@ import {
   ERROR_TYPE_LABELS,
   RejectInputSchema,
   type RejectInput,
-} from "@/lib/transfers/decision-inputs";
-import { ERROR_TYPE_MEANINGS, ERROR_TYPES } from "@/lib/transfers/wire";
+} from "@/lib/transfers/decision/client-safe";
+import { ERROR_TYPE_MEANINGS, ERROR_TYPES } from "@/lib/interface/client-safe";
 
 /** A rejection prefilled from a rule that refused approval (drug-review.ts). */
 export type RejectPrefill = { errorType: string; description: string };

@@ -21,9 +21,9 @@ import { transferQueryKey, useTransferActivity } from "@/components/dashboard/re
 import { ShortcutsBar } from "@/components/dashboard/shortcuts-help";
 import { useShortcuts } from "@/components/dashboard/use-shortcuts";
 import { Button, buttonClass } from "@/components/ui/button";
-import type { DecisionResult } from "@/lib/transfers/decide-transfer";
-import type { ApproveInput, RejectInput } from "@/lib/transfers/decision-inputs";
-import type { TransferActivity } from "@/lib/transfers/get-transfer-activity";
+import type { DecisionResult } from "@/lib/transfers/decision";
+import type { ApproveInput, RejectInput } from "@/lib/transfers/decision/client-safe";
+import type { TransferActivity } from "@/lib/transfers/record";
 
 type Notice = { tone: "ok" | "error"; text: string };
 type DecisionRequest = { kind: "approve"; body: ApproveInput } | { kind: "reject"; body: RejectInput };

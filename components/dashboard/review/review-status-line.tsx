@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import { ageLevel, formatDuration, type AgeLevel } from "@/components/dashboard/format";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
-import type { TransferActivity } from "@/lib/transfers/get-transfer-activity";
+import type { TransferActivity } from "@/lib/transfers/record";
 
 const AGE_LOOK: Record<AgeLevel, string> = {
   overdue: "border-red-700 bg-red-700 text-white",

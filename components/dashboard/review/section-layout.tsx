@@ -1,7 +1,6 @@
 // The review screen's building blocks: a titled section, its field grid, one labelled field, an address.
 // Server components, as are the sections built from them.
-import { addressLines } from "@/components/dashboard/format";
-import type { Address } from "@/lib/transfers/wire";
+import { addressLines, type Address } from "@/lib/interface";
 
 export function Section({
   title,

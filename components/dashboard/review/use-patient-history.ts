@@ -3,7 +3,7 @@
 // refreshed on a timer). The history panel, the duplicate-therapy warning and "Next for this patient" share it.
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/components/dashboard/api-client";
-import type { PatientHistory } from "@/lib/transfers/get-patient-history";
+import type { PatientHistory } from "@/lib/transfers/review";
 
 export function usePatientHistory(referenceID: string) {
   return useQuery({

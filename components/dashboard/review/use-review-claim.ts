@@ -5,7 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { apiFetch } from "@/components/dashboard/api-client";
 import { isConflict } from "@/components/dashboard/review/conflict-message";
-import type { ClaimState } from "@/lib/transfers/claim-transfer";
+import type { ClaimState } from "@/lib/transfers/decision";
 
 export function useReviewClaim(opts: {
   referenceID: string;

@@ -4,7 +4,7 @@
 // polled every second, so "delivered" (or a failed attempt) shows as soon as it happens, not a poll later.
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "@/components/dashboard/api-client";
-import type { TransferActivity } from "@/lib/transfers/get-transfer-activity";
+import type { TransferActivity } from "@/lib/transfers/record";
 
 export const ACTIVITY_REFRESH_MS = 5_000;
 export const CALLBACK_PENDING_REFRESH_MS = 1_000;

@@ -1,7 +1,7 @@
 // A transfer for the rehearsal's sender to post: to the pharmacy step 3 configures, from the partner step
 // 12 creates, with a request id and Rx number of its own.
 import { randomUUID } from "node:crypto";
-import { buildTransferRequest } from "../../../lib/transfers/fixtures";
+import { buildTransferRequest } from "../../../lib/demo/sample-transfers";
 import { guideValue, type GuideStep } from "../../deploy-guide";
 
 export function rehearsalTransfer(step: (n: number) => GuideStep): ReturnType<typeof buildTransferRequest> {

@@ -2,7 +2,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
-import { sortName } from "@/components/dashboard/format";
 import { ActivityPanel } from "@/components/dashboard/review/activity-panel";
 import { DuplicateTherapyWarning } from "@/components/dashboard/review/duplicate-therapy-warning";
 import { NextForPatient } from "@/components/dashboard/review/next-for-patient";
@@ -24,10 +23,10 @@ import { requirePageUser } from "@/lib/auth/require-user";
 import { DomainError } from "@/lib/errors";
 import { clientAddressOf } from "@/lib/http/request-context";
 import { findImmediateRecord } from "@/lib/immediate-confirm/find-immediate-record";
-import { claimMs } from "@/lib/transfers/claim-transfer";
-import { getTransferActivity } from "@/lib/transfers/get-transfer-activity";
-import { getTransferReview } from "@/lib/transfers/get-transfer-review";
-import { SENDER_WINDOW_MS } from "@/lib/transfers/sender-window";
+import { claimMs } from "@/lib/transfers/decision";
+import { getTransferActivity } from "@/lib/transfers/record";
+import { getTransferReview } from "@/lib/transfers/review";
+import { SENDER_WINDOW_MS, sortName } from "@/lib/interface";
 
 export const metadata: Metadata = { title: "Review transfer" };
 

@@ -1,6 +1,6 @@
 // GET /api/transfers/{referenceID}: the whole review (patient data: recorded as a view in the audit log).
 import { dashboardRoute, json } from "@/lib/http/problem-api";
-import { getTransferReview } from "@/lib/transfers/get-transfer-review";
+import { getTransferReview } from "@/lib/transfers/review";
 
 export const dynamic = "force-dynamic";
 

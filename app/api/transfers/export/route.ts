@@ -2,7 +2,7 @@
 // of the legal transfer record, oldest decision first), streamed in batches; pharmacists and admins. Audited.
 import { csvDownload } from "@/lib/http/csv-download";
 import { dashboardRoute } from "@/lib/http/problem-api";
-import { exportTransfers, parseTransferExportQuery } from "@/lib/transfers/export-transfers";
+import { exportTransfers, parseTransferExportQuery } from "@/lib/transfers/record";
 
 export const dynamic = "force-dynamic";
 

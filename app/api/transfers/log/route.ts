@@ -1,7 +1,7 @@
 // GET /api/transfers/log?from&to&schedule&outcome&sort&dir&page: the transfer log's table (the export's
 // filters, one sorted page of decided transfers); pharmacists and admins. Audited.
 import { dashboardRoute, json } from "@/lib/http/problem-api";
-import { listDecidedTransfers, parseDecidedTransfersQuery } from "@/lib/transfers/list-decided-transfers";
+import { listDecidedTransfers, parseDecidedTransfersQuery } from "@/lib/transfers/record";
 
 export const dynamic = "force-dynamic";
 

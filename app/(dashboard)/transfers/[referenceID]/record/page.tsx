@@ -11,9 +11,9 @@ import { requirePageUser } from "@/lib/auth/require-user";
 import { DomainError } from "@/lib/errors";
 import { findImmediateRecord } from "@/lib/immediate-confirm/find-immediate-record";
 import { clientAddressOf } from "@/lib/http/request-context";
-import { errorTypeText } from "@/lib/transfers/decision-inputs";
-import { getTransferReview } from "@/lib/transfers/get-transfer-review";
-import { buildTransferRecord } from "@/lib/transfers/transfer-record";
+import { errorTypeText } from "@/lib/transfers/decision";
+import { getTransferReview } from "@/lib/transfers/review";
+import { buildTransferRecord } from "@/lib/transfers/record";
 
 export const metadata: Metadata = { title: "Transfer record" };
 

@@ -1,8 +1,7 @@
 // POST /api/transfers/{referenceID}/approve {drugSchedule?, oneTimeTransferConfirmed?, localRxNumber?, note?}: CONFIRMED to
 // the sender, unless a drug rule refuses it (422 problem+json naming the rule: approval-rules.ts).
 import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
-import { approveTransfer } from "@/lib/transfers/approve-transfer";
-import { ApproveInputSchema } from "@/lib/transfers/decision-inputs";
+import { approveTransfer, ApproveInputSchema } from "@/lib/transfers/decision";
 
 export const dynamic = "force-dynamic";
 

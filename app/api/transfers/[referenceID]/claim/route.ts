@@ -1,7 +1,7 @@
 // POST /api/transfers/{referenceID}/claim: claim (or renew) the transfer for review.
 // DELETE: release it. 409 problem+json when another pharmacist holds it or it is already decided.
 import { dashboardRoute, json } from "@/lib/http/problem-api";
-import { claimTransfer, releaseClaim } from "@/lib/transfers/claim-transfer";
+import { claimTransfer, releaseClaim } from "@/lib/transfers/decision";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,6 @@
 // POST /api/transfers/{referenceID}/reject {errorType, description}: ERROR to the sender.
 import { dashboardRoute, json, readJsonBody } from "@/lib/http/problem-api";
-import { RejectInputSchema } from "@/lib/transfers/decision-inputs";
-import { rejectTransfer } from "@/lib/transfers/reject-transfer";
+import { RejectInputSchema, rejectTransfer } from "@/lib/transfers/decision";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // GET /api/transfers/{referenceID}/status: status, claim, decision, callback and timeline (no patient data).
 import { dashboardRoute, json } from "@/lib/http/problem-api";
-import { getTransferActivity } from "@/lib/transfers/get-transfer-activity";
+import { getTransferActivity } from "@/lib/transfers/record";
 
 export const dynamic = "force-dynamic";
 

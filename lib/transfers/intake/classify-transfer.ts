@@ -1,0 +1,130 @@
+// What the queue shows and filters on, computed once when a transfer is stored (and again when its store's
+// rules change), so that the queue reads columns and never repeats a rule in SQL:
+//   - drug_schedule ("II".."V", "none" for a known non-controlled drug, "unknown" when the tables do not know
+//     the drug), allergy_alert ("danger", "caution" or NULL) and drug_substance_key (the duplicate-therapy key);
+//   - check_flags and warns_from, the review checks (review-checks.ts, the one definition) for the "warnings"
+//     filter: the ids of the checks that warn or fail whatever the day, and the store's calendar day from
+//     which the dated one (expiry) warns, compared with the store's day when the queue is read.
+// Rows stored before a column existed are classified at start-up (classifyStoredTransfers), and a store's
+// pending transfers again when its rules or time zone change.
+import { db } from "@/lib/db/prisma";
+import { getStoreRules } from "@/lib/stores/store-npis";
+import type { StoreRulesInZone } from "@/lib/stores/store-rules";
+import {
+  reviewDrug,
+  reviewCheckOptions,
+  reviewChecks,
+  type ReviewCheckOptions,
+  expiryWarnsFrom,
+} from "@/lib/transfers/review";
+import { SCHEDULES, substanceKeyOf } from "@/lib/drugs";
+import { TransferRequestSchema, type TransferRequest } from "@/lib/interface";
+
+export const DRUG_SCHEDULE_VALUES = [...SCHEDULES, "none", "unknown"] as const;
+export type DrugScheduleColumn = (typeof DRUG_SCHEDULE_VALUES)[number];
+export type AllergyAlert = "danger" | "caution" | null;
+
+export type TransferClassification = {
+  drugSchedule: DrugScheduleColumn;
+  allergyAlert: AllergyAlert;
+  substanceKey: string | null;
+  /** The ids of the review checks that warn or fail whatever the day. */
+  checkFlags: string[];
+  /** YYYY-MM-DD, the store's day from which the expiry check warns; null when it is in checkFlags instead. */
+  warnsFrom: string | null;
+};
+
+/**
+ * Classifies a transfer for its store (`rules` with the store's time zone: its calendar days decide the
+ * dates) as of `now`. The checks are the review screen's, with the same options.
+ */
+export function classifyTransfer(
+  request: TransferRequest,
+  rules: StoreRulesInZone,
+  now: Date = new Date(),
+  options: ReviewCheckOptions = reviewCheckOptions(),
+): TransferClassification {
+  const drug = reviewDrug(request, rules, now);
+  const warnsFrom = expiryWarnsFrom(drug);
+  const checkFlags = reviewChecks(request, drug, options)
+    .filter((c) => (c.status === "warn" || c.status === "fail") && !(c.id === "expiry" && warnsFrom !== null))
+    .map((c) => c.id);
+  const { match, allergyWarnings } = drug;
+  return {
+    drugSchedule: match.schedule ?? (match.status === "unknown" ? "unknown" : "none"),
+    allergyAlert: allergyWarnings.some((w) => w.severity === "danger")
+      ? "danger"
+      : allergyWarnings.length
+        ? "caution"
+        : null,
+    substanceKey: substanceKeyOf(request.prescription.medicationName),
+    checkFlags,
+    warnsFrom,
+  };
+}
+
+const BATCH = 500;
+
+/**
+ * Classifies stored transfers with a column not set (rows from before it existed), or, with `receivingNpi`,
+ * re-classifies that store's pending transfers after its rules changed. Batched and idempotent: several
+ * instances starting at once only repeat each other's work. `options`: the review checks' settings (the
+ * environment's unless given); `signal`: stop between batches (the server shutting down).
+ */
+export async function classifyStoredTransfers(
+  opts: { receivingNpi?: string; options?: Required<ReviewCheckOptions>; signal?: AbortSignal } = {},
+): Promise<number> {
+  let done = 0;
+  let after = "";
+  // A row that only lacks a later column keeps the schedule and allergy alert it was classified with; a
+  // store's re-classification replaces them.
+  const reclassify = opts.receivingNpi !== undefined;
+  const now = new Date();
+  const options = opts.options ?? reviewCheckOptions();
+  for (;;) {
+    if (opts.signal?.aborted) return done;
+    const rows = opts.receivingNpi
+      ? await db().$queryRaw<{ id: string; request: unknown; receiving_npi: string }[]>`
+          SELECT id, request, receiving_npi FROM transfers
+           WHERE receiving_npi = ${opts.receivingNpi} AND status = 'RECEIVED' AND id > ${after}
+           ORDER BY id LIMIT ${BATCH}`
+      : await db().$queryRaw<{ id: string; request: unknown; receiving_npi: string }[]>`
+          SELECT id, request, receiving_npi FROM transfers
+           WHERE (drug_schedule IS NULL OR drug_substance_key IS NULL OR check_flags IS NULL) AND id > ${after}
+           ORDER BY id LIMIT ${BATCH}`;
+    if (rows.length === 0) return done;
+    const ids: string[] = [];
+    const schedules: string[] = [];
+    const alerts: (string | null)[] = [];
+    const substanceKeys: (string | null)[] = [];
+    // One text per row ('{a,b}'), cast to text[] in SQL: unnest cannot take an array of arrays.
+    const flags: string[] = [];
+    const warnsFrom: (string | null)[] = [];
+    for (const row of rows) {
+      const parsed = TransferRequestSchema.safeParse(row.request);
+      const c: TransferClassification = parsed.success
+        ? classifyTransfer(parsed.data, await getStoreRules(row.receiving_npi), now, options)
+        : // Not a request (never stored by the intake): flagged, so that the warnings filter shows it.
+          { drugSchedule: "unknown", allergyAlert: null, substanceKey: null, checkFlags: ["request"], warnsFrom: null };
+      ids.push(row.id);
+      schedules.push(c.drugSchedule);
+      alerts.push(c.allergyAlert);
+      // "" marks a drug name with no key, so that the start-up pass does not pick the row up again.
+      substanceKeys.push(c.substanceKey ?? "");
+      flags.push(`{${c.checkFlags.join(",")}}`);
+      warnsFrom.push(c.warnsFrom);
+    }
+    await db().$executeRaw`
+      UPDATE transfers t
+         SET drug_schedule = CASE WHEN ${reclassify} OR t.drug_schedule IS NULL THEN c.drug_schedule ELSE t.drug_schedule END,
+             allergy_alert = CASE WHEN ${reclassify} OR t.drug_schedule IS NULL THEN c.allergy_alert ELSE t.allergy_alert END,
+             drug_substance_key = c.substance_key,
+             check_flags = c.check_flags::text[],
+             warns_from = c.warns_from::date
+        FROM unnest(${ids}::text[], ${schedules}::text[], ${alerts}::text[], ${substanceKeys}::text[], ${flags}::text[], ${warnsFrom}::text[])
+          AS c(id, drug_schedule, allergy_alert, substance_key, check_flags, warns_from)
+       WHERE t.id = c.id`;
+    done += rows.length;
+    after = rows[rows.length - 1]!.id;
+  }
+}

@@ -1,7 +1,7 @@
 // The tables `npm run bench` prints after a run: each part's figures beside its baseline, with ratios.
 import type { ApprovalsResult } from "./approvals";
 import type { CallbacksResult } from "./callbacks";
-import type { DashboardResult } from "./dashboard";
+import type { DashboardResult } from "./dashboard-result";
 import type { IntakeResult } from "./intake";
 import type { MetricsOverheadResult } from "./metrics-overhead";
 import type { QueueSize } from "./queue";

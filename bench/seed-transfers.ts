@@ -83,6 +83,12 @@ export const SKEWED_PATIENT_REFERENCE = "benchskew";
 /** The pharmacist every seeded decision names (a user row of its own: decisions reference users). */
 const SEED_USER_ID = "usr_benchseed";
 
+/** The columns both seeds fill, in the order of their SELECT lists. */
+const INSERT_TRANSFERS = `INSERT INTO transfers (id, partner_id, request_id, content_hash, status, active_rx_key,
+  patient_first_name, patient_last_name, patient_search, patient_dob, sending_npi, sending_name, receiving_npi,
+  rx_number, drug_name, drug_strength, has_allergies, drug_schedule, drug_substance_key, patient_reference_id,
+  received_at, decided_at, request, response, response_id, check_flags, warns_from)`;
+
 /**
  * The decisions of the transfers just inserted (RETURNING id, status, decided_at): an approval for each
  * CONFIRMED, a rejection for each REJECTED, as the transfer log and its export read them.
@@ -127,10 +133,7 @@ export async function seedTransfers(databaseUrl: string, partnerId: string, tota
       );
       await client.query(
         `WITH inserted AS (
-         INSERT INTO transfers (id, partner_id, request_id, content_hash, status, active_rx_key,
-           patient_first_name, patient_last_name, patient_search, patient_dob, sending_npi, sending_name, receiving_npi,
-           rx_number, drug_name, drug_strength, has_allergies, drug_schedule, drug_substance_key, patient_reference_id,
-           received_at, decided_at, request, response, response_id, check_flags, warns_from)
+         ${INSERT_TRANSFERS}
          SELECT 'trf_bench' || lpad(i::text, 9, '0'), $1, 'bench-' || i, md5(i::text),
                 s.status::"TransferStatus", CASE WHEN s.status <> 'REJECTED' THEN 'bench:' || i END,
                 initcap(f.name), initcap(l.name), l.name || ' ' || f.name, date '1940-01-01' + (i * 7919 % 25000)::int,
@@ -190,10 +193,7 @@ async function seedSkewedPatient(
   const done = progress(`seeding ${(count - have).toLocaleString()} transfers of one patient (skew)`, 1);
   await client.query(
     `WITH inserted AS (
-     INSERT INTO transfers (id, partner_id, request_id, content_hash, status, active_rx_key,
-       patient_first_name, patient_last_name, patient_search, patient_dob, sending_npi, sending_name, receiving_npi,
-       rx_number, drug_name, drug_strength, has_allergies, drug_schedule, drug_substance_key, patient_reference_id,
-       received_at, decided_at, request, response, response_id, check_flags, warns_from)
+     ${INSERT_TRANSFERS}
      SELECT 'trf_skew' || lpad(i::text, 9, '0'), $1, 'skew-' || i, md5('skew' || i),
             s.status::"TransferStatus", CASE WHEN s.status <> 'REJECTED' THEN 'skew:' || i END,
             'Maria', 'Alvarez', 'alvarez maria', date '1958-03-14',

@@ -3,18 +3,8 @@
 // server with METRICS_ENABLED=false, in one run, alternating rounds on core 0 with the load on core 1.
 // Reported as req/s and server CPU per request, each with the on/off ratio (the aim: under 3 % slower).
 import { randomBytes } from "node:crypto";
-import { freePort, TEST_SECRETS } from "@/tests/support/server";
 import { requestTemplate, type LoadResult, type ServerRun } from "./intake";
-import {
-  median,
-  processTreeCpuMs,
-  progress,
-  runJsonChild,
-  SERVER_NODE_FLAGS,
-  startProcess,
-  stopProcess,
-  waitForHttp,
-} from "./support";
+import { median, processTreeCpuMs, progress, runJsonChild, startNpmStart, stopProcess } from "./support";
 
 export type MetricsOverheadResult = {
   connections: number;
@@ -39,37 +29,24 @@ export async function benchMetricsOverhead(opts: {
   seconds: number;
   rounds: number;
 }): Promise<MetricsOverheadResult> {
-  const ports = { on: await freePort(), off: await freePort() };
-  const env = {
-    NODE_ENV: "production",
-    // The demo pharmacy's NPI, which the fixtures send to (npm start refuses it otherwise).
-    ALLOW_DEMO_PHARMACY: "true",
-    NEXT_TELEMETRY_DISABLED: "1",
-    DATABASE_URL: opts.databaseUrl,
-    ...TEST_SECRETS,
-    AUTH_SECRET: opts.authSecret,
-    PHARMACY_NPI: opts.pharmacyNpi,
-    V1_RATE_LIMIT_PER_MINUTE: "1000000000",
-  };
-  const args = [...SERVER_NODE_FLAGS, "--import", "tsx", "scripts/serve.ts", "start"];
   const servers = {
-    on: startProcess(0, process.execPath, args, { ...env, PORT: String(ports.on), METRICS_TOKEN: TOKEN }),
-    off: startProcess(0, process.execPath, args, { ...env, PORT: String(ports.off), METRICS_ENABLED: "false" }),
+    on: await startNpmStart({ ...opts, env: { AUTH_SECRET: opts.authSecret, METRICS_TOKEN: TOKEN } }),
+    off: await startNpmStart({ ...opts, env: { AUTH_SECRET: opts.authSecret, METRICS_ENABLED: "false" } }),
   };
   type Name = keyof typeof servers;
   let scrapes = 0;
   try {
-    await waitForHttp(`http://127.0.0.1:${ports.on}/v1/openapi.json`, servers.on);
-    await waitForHttp(`http://127.0.0.1:${ports.off}/v1/openapi.json`, servers.off);
+    await servers.on.ready;
+    await servers.off.ready;
     const template = requestTemplate(opts.pharmacyNpi);
     const run = async (name: Name, seconds: number, label: string): Promise<ServerRun> => {
       const done = progress(label, seconds);
-      const server = servers[name];
+      const server = servers[name].child;
       const cpuBefore = processTreeCpuMs(server.pid!);
       let scraping = name === "on";
       const scraper = (async () => {
         while (scraping) {
-          const res = await fetch(`http://127.0.0.1:${ports.on}/metrics`, {
+          const res = await fetch(`${servers.on.baseUrl}/metrics`, {
             headers: { authorization: `Bearer ${TOKEN}` },
           });
           if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
@@ -80,7 +57,7 @@ export async function benchMetricsOverhead(opts: {
       })();
       try {
         const load = await runJsonChild<LoadResult>(1, "bench/load-child.ts", {
-          url: `http://127.0.0.1:${ports[name]}`,
+          url: servers[name].baseUrl,
           apiKey: opts.apiKey,
           template,
           connections: opts.connections,
@@ -123,6 +100,6 @@ export async function benchMetricsOverhead(opts: {
       cpuRatio: Math.round((off.cpuMsPerRequest / on.cpuMsPerRequest) * 1000) / 1000,
     };
   } finally {
-    await Promise.all(Object.values(servers).map((server) => stopProcess(server)));
+    await Promise.all(Object.values(servers).map((server) => stopProcess(server.child)));
   }
 }

@@ -1,15 +1,13 @@
 // The tables `npm run bench` prints after a run: each part's figures beside its baseline, with ratios.
 import type { ApprovalsResult } from "./approvals";
 import type { CallbacksResult } from "./callbacks";
-import type { DashboardResult } from "./dashboard";
+import type { DashboardResult } from "./dashboard-result";
 import type { IntakeResult } from "./intake";
 import type { MetricsOverheadResult } from "./metrics-overhead";
+import { printScale } from "./print-scale";
 import type { QueueSize } from "./queue";
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join("  ")).join("\n");
-}
+import type { ScaleResult } from "./scale";
+import { table } from "./text-table";
 
 /** Each part that ran, in the order the run reports them. */
 export function printTables(r: {
@@ -19,6 +17,7 @@ export function printTables(r: {
   dashboard?: DashboardResult;
   approvals?: ApprovalsResult;
   callbacks?: CallbacksResult;
+  scale?: ScaleResult;
 }): void {
   if (r.intake) printIntake(r.intake);
   if (r.metrics) printMetrics(r.metrics);
@@ -26,6 +25,9 @@ export function printTables(r: {
   if (r.dashboard) printDashboard(r.dashboard);
   if (r.approvals) printApprovals(r.approvals);
   if (r.callbacks) printCallbacks(r.callbacks);
+  if (r.scale?.queue) printQueue([r.scale.queue]);
+  if (r.scale?.dashboard) printDashboard(r.scale.dashboard);
+  if (r.scale) printScale(r.scale);
 }
 
 function printIntake(intake: IntakeResult): void {

@@ -18,7 +18,7 @@ import { listQueue, QueueQuerySchema, type QueueQuery, groupConsecutivePatients 
 import { createUser } from "@/lib/users/create-user";
 import { createMigratedDatabase, startTestPostgres } from "@/tests/support/database";
 import { TEST_SECRETS } from "@/tests/support/server";
-import { seedTransfers } from "./queue";
+import { seedTransfers } from "./seed-transfers";
 import { median, percentile } from "./support";
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000);

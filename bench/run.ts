@@ -1,7 +1,8 @@
 // `npm run bench [-- --quick] [--only intake|queue|callbacks|approvals|metrics|dashboard|overview|scale]`: every figure beside its
 // baseline, measured in the same run, reported as a ratio; a table on stdout and the whole result as JSON in
 // bench/results/. --quick is the smoke run the test suite uses (short runs, small data); --only measures one
-// part. `scale` (the queue at 5 000 000 transfers) runs only when asked: `--only scale`, or `--scale` with the rest.
+// part. `scale` (5 000 000 transfers: bench/scale.ts) runs only when asked: `--only scale`, or `--scale` with the
+// rest, and last (its restore replaces the database).
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -19,11 +20,14 @@ import { benchIntakeImmediate } from "./intake-immediate";
 import { benchMetricsOverhead, type MetricsOverheadResult } from "./metrics-overhead";
 import { benchApprovals, type ApprovalsResult } from "./approvals";
 import { benchCallbacks, type CallbacksResult } from "./callbacks";
-import { benchDashboard, type DashboardResult } from "./dashboard";
+import { benchDashboard } from "./dashboard";
+import type { DashboardResult } from "./dashboard-result";
 import { benchOverview, type OverviewBenchResult } from "./overview";
-import { benchQueue, seedTransfers, type QueueSize } from "./queue";
+import { benchQueue, type QueueSize } from "./queue";
+import { benchScale, type ScaleResult } from "./scale";
+import { seedTransfers } from "./seed-transfers";
 import { printTables } from "./print-tables";
-import { gib, SCALE_TRANSFERS, scaleDisk, type ScaleDisk } from "./scale-disk";
+import { gib, SCALE_TRANSFERS, scaleDisk } from "./scale-disk";
 import { ROOT } from "./support";
 
 const quick = process.argv.includes("--quick");
@@ -179,66 +183,47 @@ async function main(): Promise<void> {
       name: "Bench Pharmacist",
     });
     const actor = { id: userId, email: "bench@pharmacy.test", name: "Bench Pharmacist", role: "pharmacist" as const };
+    const queueAt = async (transfers: number, seedSeconds: number): Promise<QueueSize> => ({
+      transfers,
+      seedSeconds,
+      databaseBytes: await databaseBytes(databaseUrl),
+      cases: await benchQueue({ databaseUrl, partnerId: partner.partnerId, actor, runs: queueRuns }),
+    });
     let queue: QueueSize[] | undefined;
     if (runs("queue")) {
       queue = [];
       for (const size of queueSizes) {
         step(`queue at ${size.toLocaleString()} transfers`);
-        const seedSeconds = await seedTransfers(databaseUrl, partner.partnerId, size);
-        queue.push({
-          transfers: size,
-          seedSeconds,
-          databaseBytes: await databaseBytes(databaseUrl),
-          cases: await benchQueue({ databaseUrl, partnerId: partner.partnerId, actor, runs: queueRuns }),
-        });
+        queue.push(await queueAt(size, await seedTransfers(databaseUrl, partner.partnerId, size)));
       }
     }
 
-    let scale: (ScaleDisk & { skipped: string | null }) | undefined;
-    if (runs("scale")) {
-      const disk = scaleDisk(scaleTransfers, externalDatabase);
-      const needs = `${scaleTransfers.toLocaleString()} transfers need about ${gib(disk.needBytes)} of disk at ${disk.where}`;
-      if (disk.freeBytes !== null && disk.freeBytes < disk.needBytes) {
-        const skipped = `${needs}; ${gib(disk.freeBytes)} is free there. Free some, or point TMPDIR (or DATABASE_URL) at a larger disk.`;
-        step(`scale: skipped. ${skipped}`);
-        scale = { ...disk, skipped };
-      } else {
-        step(
-          `scale: queue and patient history at ${scaleTransfers.toLocaleString()} transfers (${needs}${disk.freeBytes === null ? ", not checked" : `; ${gib(disk.freeBytes)} free`})`,
-        );
-        scale = { ...disk, skipped: null };
-        const seedSeconds = await seedTransfers(databaseUrl, partner.partnerId, scaleTransfers);
-        queue ??= [];
-        queue.push({
-          transfers: scaleTransfers,
-          seedSeconds,
-          databaseBytes: await databaseBytes(databaseUrl),
-          cases: await benchQueue({ databaseUrl, partnerId: partner.partnerId, actor, runs: queueRuns }),
-        });
-      }
-    }
-
-    let dashboard: DashboardResult | undefined;
-    if (runs("dashboard")) {
-      const size = queueSizes[queueSizes.length - 1]!;
+    // The dashboard in Chromium over the table as it stands, signed in as a pharmacist of its own.
+    const dashboardAt = async (transfers: number): Promise<DashboardResult> => {
       step(
-        `dashboard in Chromium over ${size.toLocaleString()} transfers: ${dashboardSettings.warmUp} warm-up + ${dashboardSettings.samples} samples`,
+        `dashboard in Chromium over ${transfers.toLocaleString()} transfers: ${dashboardSettings.warmUp} warm-up + ${dashboardSettings.samples} samples`,
       );
-      if (!queue) await seedTransfers(databaseUrl, partner.partnerId, size);
       const pharmacist = {
-        email: "bench-dashboard@pharmacy.test",
+        email: `bench-dashboard-${randomBytes(4).toString("hex")}@pharmacy.test`,
         password: randomBytes(12).toString("base64url"),
         name: "Dana Bench, PharmD",
       };
       await createUser({ ...pharmacist, role: "pharmacist" });
-      dashboard = await benchDashboard({
+      return benchDashboard({
         databaseUrl,
         apiKey: partner.apiKey,
         pharmacyNpi: DEMO_PHARMACY_NPI,
-        transfersInTable: size,
+        transfersInTable: transfers,
         pharmacist,
         ...dashboardSettings,
       });
+    };
+
+    let dashboard: DashboardResult | undefined;
+    if (runs("dashboard")) {
+      const size = queueSizes[queueSizes.length - 1]!;
+      if (!queue) await seedTransfers(databaseUrl, partner.partnerId, size);
+      dashboard = await dashboardAt(size);
     }
 
     // The overview's server time over 1,000,000 transfers of its own (bench/overview.ts).
@@ -292,6 +277,38 @@ async function main(): Promise<void> {
       });
     }
 
+    let scale: ScaleResult | undefined;
+    if (runs("scale")) {
+      const disk = scaleDisk(scaleTransfers, externalDatabase);
+      const needs = `${scaleTransfers.toLocaleString()} transfers need about ${gib(disk.needBytes)} of disk at ${disk.where}`;
+      if (disk.freeBytes !== null && disk.freeBytes < disk.needBytes) {
+        const skipped = `${needs}; ${gib(disk.freeBytes)} is free there. Free some, or point TMPDIR (or DATABASE_URL) at a larger disk.`;
+        step(`scale: skipped. ${skipped}`);
+        scale = { ...disk, skipped };
+      } else {
+        step(
+          `scale: ${scaleTransfers.toLocaleString()} transfers (${needs}${disk.freeBytes === null ? ", not checked" : `; ${gib(disk.freeBytes)} free`})`,
+        );
+        scale = await benchScale(scaleTransfers, disk, {
+          databaseUrl,
+          partnerId: partner.partnerId,
+          step,
+          // Short rounds, the same at both sizes.
+          intake: () =>
+            benchIntake({
+              databaseUrl,
+              authSecret,
+              apiKey: partner.apiKey,
+              pharmacyNpi: DEMO_PHARMACY_NPI,
+              ...settings,
+              seconds: Math.min(10, settings.seconds),
+            }),
+          queue: queueAt,
+          dashboard: dashboardAt,
+        });
+      }
+    }
+
     const result = {
       at: new Date().toISOString(),
       quick,
@@ -316,7 +333,7 @@ async function main(): Promise<void> {
     );
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 
-    printTables({ intake, metrics, queue, dashboard, approvals, callbacks });
+    printTables({ intake, metrics, queue, dashboard, approvals, callbacks, scale });
     process.stdout.write(
       `\nmachine: ${result.machine.cpu}, ${result.machine.cores} cores, ${result.machine.memoryGiB} GiB, Node ${result.machine.node}, PostgreSQL ${pgVersion}\n`,
     );

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { freePort, TEST_SECRETS } from "@/tests/support/server";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -46,6 +47,40 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
   await exited;
   clearTimeout(timer);
+}
+
+/** `npm start` as the benchmarks run it: its own Node flags and entry (its callback worker included). */
+const NPM_START_ARGS = [...SERVER_NODE_FLAGS, "--import", "tsx", "scripts/serve.ts", "start"];
+
+export type BenchServer = { child: ChildProcess; port: number; baseUrl: string; ready: Promise<void> };
+
+/**
+ * `npm start` on core 0 over `databaseUrl`, in production mode with the run's keys, the demo pharmacy's NPI
+ * allowed (the fixtures send to it) and no intake rate limit in the way; `env` adds or overrides settings.
+ * `ready` settles once it answers (or rejects with its stderr if it exits first).
+ */
+export async function startNpmStart(opts: {
+  databaseUrl: string;
+  pharmacyNpi: string;
+  env?: Record<string, string>;
+}): Promise<BenchServer> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = startProcess(0, process.execPath, NPM_START_ARGS, {
+    NODE_ENV: "production",
+    ALLOW_DEMO_PHARMACY: "true",
+    NEXT_TELEMETRY_DISABLED: "1",
+    DATABASE_URL: opts.databaseUrl,
+    ...TEST_SECRETS,
+    PHARMACY_NPI: opts.pharmacyNpi,
+    PORT: String(port),
+    V1_RATE_LIMIT_PER_MINUTE: "1000000000",
+    ...opts.env,
+  });
+  const ready = waitForHttp(`${baseUrl}/v1/openapi.json`, child);
+  // Awaited by the caller, maybe after another server's: not an unhandled rejection meanwhile.
+  ready.catch(() => {});
+  return { child, port, baseUrl, ready };
 }
 
 /** A one-line progress display that rewrites itself on a terminal and prints plainly elsewhere. */

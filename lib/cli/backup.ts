@@ -1,6 +1,7 @@
 // `backup [--out FILE] [--pg-dump]` and `restore FILE [--yes]` (lib/ops/backup.ts and restore-backup.ts do the work).
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { backupProgressLine, everyFewSeconds, restoreProgressLine } from "@/lib/cli/backup-progress";
 import { switchFlag, textFlag, type CliCommand } from "@/lib/cli/command-table";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
@@ -26,6 +27,8 @@ const rethrow = (err: unknown): never => {
   throw err;
 };
 
+const toStderr = (line: string) => void process.stderr.write(line);
+
 const rowLines = (rows: Record<string, number>) =>
   MAIN_TABLES.map((t) => `  ${t.padEnd(20)} ${rows[`public.${t}`] ?? 0}`);
 
@@ -46,7 +49,9 @@ export const BACKUP_COMMANDS: readonly CliCommand[] = [
           human: `pg_dump written: ${dumped.file}\nsize: ${dumped.bytes} bytes (restore with pg_restore)`,
         };
       }
-      const summary = await createBackup(databaseUrl(), out ?? defaultBackupPath()).catch(rethrow);
+      const summary = await createBackup(databaseUrl(), out ?? defaultBackupPath(), {
+        onProgress: everyFewSeconds(toStderr, backupProgressLine),
+      }).catch(rethrow);
       return {
         json: summary,
         human: [
@@ -68,6 +73,7 @@ export const BACKUP_COMMANDS: readonly CliCommand[] = [
       const summary = await restoreBackup(databaseUrl(), file, {
         overwrite: switchFlag(values, "yes"),
         codeMigrations: codeMigrations(),
+        onProgress: everyFewSeconds(toStderr, restoreProgressLine),
       }).catch(rethrow);
       return {
         json: summary,

@@ -14,9 +14,13 @@ export type EndLine = { end: true; rows: Record<string, number>; sha256: string 
 
 export class BackupError extends Error {}
 
-/** Each line of a backup file in order, parsed; throws BackupError on anything that is not a complete, intact backup. */
+/**
+ * Each line of a backup file in order, parsed; throws BackupError on anything that is not a complete, intact
+ * backup. onRead hears the file's bytes read so far (compressed), chunk by chunk: a long read's progress.
+ */
 export async function* readBackup(
   file: string,
+  onRead?: (bytesRead: number) => void,
 ): AsyncGenerator<
   | { kind: "header"; header: Header }
   | { kind: "table"; name: string }
@@ -24,6 +28,7 @@ export async function* readBackup(
   | { kind: "end"; end: EndLine }
 > {
   const input = createReadStream(file);
+  if (onRead) input.on("data", () => onRead(input.bytesRead));
   const gunzip = createGunzip();
   const lines = createInterface({ input: input.pipe(gunzip), crlfDelay: Infinity });
   const failed = new Promise<never>((_, reject) => {
@@ -91,18 +96,27 @@ export async function* readBackup(
   if (!ended) throw new BackupError(`${file} is incomplete: it has no end line (truncated?)`);
 }
 
-/** Reads the whole file and checks it (format, checksum, row counts) without touching any database. */
-export async function verifyBackup(file: string): Promise<{ header: Header; rows: Record<string, number> }> {
+/**
+ * Reads the whole file and checks it (format, checksum, row counts) without touching any database.
+ * onProgress hears the rows and the file's bytes read so far, a chunk of the file at a time.
+ */
+export async function verifyBackup(
+  file: string,
+  onProgress?: (p: { rows: number; bytesRead: number }) => void,
+): Promise<{ header: Header; rows: Record<string, number> }> {
   let header: Header | null = null;
   let current: string | null = null;
   const counted: Record<string, number> = {};
   let end: EndLine | null = null;
-  for await (const item of readBackup(file)) {
+  let rows = 0;
+  const onRead = onProgress && ((bytesRead: number) => onProgress({ rows, bytesRead }));
+  for await (const item of readBackup(file, onRead)) {
     if (item.kind === "header") header = item.header;
     else if (item.kind === "table") counted[(current = item.name)] = 0;
     else if (item.kind === "row") {
       if (current === null) throw new BackupError(`${file} is corrupt: a row before any table`);
       counted[current]! += 1;
+      rows++;
     } else end = item.end;
   }
   if (!header || !end) throw new BackupError(`${file} is incomplete`);

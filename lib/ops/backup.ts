@@ -65,6 +65,8 @@ async function prepareOutput(out: string): Promise<{ file: string; partial: stri
 }
 
 export type BackupSummary = { file: string; bytes: number; rows: Record<string, number>; tables: number };
+/** How far a backup is: the table being read, the rows written so far (all tables) and the file's bytes. */
+export type BackupProgress = { table: string; rows: number; bytes: number };
 
 export function defaultBackupPath(now = new Date()): string {
   return path.join(
@@ -78,9 +80,13 @@ export function defaultBackupPath(now = new Date()): string {
 
 /**
  * Writes the snapshot to a temporary name beside `out` and renames it only once complete: a failed backup
- * never leaves a partial file under the final name.
+ * never leaves a partial file under the final name. onProgress hears each batch of rows fetched.
  */
-export async function createBackup(databaseUrl: string, out: string): Promise<BackupSummary> {
+export async function createBackup(
+  databaseUrl: string,
+  out: string,
+  opts: { onProgress?: (p: BackupProgress) => void } = {},
+): Promise<BackupSummary> {
   const { file, partial } = await prepareOutput(out);
   const gzip = createGzip();
   const sink = createWriteStream(partial, { flags: "wx", mode: 0o600 });
@@ -96,6 +102,7 @@ export async function createBackup(databaseUrl: string, out: string): Promise<Ba
 
   const client = await connect(databaseUrl);
   const rows: Record<string, number> = {};
+  let rowsSoFar = 0;
   try {
     if (sink.pending) await Promise.race([new Promise((r) => sink.once("open", r)), sinkFailed]);
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
@@ -123,6 +130,8 @@ export async function createBackup(databaseUrl: string, out: string): Promise<Ba
           if (!gzip.write(line)) await Promise.race([new Promise((res) => gzip.once("drain", res)), sinkFailed]);
         }
         count += batch.rows.length;
+        rowsSoFar += batch.rows.length;
+        opts.onProgress?.({ table: name, rows: rowsSoFar, bytes: sink.bytesWritten });
         if (batch.rows.length < FETCH_ROWS) break;
       }
       await client.query("CLOSE backup_rows");

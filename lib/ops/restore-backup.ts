@@ -29,7 +29,8 @@ async function nonEmptyTables(client: pg.Client): Promise<string[]> {
 const writers = (mode: number) =>
   [mode & 0o020 ? "its group" : "", mode & 0o002 ? "other users" : ""].filter(Boolean).join(" and ");
 
-async function refuseWritableByOthers(file: string): Promise<void> {
+/** Answers the file's size. */
+async function refuseWritableByOthers(file: string): Promise<number> {
   const info = await stat(file).catch((err: NodeJS.ErrnoException) => {
     throw new BackupError(`cannot read ${file}: ${err.message}`);
   });
@@ -38,9 +39,21 @@ async function refuseWritableByOthers(file: string): Promise<void> {
       `${file} can be written by ${writers(info.mode)} (mode ${(info.mode & 0o777).toString(8)}): ` +
         `anyone who could change it could change the restored users, keys and audit log. Check where it came from, then \`chmod 600 ${file}\` and restore again`,
     );
+  return info.size;
 }
 
 export type RestoreSummary = { file: string; rows: Record<string, number>; replaced: boolean };
+/**
+ * How far a restore is: checking the whole file first, then loading its rows; rows so far of `totalRows` (known
+ * once the file is checked), and the file's bytes read of `fileBytes` (compressed).
+ */
+export type RestoreProgress = {
+  phase: "verifying" | "loading";
+  rows: number;
+  totalRows: number | null;
+  bytesRead: number;
+  fileBytes: number;
+};
 
 /**
  * Restores `file` into the database at `databaseUrl`: verified first (a corrupt file is refused before
@@ -49,10 +62,14 @@ export type RestoreSummary = { file: string; rows: Record<string, number>; repla
 export async function restoreBackup(
   databaseUrl: string,
   file: string,
-  opts: { overwrite: boolean; codeMigrations: string[] },
+  opts: { overwrite: boolean; codeMigrations: string[]; onProgress?: (p: RestoreProgress) => void },
 ): Promise<RestoreSummary> {
-  await refuseWritableByOthers(file);
-  const { header, rows } = await verifyBackup(file);
+  const fileBytes = await refuseWritableByOthers(file);
+  const report = opts.onProgress;
+  const { header, rows } = await verifyBackup(
+    file,
+    report && ((p) => report({ phase: "verifying", ...p, totalRows: null, fileBytes })),
+  );
   const want = [...opts.codeMigrations].sort().join("\n");
   if ([...header.migrations].sort().join("\n") !== want) {
     throw new BackupError(
@@ -84,14 +101,21 @@ export async function restoreBackup(
     await deployMigrations(databaseUrl);
     await installJobQueue(databaseUrl);
     client = await connect(databaseUrl);
-    await loadRows(client, file, header);
+    const totalRows = Object.values(rows).reduce((n, r) => n + r, 0);
+    await loadRows(client, file, header, report && ((p) => report({ phase: "loading", ...p, totalRows, fileBytes })));
     return { file: path.resolve(file), rows, replaced };
   } finally {
     await client.end().catch(() => {});
   }
 }
 
-async function loadRows(client: pg.Client, file: string, header: Header): Promise<void> {
+/** onProgress hears each batch inserted: the rows loaded and the file's bytes read so far. */
+async function loadRows(
+  client: pg.Client,
+  file: string,
+  header: Header,
+  onProgress?: (p: { rows: number; bytesRead: number }) => void,
+): Promise<void> {
   const specs = new Map(header.tables.map((t) => [qualified(t), t]));
   const present = new Map((await listTables(client)).map((t) => [qualified(t), t]));
   await client.query("BEGIN");
@@ -111,6 +135,8 @@ async function loadRows(client: pg.Client, file: string, header: Header): Promis
   let table: TableSpec | null = null;
   // Rows as their JSON text from the file: json columns keep their exact text (a re-serialisation would not).
   let batch: string[] = [];
+  let loaded = 0;
+  let bytesRead = 0;
   const flush = async () => {
     if (!table || batch.length === 0) return;
     const target = present.get(qualified(table));
@@ -124,9 +150,11 @@ async function loadRows(client: pg.Client, file: string, header: Header): Promis
       `INSERT INTO ${sqlName(table)} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM json_populate_recordset(null::${sqlName(table)}, $1::json)`,
       [`[${batch.join(",")}]`],
     );
+    loaded += batch.length;
     batch = [];
+    onProgress?.({ rows: loaded, bytesRead });
   };
-  for await (const item of readBackup(file)) {
+  for await (const item of readBackup(file, (n) => (bytesRead = n))) {
     if (item.kind === "table") {
       await flush();
       table = specs.get(item.name) ?? null;

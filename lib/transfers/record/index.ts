@@ -7,3 +7,5 @@ export * from "./list-decided-transfers";
 export * from "./get-transfer-activity";
 export * from "./find-transfer-response";
 export * from "./lawful-refill-count";
+// The bench times the export's batch statement on its own.
+export { selectExportBatch } from "@/lib/transfers/queries/decided-log";

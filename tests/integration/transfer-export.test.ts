@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/prisma";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { approveTransfer, rejectTransfer } from "@/lib/transfers/decision";
-import { TRANSFER_EXPORT_COLUMNS } from "@/lib/transfers/record";
+import { EXPORT_FIRST_BATCH, TRANSFER_EXPORT_COLUMNS } from "@/lib/transfers/record";
 import type { TransferRequest } from "@/lib/interface";
 import { setUserLicenseNumber } from "@/lib/users/set-user-license-number";
 import { SYSTEM_ACTOR } from "@/lib/audit/actor";
@@ -366,5 +366,23 @@ describe("npm run cli -- transfers export", () => {
     expect(JSON.parse(schedule.stdout)).toMatchObject({
       error: { code: "invalid_input", message: expect.stringMatching(/schedule must be/) },
     });
+  });
+});
+
+describe("a log longer than the download's first batch", () => {
+  it("lists every decided transfer once, oldest decision first, across the batches", async () => {
+    const since = new Date(Date.now() - 1000).toISOString();
+    const decided: string[] = [];
+    for (let i = 0; i < EXPORT_FIRST_BATCH + 12; i++) {
+      const id = await receive("Atorvastatin Calcium");
+      await approveTransfer({ transferId: id, actor: actor(pharmacist), clientAddress: null, approval: {} });
+      decided.push(id);
+    }
+    const log = await exportCsv({ from: since, to: new Date(Date.now() + 60_000).toISOString() });
+    expect(log.status, log.text).toBe(200);
+    expect(log.headers.get("x-record-count")).toBe(String(decided.length));
+    expect(referenceIDs(log)).toEqual([...decided].sort());
+    const times = log.rows.map((r) => r.transferDateTime);
+    expect(times).toEqual([...times].sort());
   });
 });

@@ -18,6 +18,8 @@ import { countDecided, selectExportBatch, type DecidedFilter } from "@/lib/trans
 import type { RowOf } from "@/lib/db/kysely";
 
 export const EXPORT_BATCH = 500;
+/** The first batch is small, so the download starts (its first page arrives) before a whole batch is built. */
+export const EXPORT_FIRST_BATCH = 50;
 
 /** `any`: every controlled schedule (II-V); `all`: every transfer, controlled or not (the default). */
 export const EXPORT_SCHEDULES = [...SCHEDULES, "any", "all"] as const;
@@ -233,10 +235,10 @@ export async function exportTransfers(query: TransferExportQuery, actor: Actor):
   async function* lines(): AsyncGenerator<string> {
     yield csvRow(TRANSFER_EXPORT_COLUMNS);
     let after: { at: Date; id: string } | null = null;
-    for (;;) {
-      const rows: ExportRow[] = await selectExportBatch(filter, after, EXPORT_BATCH).execute();
+    for (let batch = EXPORT_FIRST_BATCH; ; batch = EXPORT_BATCH) {
+      const rows: ExportRow[] = await selectExportBatch(filter, after, batch).execute();
       for (const row of rows) yield lineOf(row);
-      if (rows.length < EXPORT_BATCH) return;
+      if (rows.length < batch) return;
       const last: ExportRow = rows[rows.length - 1]!;
       after = { at: last.decided_at, id: last.transfer_id };
     }

@@ -120,10 +120,9 @@ async function claimDueAttempt(callbackId: string): Promise<Claim | "claimed-els
   const now = new Date();
   const lease = new Date(now.getTime() + attemptLeaseMs());
   const interruptedBefore = new Date(now.getTime() - attemptLeaseMs());
-  // On the pool, prepared: it runs for every callback a job is woken for.
+  // On the pool, without Prisma's per-statement cost (lib/db/pool-query.ts).
   const rows = await poolQuery(
     claimDueAttemptStatement({ callbackId, earlyToleranceMs: EARLY_TOLERANCE_MS, now, lease, interruptedBefore }),
-    "claim_due_callback_attempt",
   );
   const row = rows[0];
   if (!row) return undefined;

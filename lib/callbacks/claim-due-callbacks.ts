@@ -25,7 +25,8 @@ export async function claimDueCallbacks(opts: ClaimDueCallbacksOptions): Promise
   const now = new Date();
   const lease = new Date(now.getTime() + attemptLeaseMs());
   const interruptedBefore = new Date(now.getTime() - attemptLeaseMs());
-  // On the pool, prepared: every batch of the worker runs it.
+  // On the pool, without Prisma's per-statement cost; not prepared: a generic plan of its array and LIMIT
+  // parameters is not what each batch needs.
   const rows = await poolQuery(
     claimDueCallbacksStatement({
       callbackIds,
@@ -35,7 +36,6 @@ export async function claimDueCallbacks(opts: ClaimDueCallbacksOptions): Promise
       lease,
       interruptedBefore,
     }),
-    "claim_due_callbacks",
   );
   return rows.map(({ moved: _moved, ...row }) => claimOf(row, now));
 }

@@ -25,9 +25,8 @@ export async function recordCallbackSuccesses(opts: RecordCallbackSuccessesOptio
   const excerpts = successes.map((s) => s.result.excerpt);
   const partnerIds = [...new Set(successes.map((s) => s.claim.callback.partner_id))];
   const now = new Date();
-  // On the pool, prepared: every delivered callback runs it.
+  // On the pool, without Prisma's per-statement cost (lib/db/pool-query.ts).
   await poolQuery(
     recordSuccessesStatement({ ids, attempts, codes, errors, latencies, types, excerpts, partnerIds, now }),
-    "record_callback_successes",
   );
 }

@@ -1,6 +1,6 @@
 // The callbacks' statements (typed: lib/db/kysely.ts): the outbox's jobs, the claims, the answers recorded.
-// The worker's statements run for every callback, so each is compiled once (lib/db/compiled-statement.ts)
-// and, where it runs on the pool, prepared once per connection.
+// The worker's statements run for every callback, so each is compiled once (lib/db/compiled-statement.ts);
+// most run on the pool, without Prisma's per-statement cost (lib/db/pool-query.ts).
 //
 // graphile-worker's own tables and functions (graphile_worker.jobs, add_job, remove_job) are not in
 // schema.prisma (its schema is installed by lib/callbacks/job-queue-schema.ts): they are written here, once,

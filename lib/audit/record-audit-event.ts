@@ -12,7 +12,14 @@
 // not part of the chain, as it was never meaningful for transactions that ran at the same time.
 import type { Prisma } from "@/generated/prisma/client";
 import { auditKey, chainedAuditHash, type HashedContent } from "@/lib/audit/audit-hash";
-import { auditChainAcquireCall, insertAuditRecord, selectAcquiredChain, type AcquiredChain } from "@/lib/audit/sql";
+import {
+  acquireChainStatement,
+  auditChainAcquireCall,
+  insertAuditRecord,
+  insertAuditRecordStatement,
+  type AcquiredChain,
+  type AuditRecordRow,
+} from "@/lib/audit/sql";
 import { inPrismaTx } from "@/lib/db/kysely";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
@@ -47,6 +54,16 @@ export function auditChainAcquireSql() {
 
 /** The INSERT of one record linked to `acquired`, its keyed hash computed here (the key never goes to SQL). */
 export function auditInsertSql(input: AuditEventInput, acquired: AcquiredChain) {
+  return insertAuditRecord(auditRecordRow(input, acquired));
+}
+
+/** auditInsertSql as a statement compiled once, for a transaction that runs it on its own. */
+export function auditInsertStatement(input: AuditEventInput, acquired: AcquiredChain) {
+  return insertAuditRecordStatement(auditRecordRow(input, acquired));
+}
+
+/** The record's row as written: linked to `acquired`, its keyed hash computed here (the key never goes to SQL). */
+export function auditRecordRow(input: AuditEventInput, acquired: AcquiredChain): AuditRecordRow {
   const key = auditKey();
   const event: HashedContent = {
     at: new Date(),
@@ -60,7 +77,7 @@ export function auditInsertSql(input: AuditEventInput, acquired: AcquiredChain) 
   const { chain, prev_hash: prevHash } = acquired;
   const hash = chainedAuditHash(key, chain, prevHash, event);
   const details = event.details === null ? null : JSON.stringify(event.details);
-  return insertAuditRecord({
+  return {
     at: event.at,
     userId: event.userId,
     actor: event.actor,
@@ -72,14 +89,14 @@ export function auditInsertSql(input: AuditEventInput, acquired: AcquiredChain) 
     hash,
     hashAlg: key.chainsAlg,
     chain,
-  });
+  };
 }
 
 async function append(tx: Db, input: AuditEventInput): Promise<void> {
   auditKey(); // before the lock: a missing key fails without waiting for anyone
   // One writer at a time per chain: the first free chain's lock, and the hash to link to, in one round trip.
-  const [acquired] = await inPrismaTx(tx, selectAcquiredChain(env().AUDIT_CHAINS));
-  await inPrismaTx(tx, auditInsertSql(input, acquired!));
+  const [acquired] = await inPrismaTx(tx, acquireChainStatement({ chains: env().AUDIT_CHAINS }));
+  await inPrismaTx(tx, auditInsertStatement(input, acquired!));
 }
 
 /**

@@ -1,6 +1,7 @@
 // The audit log's statements (typed: lib/db/kysely.ts). The record's keyed hash is computed by the caller
 // (record-audit-event.ts), so the key never reaches SQL.
 import { sql, type RawBuilder } from "kysely";
+import { compiledStatement } from "@/lib/db/compiled-statement";
 import { sqlDb } from "@/lib/db/kysely";
 
 /** A chain's lock taken and the hash its next record links to (audit_chain_acquire's row). */
@@ -18,6 +19,9 @@ export function auditChainAcquireCall(chains: number): RawBuilder<AcquiredChain>
 export function selectAcquiredChain(chains: number) {
   return sqlDb().selectFrom(auditChainAcquireCall(chains).as("a")).select(["a.chain", "a.prev_hash"]);
 }
+
+/** selectAcquiredChain compiled once (every audited action runs it). */
+export const acquireChainStatement = compiledStatement((v: { chains: number }) => selectAcquiredChain(v.chains));
 
 /** One audit_events row as written (the hash already computed over the same values). */
 export type AuditRecordRow = {
@@ -52,6 +56,9 @@ export function insertAuditRecord(r: AuditRecordRow) {
       chain: r.chain,
     });
 }
+
+/** insertAuditRecord compiled once (every audited action runs it). */
+export const insertAuditRecordStatement = compiledStatement((r: AuditRecordRow) => insertAuditRecord(r));
 
 /** Every chain's last record (one index probe per chain, on the (chain, id) index), chains 0..maxChain. */
 export function selectChainHeads(maxChain: number) {

@@ -1,16 +1,14 @@
 // The sender behind an API key on /v1 (lib/auth/sender-auth.ts), noting when the key was last used; and the
 // keys this process has seen valid, so that the intake can check a key inside its insert (one round trip).
-import { Prisma } from "@/generated/prisma/client";
+import type { Prisma } from "@/generated/prisma/client";
 import { API_KEY_PREFIX, looksLikeApiKey } from "@/lib/auth/api-keys";
 import { hasValidChecksum, sha256Hex } from "@/lib/auth/secrets";
-import { selectValidApiKey, touchApiKey } from "@/lib/auth/sql";
+import { selectKnownApiKeyStatement, selectValidApiKey, touchApiKey } from "@/lib/auth/sql";
+import { toPrismaSql } from "@/lib/db/kysely";
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 export type ApiKeySender = { partnerId: string; npis: string[]; keyId: string };
-
-/** What makes a key usable, over `api_keys k JOIN partners p`: the one definition both lookups use. */
-const KEY_IS_VALID = Prisma.sql`k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now()) AND p.suspended_at IS NULL`;
 
 /** The partner an API key belongs to, or null for an unknown, revoked or expired key or a suspended partner. */
 export async function findSenderByApiKey(apiKey: string): Promise<ApiKeySender | null> {
@@ -50,10 +48,13 @@ export function knownApiKey(apiKey: string): KnownApiKey | null {
   return knownKeys.get(sha256Hex(apiKey)) ?? null;
 }
 
-/** One row (the key's id) while the key is exactly as it was found: still valid, same partner, same NPIs. */
+/**
+ * One row (the key's id) while the key is exactly as it was found: still valid, same partner, same NPIs
+ * (selectKnownApiKeyStatement, lib/auth/sql.ts), as a Prisma.sql fragment for the intake's insert, which is
+ * still written with Prisma.sql.
+ */
 export function validApiKeySql(key: KnownApiKey): Prisma.Sql {
-  return Prisma.sql`
-    SELECT k.id FROM api_keys k JOIN partners p ON p.id = k.partner_id
-     WHERE k.hash = ${key.hash} AND k.id = ${key.keyId} AND k.partner_id = ${key.partnerId}
-       AND p.npis = ${key.npis}::text[] AND ${KEY_IS_VALID}`;
+  return toPrismaSql(
+    selectKnownApiKeyStatement({ hash: key.hash, keyId: key.keyId, partnerId: key.partnerId, npis: key.npis }),
+  );
 }

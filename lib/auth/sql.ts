@@ -1,7 +1,8 @@
 // The sign-in's, sessions', API keys' and OAuth tokens' statements (typed: lib/db/kysely.ts). Row locks run
 // inside the caller's Prisma transaction (inPrismaTx); the rest run on the pool.
-import { sql } from "kysely";
-import { sqlDb } from "@/lib/db/kysely";
+import { sql, type ExpressionBuilder } from "kysely";
+import { compiledStatement } from "@/lib/db/compiled-statement";
+import { sqlDb, type Database } from "@/lib/db/kysely";
 
 const now = sql<Date>`now()`;
 const secondsAgo = (seconds: number) => sql<Date>`now() - make_interval(secs => ${seconds}::float8)`;
@@ -15,10 +16,36 @@ export function selectValidApiKey(hash: string) {
     .innerJoin("partners as p", "p.id", "k.partner_id")
     .select(["k.id", "k.partner_id", "p.npis", "k.last_used_at"])
     .where("k.hash", "=", hash)
-    .where("k.revoked_at", "is", null)
-    .where((eb) => eb.or([eb("k.expires_at", "is", null), eb("k.expires_at", ">", now)]))
-    .where("p.suspended_at", "is", null);
+    .where(keyIsValid);
 }
+
+type KeyAndPartner = ExpressionBuilder<Database & { k: Database["api_keys"]; p: Database["partners"] }, "k" | "p">;
+
+/** What makes a key usable, over `api_keys k JOIN partners p`: the one definition both lookups use. */
+function keyIsValid(eb: KeyAndPartner) {
+  return eb.and([
+    eb("k.revoked_at", "is", null),
+    eb.or([eb("k.expires_at", "is", null), eb("k.expires_at", ">", now)]),
+    eb("p.suspended_at", "is", null),
+  ]);
+}
+
+/**
+ * One row (the key's id) while the key is exactly as it was found: still valid, same partner, same NPIs.
+ * Compiled once: the intake embeds it in every insert (find-sender-by-api-key.ts).
+ */
+export const selectKnownApiKeyStatement = compiledStatement(
+  (v: { hash: string; keyId: string; partnerId: string; npis: string[] }) =>
+    sqlDb()
+      .selectFrom("api_keys as k")
+      .innerJoin("partners as p", "p.id", "k.partner_id")
+      .select("k.id")
+      .where("k.hash", "=", v.hash)
+      .where("k.id", "=", v.keyId)
+      .where("k.partner_id", "=", v.partnerId)
+      .where("p.npis", "=", sql<string[]>`${v.npis}::text[]`)
+      .where(keyIsValid),
+);
 
 /** last_used_at at most once a minute per key; the guard keeps concurrent instances from piling up. */
 export function touchApiKey(keyId: string) {

@@ -3,34 +3,26 @@
 // never be sent twice).
 import type { Prisma } from "@/generated/prisma/client";
 import type { CallbackStatus } from "@/generated/prisma/enums";
+import {
+  claimDueAttemptStatement,
+  countAutomaticAttempts,
+  insertAttemptClaim,
+  lockCallback as lockCallbackStatement,
+  lockCallbackForAttempt as lockForAttemptStatement,
+  markInterruptedAttempts,
+  type CallbackRow,
+  type PartnerRow,
+} from "@/lib/callbacks/sql";
+import { execInPrismaTx, inPrismaTx } from "@/lib/db/kysely";
+import { poolQuery } from "@/lib/db/pool-query";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { scheduleDelivery } from "@/lib/callbacks/job-queue";
 
+export type { CallbackRow, PartnerRow } from "@/lib/callbacks/sql";
+
 export type Tx = Prisma.TransactionClient;
 export type Status = CallbackStatus;
-
-export type CallbackRow = {
-  id: string;
-  transfer_id: string;
-  partner_id: string;
-  payload: unknown;
-  status: Status;
-  attempt_count: number;
-  next_attempt_at: Date | null;
-  created_at: Date;
-  /** The database's clock, which graphile-worker's run_at is compared with. */
-  db_now: Date;
-};
-
-export type PartnerRow = {
-  callback_url: string;
-  webhook_secret: string;
-  previous_webhook_secret: string | null;
-  previous_secret_expires_at: Date | null;
-  outbound_header_name: string | null;
-  outbound_header_value: string | null;
-};
 
 export type DeliveryOutcome =
   | "missing"
@@ -61,10 +53,7 @@ export type Claim = {
 };
 
 export async function lockCallback(tx: Tx, callbackId: string): Promise<CallbackRow | undefined> {
-  const rows = await tx.$queryRaw<CallbackRow[]>`
-    SELECT id, transfer_id, partner_id, payload, status::text AS status, attempt_count, next_attempt_at, created_at,
-           clock_timestamp() AS db_now
-      FROM callbacks WHERE id = ${callbackId} FOR UPDATE`;
+  const rows = await inPrismaTx(tx, lockCallbackStatement(callbackId));
   return rows[0];
 }
 
@@ -73,13 +62,7 @@ async function lockCallbackForAttempt(
   tx: Tx,
   callbackId: string,
 ): Promise<{ callback: CallbackRow; partner: PartnerRow } | undefined> {
-  const rows = await tx.$queryRaw<(CallbackRow & { [K in keyof PartnerRow]: PartnerRow[K] | null })[]>`
-    SELECT c.id, c.transfer_id, c.partner_id, c.payload, c.status::text AS status, c.attempt_count, c.next_attempt_at,
-           c.created_at, clock_timestamp() AS db_now,
-           p.callback_url, p.webhook_secret, p.previous_webhook_secret, p.previous_secret_expires_at,
-           p.outbound_header_name, p.outbound_header_value
-      FROM callbacks c LEFT JOIN partners p ON p.id = c.partner_id
-     WHERE c.id = ${callbackId} FOR UPDATE OF c`;
+  const rows = await inPrismaTx(tx, lockForAttemptStatement(callbackId));
   const row = rows[0];
   if (!row) return undefined;
   if (row.callback_url === null || row.webhook_secret === null)
@@ -126,8 +109,6 @@ export function claimOf(
   };
 }
 
-type ClaimRow = CallbackRow & PartnerRow & { claimed: number | null; prior_automatic: number };
-
 /**
  * The usual case in one statement (no transaction round trips): an automatic attempt of a PENDING callback
  * that is due. Locks the callback, marks attempts whose worker died as interrupted, inserts the attempt row
@@ -139,33 +120,10 @@ async function claimDueAttempt(callbackId: string): Promise<Claim | "claimed-els
   const now = new Date();
   const lease = new Date(now.getTime() + attemptLeaseMs());
   const interruptedBefore = new Date(now.getTime() - attemptLeaseMs());
-  const rows = await db().$queryRaw<ClaimRow[]>`
-    WITH c AS (
-      SELECT c.id, c.transfer_id, c.partner_id, c.payload, c.status::text AS status, c.attempt_count, c.next_attempt_at,
-             c.created_at, clock_timestamp() AS db_now,
-             p.callback_url, p.webhook_secret, p.previous_webhook_secret, p.previous_secret_expires_at,
-             p.outbound_header_name, p.outbound_header_value
-        FROM callbacks c JOIN partners p ON p.id = c.partner_id
-       WHERE c.id = ${callbackId} AND c.status = 'PENDING'
-         AND (c.next_attempt_at IS NULL OR c.next_attempt_at <= clock_timestamp() + ${EARLY_TOLERANCE_MS}::int * interval '1 millisecond')
-         FOR UPDATE OF c),
-    interrupted AS (
-      UPDATE callback_attempts
-         SET error = 'interrupted: no answer was recorded (the worker stopped during the attempt)'
-       WHERE callback_id = ${callbackId} AND EXISTS (SELECT 1 FROM c WHERE c.attempt_count > 0)
-         AND status_code IS NULL AND error IS NULL AND started_at < ${interruptedBefore}::timestamptz),
-    attempt AS (
-      INSERT INTO callback_attempts (callback_id, attempt_number, started_at, manual)
-      SELECT c.id, c.attempt_count + 1, ${now}::timestamptz, false FROM c
-      ON CONFLICT (callback_id, attempt_number) DO NOTHING
-      RETURNING attempt_number),
-    claimed AS (
-      UPDATE callbacks SET attempt_count = attempt.attempt_number, next_attempt_at = ${lease}::timestamptz
-        FROM attempt WHERE callbacks.id = ${callbackId}
-      RETURNING callbacks.attempt_count)
-    SELECT c.*, (SELECT attempt_count FROM claimed) AS claimed,
-           (SELECT count(*)::int FROM callback_attempts a WHERE a.callback_id = c.id AND NOT a.manual) AS prior_automatic
-      FROM c`;
+  // On the pool, without Prisma's per-statement cost (lib/db/pool-query.ts).
+  const rows = await poolQuery(
+    claimDueAttemptStatement({ callbackId, earlyToleranceMs: EARLY_TOLERANCE_MS, now, lease, interruptedBefore }),
+  );
   const row = rows[0];
   if (!row) return undefined;
   if (row.claimed === null) return "claimed-elsewhere";
@@ -194,34 +152,19 @@ export async function claimAttempt(callbackId: string, manual: boolean): Promise
       }
       // Attempts whose worker died before recording anything: say so on the timeline.
       if (!firstAttempt) {
-        await tx.$executeRaw`
-          UPDATE callback_attempts
-             SET error = 'interrupted: no answer was recorded (the worker stopped during the attempt)'
-           WHERE callback_id = ${callbackId} AND status_code IS NULL AND error IS NULL
-             AND started_at < ${new Date(now.getTime() - attemptLeaseMs())}::timestamptz`;
+        await execInPrismaTx(tx, markInterruptedAttempts(callbackId, new Date(now.getTime() - attemptLeaseMs())));
       }
     }
     const attemptNumber = callback.attempt_count + 1;
     const lease = manual ? callback.next_attempt_at : new Date(now.getTime() + attemptLeaseMs());
     // The attempt row is the claim; the callback row moves on only if the claim was ours.
-    const claimed = await tx.$queryRaw<{ attempt_count: number }[]>`
-      WITH attempt AS (
-        INSERT INTO callback_attempts (callback_id, attempt_number, started_at, manual)
-        VALUES (${callbackId}, ${attemptNumber}, ${now}::timestamptz, ${manual})
-        ON CONFLICT (callback_id, attempt_number) DO NOTHING
-        RETURNING attempt_number)
-      UPDATE callbacks SET attempt_count = ${attemptNumber}, next_attempt_at = ${lease}::timestamptz
-       WHERE id = ${callbackId} AND EXISTS (SELECT 1 FROM attempt)
-      RETURNING attempt_count`;
+    const claimed = await inPrismaTx(tx, insertAttemptClaim({ callbackId, attemptNumber, now, manual, lease }));
     if (claimed.length === 0) return "claimed-elsewhere";
     const automaticAttempts = firstAttempt
       ? manual
         ? 0
         : 1
-      : ((
-          await tx.$queryRaw<{ n: number }[]>`
-            SELECT count(*)::int AS n FROM callback_attempts WHERE callback_id = ${callbackId} AND NOT manual`
-        )[0]?.n ?? attemptNumber);
+      : ((await inPrismaTx(tx, countAutomaticAttempts(callbackId)))[0]?.n ?? attemptNumber);
     return { callback, partner, attemptNumber, automaticAttempts, startedAt: now };
   });
 }

@@ -10,6 +10,7 @@
 // out and the next job claims attempt N+1 (a duplicate of a delivery is possible then, a lost one is not;
 // receivers deduplicate by webhook-id).
 import { openSecret, secretOwner } from "@/lib/crypto/secret-box";
+import { execInPrismaTx, inPrismaTx } from "@/lib/db/kysely";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
@@ -29,6 +30,16 @@ import {
 } from "@/lib/callbacks/post-callback";
 import { planRetry, parseRetryAfter } from "@/lib/callbacks/retry-schedule";
 import { webhookHeaders } from "@/lib/callbacks/signature";
+import {
+  markPartnerFailing,
+  markPartnerGone,
+  recordAttemptAnswer,
+  selectLatestAutomaticAttempt,
+  setLastAnswer,
+  setNextAttemptAt,
+  setTransferCallbackStatus as transferCallbackStatus,
+  settleCallback,
+} from "@/lib/callbacks/sql";
 import { isUsableOutboundHeaderName } from "@/lib/partners/credential-rules";
 import {
   claimAttempt,
@@ -90,7 +101,7 @@ export function describeFailure(result: AttemptResult): string {
 }
 
 async function setTransferCallbackStatus(tx: Tx, transferId: string, status: Status): Promise<void> {
-  await tx.$executeRaw`UPDATE transfers SET callback_status = ${status}::"CallbackStatus" WHERE id = ${transferId}`;
+  await execInPrismaTx(tx, transferCallbackStatus(transferId, status));
 }
 
 /**
@@ -108,24 +119,30 @@ export async function recordOutcome(claim: Claim, result: AttemptResult, manual:
     if (!current) return "missing";
     const now = new Date();
 
-    await tx.$executeRaw`
-      UPDATE callback_attempts
-         SET status_code = ${result.statusCode}, error = ${result.error}, latency_ms = ${result.latencyMs},
-             sender_response_type = ${result.sender?.responseType ?? null},
-             sender_error_type = ${result.sender?.errorType ?? null},
-             sender_error_description = ${result.sender?.description ?? null},
-             response_excerpt = ${result.excerpt}
-       WHERE callback_id = ${callbackId} AND attempt_number = ${claim.attemptNumber}`;
+    await execInPrismaTx(
+      tx,
+      recordAttemptAnswer({
+        callbackId,
+        attemptNumber: claim.attemptNumber,
+        statusCode: result.statusCode,
+        error: result.error,
+        latencyMs: result.latencyMs,
+        senderResponseType: result.sender?.responseType ?? null,
+        senderErrorType: result.sender?.errorType ?? null,
+        senderErrorDescription: result.sender?.description ?? null,
+        excerpt: result.excerpt,
+      }),
+    );
 
     if (isRefusedBySender(result)) {
       // The sender received the callback and could not process it: retrying the same body cannot help, and
       // its guides treat this as a client error. A person fixes the cause and redelivers. A callback the
       // sender already acknowledged stays DELIVERED.
       if (current.status !== "DELIVERED") {
-        await tx.$executeRaw`
-          UPDATE callbacks SET status = 'REFUSED', next_attempt_at = NULL, last_status_code = ${result.statusCode},
-                 last_error = ${describeFailure(result)}
-           WHERE id = ${callbackId}`;
+        await execInPrismaTx(
+          tx,
+          settleCallback(callbackId, "REFUSED", { statusCode: result.statusCode, error: describeFailure(result) }),
+        );
         await setTransferCallbackStatus(tx, current.transfer_id, "REFUSED");
         await cancelScheduledDelivery(tx, callbackId);
       }
@@ -133,14 +150,13 @@ export async function recordOutcome(claim: Claim, result: AttemptResult, manual:
     }
     // The latest automatic attempt owns the retry schedule. A later one exists only when this attempt
     // outlived its lease; manual attempts ("Redeliver") never take the schedule over.
-    const latest = await tx.$queryRaw<{ n: number | null }[]>`
-      SELECT max(attempt_number)::int AS n FROM callback_attempts WHERE callback_id = ${callbackId} AND NOT manual`;
+    const latest = await inPrismaTx(tx, selectLatestAutomaticAttempt(callbackId));
     const ownsSchedule = !manual && current.status === "PENDING" && latest[0]?.n === claim.attemptNumber;
 
     if (result.interrupted) {
       // Not the partner's fault: hand the callback straight to the next worker.
       if (ownsSchedule) {
-        await tx.$executeRaw`UPDATE callbacks SET next_attempt_at = ${now}::timestamptz WHERE id = ${callbackId}`;
+        await execInPrismaTx(tx, setNextAttemptAt(callbackId, now));
         await scheduleDelivery(tx, callbackId, now);
       }
       return "interrupted";
@@ -148,25 +164,23 @@ export async function recordOutcome(claim: Claim, result: AttemptResult, manual:
 
     if (result.statusCode === 410) {
       if (current.status === "PENDING" || current.status === "FAILED" || current.status === "REFUSED") {
-        await tx.$executeRaw`
-          UPDATE callbacks SET status = 'GONE', next_attempt_at = NULL, last_status_code = 410,
-                 last_error = 'the endpoint answered 410 Gone: no more attempts'
-           WHERE id = ${callbackId}`;
+        await execInPrismaTx(
+          tx,
+          settleCallback(callbackId, "GONE", {
+            statusCode: 410,
+            error: "the endpoint answered 410 Gone: no more attempts",
+          }),
+        );
         await setTransferCallbackStatus(tx, current.transfer_id, "GONE");
         await cancelScheduledDelivery(tx, callbackId);
       }
-      await tx.$executeRaw`
-        UPDATE partners SET callback_gone_at = coalesce(callback_gone_at, ${now}::timestamptz) WHERE id = ${current.partner_id}`;
+      await execInPrismaTx(tx, markPartnerGone(current.partner_id, now));
       return "gone";
     }
 
-    await tx.$executeRaw`
-      UPDATE partners SET callback_failing_since = ${claim.startedAt}::timestamptz
-       WHERE id = ${current.partner_id} AND callback_failing_since IS NULL`;
+    await execInPrismaTx(tx, markPartnerFailing(current.partner_id, claim.startedAt));
     if (current.status !== "DELIVERED") {
-      await tx.$executeRaw`
-        UPDATE callbacks SET last_status_code = ${result.statusCode}, last_error = ${describeFailure(result)}
-         WHERE id = ${callbackId}`;
+      await execInPrismaTx(tx, setLastAnswer(callbackId, result.statusCode, describeFailure(result)));
     }
     if (!ownsSchedule) return manual ? "manual-failed" : "claimed-elsewhere";
 
@@ -178,13 +192,13 @@ export async function recordOutcome(claim: Claim, result: AttemptResult, manual:
       scale: env().CALLBACK_RETRY_SCALE,
     });
     if (plan.kind === "give-up") {
-      await tx.$executeRaw`UPDATE callbacks SET status = 'FAILED', next_attempt_at = NULL WHERE id = ${callbackId}`;
+      await execInPrismaTx(tx, settleCallback(callbackId, "FAILED"));
       await setTransferCallbackStatus(tx, current.transfer_id, "FAILED");
       // A callback claimed by another's job still has its own job waiting at the lease's end.
       await cancelScheduledDelivery(tx, callbackId);
       return "failed";
     }
-    await tx.$executeRaw`UPDATE callbacks SET next_attempt_at = ${plan.at}::timestamptz WHERE id = ${callbackId}`;
+    await execInPrismaTx(tx, setNextAttemptAt(callbackId, plan.at));
     await scheduleDelivery(tx, callbackId, plan.at);
     return "retry-scheduled";
   });

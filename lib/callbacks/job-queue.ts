@@ -6,10 +6,18 @@
 // waiting job (or, when that job is running, leaves it to finish and queues a new one), so a callback never
 // has two waiting automatic jobs. A pharmacist's "Redeliver" is a job of its own under another key, so the
 // retry schedule cannot overwrite it.
-import { Prisma } from "@/generated/prisma/client";
-import { db } from "@/lib/db/prisma";
+import type { Prisma } from "@/generated/prisma/client";
+import {
+  addDeliveryJob,
+  cancelDeliveryStatement,
+  queueStrandedCallbacks as queueStrandedStatement,
+  removeDeliveryJob,
+  scheduleDeliveryStatement,
+  selectRedeliveryJob,
+} from "@/lib/callbacks/sql";
+import { execInPrismaTx } from "@/lib/db/kysely";
 
-export const DELIVER_TASK = "deliver-callback";
+export { DELIVER_TASK } from "@/lib/callbacks/sql";
 export const RECONCILE_TASK = "reconcile-callbacks";
 
 export type DeliverJobPayload = { callbackId: string; manual?: boolean };
@@ -27,44 +35,35 @@ export const redeliveryJobKey = (callbackId: string) => `redeliver:${callbackId}
 export const FIRST_ATTEMPT_PRIORITY = 0;
 export const LATER_ATTEMPT_PRIORITY = 1;
 
+const priorityOf = (runAt: Date | null) => (runAt === null ? FIRST_ATTEMPT_PRIORITY : LATER_ATTEMPT_PRIORITY);
+
 /**
  * The call that queues (or moves) a callback's automatic delivery job to run at `runAt` (now when null: the
- * first attempt), as an SQL fragment, so that a statement that writes the callback can queue its job in the
- * same round trip.
+ * first attempt), as an SQL expression (lib/callbacks/sql.ts), so that a statement that writes the callback
+ * can queue its job in the same round trip.
  */
-export function deliveryJobSql(callbackId: string, runAt: Date | null): Prisma.Sql {
-  return Prisma.sql`graphile_worker.add_job(
-      ${DELIVER_TASK}::text,
-      json_build_object('callbackId', ${callbackId}::text),
-      run_at := coalesce(${runAt}::timestamptz, now()),
-      job_key := ${callbackId}::text,
-      priority := ${runAt === null ? FIRST_ATTEMPT_PRIORITY : LATER_ATTEMPT_PRIORITY}::int
-    )`;
+export function deliveryJobSql(callbackId: string, runAt: Date | null) {
+  return addDeliveryJob(callbackId, runAt, priorityOf(runAt));
 }
 
 /** Queues (or moves) the callback's automatic delivery job to run at `runAt` (now when null: the first attempt). */
 export async function scheduleDelivery(tx: Tx, callbackId: string, runAt: Date | null): Promise<void> {
-  await tx.$executeRaw`SELECT ${deliveryJobSql(callbackId, runAt)}`;
+  await execInPrismaTx(tx, scheduleDeliveryStatement({ callbackId, runAt, priority: priorityOf(runAt) }));
 }
 
 /** Queues a one-off manual delivery ("Redeliver"), to run now. */
 export async function scheduleRedelivery(tx: Tx, callbackId: string): Promise<void> {
-  await tx.$executeRaw`
-    SELECT graphile_worker.add_job(
-      ${DELIVER_TASK}::text,
-      json_build_object('callbackId', ${callbackId}::text, 'manual', true),
-      job_key := ${redeliveryJobKey(callbackId)}::text
-    )`;
+  await execInPrismaTx(tx, selectRedeliveryJob(callbackId, redeliveryJobKey(callbackId)));
+}
+
+/** The SQL expression that cancels the automatic job, for statements that do more at once. */
+export function removeScheduledDeliverySql(callbackId: string) {
+  return removeDeliveryJob(callbackId);
 }
 
 /** Drops the callback's waiting automatic job (the callback is settled); a running one is left to finish. */
-/** The SQL expression that cancels the automatic job, for statements that do more at once. */
-export function removeScheduledDeliverySql(callbackId: string): Prisma.Sql {
-  return Prisma.sql`graphile_worker.remove_job(${callbackId}::text)`;
-}
-
 export async function cancelScheduledDelivery(tx: Tx, callbackId: string): Promise<void> {
-  await tx.$executeRaw`SELECT ${removeScheduledDeliverySql(callbackId)}`;
+  await execInPrismaTx(tx, cancelDeliveryStatement({ callbackId }));
 }
 
 /**
@@ -93,21 +92,6 @@ function isDeadlock(err: unknown): boolean {
 }
 
 async function queueStrandedCallbacks(): Promise<number> {
-  const rows = await db().$queryRaw<{ queued: number }[]>`
-    WITH stranded AS (
-      SELECT c.id, c.next_attempt_at FROM callbacks c
-       WHERE c.status = 'PENDING'
-         AND NOT EXISTS (
-           SELECT 1 FROM graphile_worker.jobs j
-            WHERE j.key = c.id AND j.locked_at IS NULL AND j.attempts < j.max_attempts)
-    ), queued AS (
-      SELECT graphile_worker.add_job(
-        ${DELIVER_TASK}::text,
-        json_build_object('callbackId', s.id),
-        run_at := greatest(coalesce(s.next_attempt_at, now()), now()),
-        job_key := s.id
-      ) FROM stranded s ORDER BY s.id
-    )
-    SELECT count(*)::int AS queued FROM queued`;
-  return rows[0]?.queued ?? 0;
+  const row = await queueStrandedStatement().executeTakeFirst();
+  return row?.queued ?? 0;
 }

@@ -9,13 +9,18 @@
 // meanwhile; and only where this attempt still owns the retry schedule, the next attempt planned
 // (planRetry) and its job moved, or the callback given up as FAILED. The kinds recordOutcome treats apart
 // (the sender's refusal, 410 Gone, an interrupted attempt, a manual one) still go through it.
-import { Prisma } from "@/generated/prisma/client";
 import { isRefusedBySender } from "@/lib/callbacks/callback-answer";
 import type { Claim, DeliveryOutcome } from "@/lib/callbacks/claim-callback-attempt";
 import { describeFailure } from "@/lib/callbacks/deliver-callback";
-import { DELIVER_TASK, LATER_ATTEMPT_PRIORITY } from "@/lib/callbacks/job-queue";
+import { LATER_ATTEMPT_PRIORITY } from "@/lib/callbacks/job-queue";
 import { isSuccess, type AttemptResult } from "@/lib/callbacks/post-callback";
 import { parseRetryAfter, planRetry } from "@/lib/callbacks/retry-schedule";
+import {
+  latestAutomaticAttemptsStatement,
+  lockFailedCallbacksStatement,
+  recordFailuresStatement,
+  type FailureValues,
+} from "@/lib/callbacks/sql";
 import { poolTransaction } from "@/lib/db/pool-transaction";
 import { env } from "@/lib/env";
 
@@ -26,21 +31,15 @@ export function isOrdinaryFailure(result: AttemptResult): boolean {
   return !isSuccess(result) && !result.interrupted && result.statusCode !== 410 && !isRefusedBySender(result);
 }
 
-type Current = { id: string; status: string; transfer_id: string; created_at: Date };
-
 /** Each failure's outcome, by callback id. Throws on database trouble (nothing is then written). */
 export async function recordCallbackFailures(failures: CallbackFailure[]): Promise<Map<string, DeliveryOutcome>> {
   const outcomes = new Map<string, DeliveryOutcome>();
   if (failures.length === 0) return outcomes;
   const ids = failures.map((f) => f.claim.callback.id);
   return poolTransaction(async (tx) => {
-    const current = await tx.query<Current>(Prisma.sql`
-      SELECT id, status::text AS status, transfer_id, created_at FROM callbacks
-       WHERE id = ANY(${ids}::text[]) ORDER BY id FOR UPDATE`);
+    const current = await tx.query(lockFailedCallbacksStatement({ ids }));
     // Read after the locks are held, as recordOutcome reads it: an attempt that outlived its lease may have a later one.
-    const latest = await tx.query<{ callback_id: string; n: number }>(Prisma.sql`
-      SELECT callback_id, max(attempt_number)::int AS n FROM callback_attempts
-       WHERE callback_id = ANY(${ids}::text[]) AND NOT manual GROUP BY callback_id`);
+    const latest = await tx.query(latestAutomaticAttemptsStatement({ ids }));
     const rows = new Map(current.map((r) => [r.id, r]));
     const latestOf = new Map(latest.map((r) => [r.callback_id, r.n]));
     const now = new Date();
@@ -102,42 +101,14 @@ export async function recordCallbackFailures(failures: CallbackFailure[]): Promi
       outcomes.set(id, !owns ? "claimed-elsewhere" : plan?.kind === "give-up" ? "failed" : "retry-scheduled");
     }
     if (w.ids.length === 0) return outcomes;
-    await tx.query(Prisma.sql`
-      WITH f AS (
-        SELECT * FROM unnest(${w.ids}::text[], ${w.attempts}::int[], ${w.codes}::int[], ${w.errors}::text[],
-                             ${w.latencies}::int[], ${w.responseTypes}::text[], ${w.errorTypes}::text[],
-                             ${w.descriptions}::text[], ${w.excerpts}::text[], ${w.writeLast}::boolean[],
-                             ${w.lastErrors}::text[], ${w.owns}::boolean[], ${w.nextAt}::timestamptz[],
-                             ${w.giveUp}::boolean[])
-            AS f(callback_id, attempt_number, status_code, error, latency_ms, sender_response_type,
-                 sender_error_type, sender_error_description, response_excerpt, write_last, last_error, owns,
-                 next_at, give_up)),
-      attempt AS (
-        UPDATE callback_attempts a
-           SET status_code = f.status_code, error = f.error, latency_ms = f.latency_ms,
-               sender_response_type = f.sender_response_type, sender_error_type = f.sender_error_type,
-               sender_error_description = f.sender_error_description, response_excerpt = f.response_excerpt
-          FROM f WHERE a.callback_id = f.callback_id AND a.attempt_number = f.attempt_number),
-      partner AS (
-        UPDATE partners p SET callback_failing_since = s.since
-          FROM unnest(${[...failingSince.keys()]}::text[], ${[...failingSince.values()]}::timestamptz[]) AS s(id, since)
-         WHERE p.id = s.id AND p.callback_failing_since IS NULL),
-      callback AS (
-        UPDATE callbacks c
-           SET last_status_code = CASE WHEN f.write_last THEN f.status_code ELSE c.last_status_code END,
-               last_error = CASE WHEN f.write_last THEN f.last_error ELSE c.last_error END,
-               status = CASE WHEN f.give_up THEN 'FAILED' ELSE c.status END,
-               next_attempt_at = CASE WHEN f.give_up THEN NULL WHEN f.owns THEN f.next_at ELSE c.next_attempt_at END
-          FROM f WHERE c.id = f.callback_id AND (f.write_last OR f.owns)),
-      transfer AS (
-        UPDATE transfers SET callback_status = 'FAILED' WHERE id = ANY(${givenUpTransfers}::text[])),
-      moved AS (
-        SELECT graphile_worker.add_job(${DELIVER_TASK}::text, json_build_object('callbackId', f.callback_id),
-                 run_at := f.next_at, job_key := f.callback_id, priority := ${LATER_ATTEMPT_PRIORITY}::int)
-          FROM f WHERE f.owns AND NOT f.give_up ORDER BY f.callback_id),
-      dropped AS (
-        SELECT graphile_worker.remove_job(f.callback_id) FROM f WHERE f.give_up ORDER BY f.callback_id)
-      SELECT (SELECT count(*) FROM moved) AS moved, (SELECT count(*) FROM dropped) AS dropped`);
+    const written: FailureValues = {
+      ...w,
+      failingPartners: [...failingSince.keys()],
+      failingSince: [...failingSince.values()],
+      givenUpTransfers,
+      laterPriority: LATER_ATTEMPT_PRIORITY,
+    };
+    await tx.query(recordFailuresStatement(written));
     return outcomes;
   });
 }

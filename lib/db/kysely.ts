@@ -12,8 +12,9 @@
 //     directly, prepared once per connection in a transaction, for the hot paths.
 import "server-only";
 import { Kysely, PostgresDialect, sql, type Compilable, type CompiledQuery, type RawBuilder } from "kysely";
-import type { Prisma } from "@/generated/prisma/client";
+import { Prisma } from "@/generated/prisma/client";
 import type { DB } from "@/generated/kysely/tables";
+import type { Statement } from "@/lib/db/pool-query";
 import { db, dbPool } from "@/lib/db/prisma";
 
 /**
@@ -47,8 +48,8 @@ export function sqlDb(): Kysely<Database> {
   return globalForKysely.kysely;
 }
 
-/** The row type a built statement returns. */
-export type RowOf<Q> = Q extends Compilable<infer R> ? R : never;
+/** The row type a built (or compiled: lib/db/compiled-statement.ts) statement returns. */
+export type RowOf<Q> = Q extends Compilable<infer R> ? R : Q extends CompiledQuery<infer R> ? R : never;
 
 /**
  * Runs a built statement inside a caller's Prisma interactive transaction. The text and the parameters are
@@ -56,28 +57,63 @@ export type RowOf<Q> = Q extends Compilable<infer R> ? R : never;
  * bigint, date as a UTC-midnight Date, so statements run this way cast int8 results (`::int`) when they
  * count.
  */
-export async function inPrismaTx<R>(tx: Prisma.TransactionClient, query: Compilable<R>): Promise<R[]> {
-  const compiled: CompiledQuery<R> = query.compile();
+export async function inPrismaTx<R>(tx: Prisma.TransactionClient, query: Statement<R>): Promise<R[]> {
+  const compiled = compiledOf(query);
   return tx.$queryRawUnsafe<R[]>(compiled.sql, ...compiled.parameters);
 }
 
+function compiledOf<R>(query: Statement<R>): CompiledQuery<R> {
+  return "compile" in query ? query.compile() : query;
+}
+
 /** Runs a built statement inside a caller's Prisma transaction, answering how many rows it changed. */
-export async function execInPrismaTx(tx: Prisma.TransactionClient, query: Compilable<unknown>): Promise<number> {
-  const compiled = query.compile();
+export async function execInPrismaTx(tx: Prisma.TransactionClient, query: Statement<unknown>): Promise<number> {
+  const compiled = compiledOf(query);
   return tx.$executeRawUnsafe(compiled.sql, ...compiled.parameters);
 }
 
 /**
- * A fragment built with Prisma.sql by code whose SQL has not moved to Kysely yet (e.g. the job queue's
- * graphile_worker.add_job call), as a Kysely expression with the same text and parameters.
+ * A fragment built with Prisma.sql by code whose SQL has not moved to Kysely yet, as a Kysely expression with
+ * the same text and parameters. A Kysely expression passes through as it is (a caller written when the
+ * fragment was still Prisma.sql keeps working).
  */
-export function fromPrismaSql<T>(fragment: Prisma.Sql): RawBuilder<T> {
+export function fromPrismaSql<T>(fragment: Prisma.Sql | RawBuilder<unknown>): RawBuilder<T> {
+  if (!(fragment instanceof Prisma.Sql)) return fragment.$castTo<T>();
   const strings = Object.assign([...fragment.strings], { raw: [...fragment.strings] });
   return sql<T>(strings, ...fragment.values);
 }
 
+const PLACEHOLDER = /\$(\d+)/g;
+const prismaStrings = new WeakMap<CompiledQuery<unknown>["query"], { strings: string[]; order: number[] }>();
+
+/**
+ * A compiled Kysely statement as a Prisma.sql fragment, for a statement still written with Prisma.sql that
+ * embeds it (the intake's insert embeds the key check): the text split at Kysely's $n, the values in their
+ * order, so Prisma numbers them afresh. Split once per compiled statement (its operation node is the key).
+ */
+export function toPrismaSql(compiled: CompiledQuery<unknown>): Prisma.Sql {
+  let split = prismaStrings.get(compiled.query);
+  if (!split) {
+    const strings: string[] = [];
+    const order: number[] = [];
+    let from = 0;
+    for (const m of compiled.sql.matchAll(PLACEHOLDER)) {
+      strings.push(compiled.sql.slice(from, m.index));
+      order.push(Number(m[1]) - 1);
+      from = m.index + m[0].length;
+    }
+    strings.push(compiled.sql.slice(from));
+    split = { strings, order };
+    prismaStrings.set(compiled.query, split);
+  }
+  return new Prisma.Sql(
+    split.strings,
+    split.order.map((i) => compiled.parameters[i]),
+  );
+}
+
 /** A built statement as a Prisma promise, for Prisma's batch `$transaction([...])` (it answers the rows changed). */
-export function prismaStatement(query: Compilable<unknown>) {
-  const compiled = query.compile();
+export function prismaStatement(query: Statement<unknown>) {
+  const compiled = compiledOf(query);
   return db().$executeRawUnsafe(compiled.sql, ...compiled.parameters);
 }

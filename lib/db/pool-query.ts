@@ -8,7 +8,7 @@
 // for one or two statements each. A statement is built with Kysely (lib/db/kysely.ts) or, in code not yet
 // moved to a domain's sql.ts, with Prisma.sql. Each is a single autocommit statement, as it was under $queryRaw; every
 // other query stays on Prisma. Errors are plain pg errors, which lib/db/errors.ts recognises as well.
-import type { Compilable } from "kysely";
+import type { Compilable, CompiledQuery } from "kysely";
 import type pg from "pg";
 import type { Prisma } from "@/generated/prisma/client";
 import { dbPool } from "@/lib/db/prisma";
@@ -16,12 +16,16 @@ import { dbPool } from "@/lib/db/prisma";
 /** A statement's text and values: the values are sent as $n, never spliced into the text. */
 export type PoolStatement = { text: string; values: unknown[] };
 
-/** A statement built with Kysely (typed: lib/db/kysely.ts) or with Prisma.sql, as text and values. */
-export function poolStatement(statement: Prisma.Sql | Compilable<unknown>): PoolStatement {
+/** What poolQuery and a pool transaction run: a Kysely statement, built or compiled once (lib/db/compiled-statement.ts). */
+export type Statement<R> = Compilable<R> | CompiledQuery<R>;
+
+/** A statement built with Kysely (typed: lib/db/kysely.ts), compiled, or written with Prisma.sql, as text and values. */
+export function poolStatement(statement: Prisma.Sql | Statement<unknown>): PoolStatement {
   if ("compile" in statement) {
     const { sql, parameters } = statement.compile();
-    return { text: sql, values: [...parameters] };
+    return { text: sql, values: parameters as unknown[] };
   }
+  if ("parameters" in statement) return { text: statement.sql, values: statement.parameters as unknown[] };
   return { text: statement.text, values: statement.values };
 }
 
@@ -31,9 +35,9 @@ export function poolStatement(statement: Prisma.Sql | Compilable<unknown>): Pool
  * per-request statements (the intake's insert, its rate-limit lease) would otherwise pay for every time in
  * PostgreSQL's CPU, on the same cores as the server.
  */
-export async function poolQuery<R>(statement: Compilable<R>, preparedAs?: string): Promise<R[]>;
+export async function poolQuery<R>(statement: Statement<R>, preparedAs?: string): Promise<R[]>;
 export async function poolQuery<T extends pg.QueryResultRow>(statement: Prisma.Sql, preparedAs?: string): Promise<T[]>;
-export async function poolQuery(statement: Prisma.Sql | Compilable<unknown>, preparedAs?: string): Promise<unknown[]> {
+export async function poolQuery(statement: Prisma.Sql | Statement<unknown>, preparedAs?: string): Promise<unknown[]> {
   const { text, values } = poolStatement(statement);
   const { rows } = preparedAs
     ? await dbPool().query({ name: preparedAs, text, values })

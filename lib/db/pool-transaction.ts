@@ -5,15 +5,14 @@
 // per connection, so PostgreSQL parses and plans it once. Any failure rolls back; errors are plain pg errors
 // (lib/db/errors.ts recognises them). Why poolQuery's statements skip Prisma: lib/db/pool-query.ts.
 import { createHash } from "node:crypto";
-import type { Compilable } from "kysely";
 import type pg from "pg";
 import type { Prisma } from "@/generated/prisma/client";
-import { poolStatement } from "@/lib/db/pool-query";
+import { poolStatement, type Statement } from "@/lib/db/pool-query";
 import { dbPool } from "@/lib/db/prisma";
 
 export type PoolTransaction = {
   /** One parameterised statement (Kysely's or Prisma.sql: values sent as $n, never spliced), prepared on first use. */
-  query<R>(statement: Compilable<R>): Promise<R[]>;
+  query<R>(statement: Statement<R>): Promise<R[]>;
   query<T extends pg.QueryResultRow>(statement: Prisma.Sql): Promise<T[]>;
 };
 
@@ -33,7 +32,7 @@ export async function poolTransaction<T>(work: (tx: PoolTransaction) => Promise<
   try {
     // Bounded as Prisma's interactive transactions were (20 s): a statement stuck on a lock fails instead.
     await client.query(`BEGIN; SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
-    const query = async (statement: Prisma.Sql | Compilable<unknown>): Promise<unknown[]> => {
+    const query = async (statement: Prisma.Sql | Statement<unknown>): Promise<unknown[]> => {
       const { text, values } = poolStatement(statement);
       return (await client.query({ name: statementName(text), text, values })).rows;
     };

@@ -1,10 +1,10 @@
 // The gauges that only PostgreSQL knows, the same for every instance: read by lib/ops/metrics.ts at most
-// once per 15 s. The statements: lib/ops/sql.ts; the job queue's lag reads graphile_worker's own table,
-// which the schema does not describe, so it stays raw SQL here.
-import { db } from "@/lib/db/prisma";
+// once per 15 s. The statements: lib/ops/sql.ts.
+import { sqlDb } from "@/lib/db/kysely";
 import {
   selectCallbacksByStatus,
   selectFailingPartners,
+  selectJobQueueLag,
   selectPendingByAge,
   selectSignInTroubles,
 } from "@/lib/ops/sql";
@@ -24,14 +24,11 @@ export type DatabaseGauges = {
 };
 
 export async function readDatabaseGauges(): Promise<DatabaseGauges> {
-  const client = db();
   const [pending, callbacks, partners, jobs, signIns, partnerAnswers] = await Promise.all([
     selectPendingByAge().execute(),
     selectCallbacksByStatus().execute(),
     selectFailingPartners().execute(),
-    client.$queryRaw<{ lag: number }[]>`
-      SELECT coalesce(extract(epoch FROM now() - min(run_at)), 0)::float8 AS lag
-        FROM graphile_worker.jobs WHERE locked_at IS NULL AND run_at <= now() AND attempts < max_attempts`,
+    selectJobQueueLag().execute(sqlDb()),
     selectSignInTroubles().execute(),
     readPartnerAnswerRates(),
   ]);
@@ -43,7 +40,7 @@ export async function readDatabaseGauges(): Promise<DatabaseGauges> {
     oldestPendingAgeSeconds: Math.max(0, p.oldest),
     callbacksByStatus: byStatus,
     failingPartners: partners.map((r) => ({ partnerId: r.id, failingSeconds: Math.max(0, r.seconds) })),
-    jobQueueLagSeconds: Math.max(0, jobs[0]?.lag ?? 0),
+    jobQueueLagSeconds: Math.max(0, jobs.rows[0]?.lag ?? 0),
     signInFailures15m: signIns[0]?.failures ?? 0,
     lockouts15m: signIns[0]?.lockouts ?? 0,
     partnerAnswers,

@@ -4,7 +4,8 @@
 // the database. Each check is named in the answer; none reveals versions, secrets or patient data.
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { db } from "@/lib/db/prisma";
+import { sqlDb } from "@/lib/db/kysely";
+import { selectAppliedMigrations } from "@/lib/ops/sql";
 import { isShuttingDown, workerHeartbeatAgeMs } from "@/lib/ops/lifecycle";
 
 export const WORKER_HEARTBEAT_MAX_AGE_MS = 30_000;
@@ -57,12 +58,8 @@ export async function checkReadiness(): Promise<Readiness> {
   const checks: ReadinessCheck[] = [];
   let applied: string[] | null = null;
   try {
-    const rows = await withTimeout(
-      db().$queryRaw<{ migration_name: string }[]>`
-        SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-      DATABASE_TIMEOUT_MS,
-    );
-    applied = rows.map((r) => r.migration_name);
+    const rows = await withTimeout(selectAppliedMigrations().execute(sqlDb()), DATABASE_TIMEOUT_MS);
+    applied = rows.rows.map((r) => r.migration_name);
     checks.push({ name: "database", ok: true });
   } catch (err) {
     // The message only: a connection error names host and port at most, never the password.

@@ -1,5 +1,7 @@
-// The database gauges' statements (typed: lib/db/kysely.ts). Each reads an index (transfers by status and
-// received_at, callbacks by status, audit events by action and time) or a small table.
+// The operations code's statements (typed: lib/db/kysely.ts): the database gauges, each reading an index
+// (transfers by status and received_at, callbacks by status, audit events by action and time) or a small
+// table, and the readiness check's migrations. Two read tables schema.prisma does not describe (graphile-
+// worker's jobs, Prisma Migrate's _prisma_migrations): their rows are typed here, once.
 import { sql, type Expression, type SqlBool } from "kysely";
 import { sqlDb } from "@/lib/db/kysely";
 
@@ -54,4 +56,17 @@ export function selectSignInTroubles() {
     ])
     .where("action", "in", [sql.lit("auth.sign_in_failed"), sql.lit("auth.locked_out")])
     .where("at", ">", sql<Date>`now() - interval '15 minutes'`);
+}
+
+/** How long the oldest runnable job has waited, in seconds (0 when none): graphile-worker's own table. */
+export function selectJobQueueLag() {
+  return sql<{ lag: number }>`
+    SELECT coalesce(extract(epoch FROM now() - min(run_at)), 0)::float8 AS lag
+      FROM graphile_worker.jobs WHERE locked_at IS NULL AND run_at <= now() AND attempts < max_attempts`;
+}
+
+/** The migrations applied and not rolled back (Prisma Migrate's table). */
+export function selectAppliedMigrations() {
+  return sql<{ migration_name: string }>`
+    SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
 }

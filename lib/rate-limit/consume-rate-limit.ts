@@ -4,8 +4,8 @@
 // credential costs one database write per lease instead of one per request, and concurrent requests do
 // not queue on the bucket's row lock. Small limits lease one at a time and stay exact; larger ones may
 // leave at most a lease's worth unused per process at a window's end.
-import { Prisma } from "@/generated/prisma/client";
 import { poolQuery } from "@/lib/db/pool-query";
+import { takeLeaseStatement } from "@/lib/rate-limit/sql";
 
 export type RateLimitResult = { allowed: boolean; limit: number; retryAfterSeconds: number };
 
@@ -22,16 +22,7 @@ export function leaseSize(limit: number): number {
 async function takeLease(key: string, limit: number, windowSeconds: number): Promise<void> {
   const size = leaseSize(limit);
   // On the pool, prepared (lib/db/pool-query.ts): it runs for every lease of every busy credential.
-  const rows = await poolQuery<{ count: number; window_start: Date }>(
-    Prisma.sql`
-    INSERT INTO rate_limit_buckets AS b (key, window_start, count)
-    VALUES (${key}::text, to_timestamp(floor(extract(epoch FROM now()) / ${windowSeconds}::int) * ${windowSeconds}::int), ${size}::int)
-    ON CONFLICT (key) DO UPDATE SET
-      count = CASE WHEN b.window_start = EXCLUDED.window_start THEN b.count + ${size}::int ELSE ${size}::int END,
-      window_start = EXCLUDED.window_start
-    RETURNING count, window_start`,
-    "take_rate_limit_lease",
-  );
+  const rows = await poolQuery(takeLeaseStatement({ key, windowSeconds, size }), "take_rate_limit_lease");
   const row = rows[0]!;
   const granted = Math.max(0, Math.min(size, limit - (row.count - size)));
   const windowEndsAt = row.window_start.getTime() + windowSeconds * 1000;

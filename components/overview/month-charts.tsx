@@ -27,6 +27,7 @@ import {
   sum,
 } from "@/components/overview/chart-style";
 import type { Overview } from "@/lib/overview/overview-views";
+import { ERROR_TYPES } from "@/lib/transfers/wire-constants";
 
 export function TimeToDecision({ o }: { o: Overview }) {
   const rows = o.last30Days.days.map((d) => ({ ...d, day: d.date.slice(5) }));
@@ -76,20 +77,28 @@ export function TimeToDecision({ o }: { o: Overview }) {
   );
 }
 
+const outcomeLabel = (errorType: string | null) => `Rejected: ${errorType ?? "no type"}`;
+
 export function Outcomes({ o }: { o: Overview }) {
-  const rows = o.last30Days.outcomes.map((x) => ({
-    label: x.decision === "APPROVED" ? "Approved" : `Rejected: ${x.errorType ?? "no type"}`,
+  const outcomes = o.last30Days.outcomes;
+  const rows = outcomes.map((x) => ({
+    label: x.decision === "APPROVED" ? "Approved" : outcomeLabel(x.errorType),
     count: x.count,
   }));
-  const approved = sum(o.last30Days.outcomes.filter((x) => x.decision === "APPROVED").map((x) => x.count));
-  const rejected = sum(o.last30Days.outcomes.filter((x) => x.decision === "REJECTED").map((x) => x.count));
+  const approved = sum(outcomes.filter((x) => x.decision === "APPROVED").map((x) => x.count));
+  const rejected = sum(outcomes.filter((x) => x.decision === "REJECTED").map((x) => x.count));
   const top = rows.find((r) => r.label !== "Approved");
+  // The table lists every outcome, none too: an error type first seen on a refresh fills its row rather than
+  // adding one, so an open table keeps its height.
+  const countOf = (label: string) => rows.find((r) => r.label === label)?.count ?? 0;
+  const labels = ["Approved", ...ERROR_TYPES.map(outcomeLabel)];
+  for (const r of rows) if (!labels.includes(r.label)) labels.push(r.label);
   return (
     <ChartFigure
       id="outcomes"
       title="Approvals and rejections, last 30 days"
       summary={`${approved} approved, ${rejected} rejected${top ? `; the most common rejection: ${top.label.replace("Rejected: ", "")} (${top.count})` : ""}.`}
-      table={{ columns: ["Outcome", "Transfers"], rows: rows.map((r) => [r.label, r.count]) }}
+      table={{ columns: ["Outcome", "Transfers"], rows: labels.map((label) => [label, countOf(label)]) }}
     >
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={rows.slice(0, 6)} layout="vertical" accessibilityLayer={false} margin={BAR_LIST_MARGIN}>

@@ -5,7 +5,7 @@
 // by hour, the partners' last hour and the immediate confirmations waiting. "Today" and the hours are the
 // store's calendar: the time zone of PHARMACY_NPI's alert settings (UTC when it has none). `now` is an option
 // so that tests pin the clock.
-import { db } from "@/lib/db/prisma";
+import { sqlDb } from "@/lib/db/kysely";
 import { findStoreTimeZone, localDateOf, localMidnights, shiftDate } from "@/lib/overview/overview-calendar";
 import {
   countArrivalsByHour,
@@ -14,14 +14,28 @@ import {
   countMissing,
   countOutcomes,
   measureDecisionTimes,
-  type DayRange,
-} from "@/lib/overview/overview-day-queries";
+} from "@/lib/overview/queries/day-figures";
+import type { DayRange } from "@/lib/overview/queries/executor";
+import {
+  countAnswersLastHour,
+  countDecisionsByHour,
+  countImmediateConfirmations,
+  countPendingByAge,
+  selectPartnerNames,
+} from "@/lib/overview/queries/live-figures";
+import {
+  selectRolledArrivals,
+  selectRolledDays,
+  selectRolledDelays,
+  selectRolledOutcomes,
+  selectRolledPartnerStates,
+  type RolledDays,
+} from "@/lib/overview/queries/rollups";
 import { histogramPercentile, type HistogramBin } from "@/lib/overview/histogram-percentile";
 import {
   AGE_BANDS,
   OVERVIEW_DAYS,
   USUAL_WEEKS,
-  type AgeBand,
   type Overview,
   type OverviewDay,
   type OverviewImmediate,
@@ -54,10 +68,14 @@ type Split = {
   live: DayRange;
 };
 
+/** The rolled-up days the overview reads, or null when it reads every day live. */
+const rolledDays = ({ tz, firstDay, rolledThrough }: Split): RolledDays | null =>
+  rolledThrough ? { tz, firstDay, rolledThrough } : null;
+
 export async function getOverview(options: GetOverviewOptions): Promise<Overview> {
   const now = options.now ?? new Date();
   const tz = options.timeZone ?? (await findStoreTimeZone());
-  const q = db();
+  const q = sqlDb();
   const [{ date: today, hour }, state] = await Promise.all([localDateOf(q, tz, now), findCompleteThrough(tz)]);
   const firstDay = shiftDate(today, -(OVERVIEW_DAYS - 1));
   const rolledThrough =
@@ -74,23 +92,8 @@ export async function getOverview(options: GetOverviewOptions): Promise<Overview
 
   const [arrivals, pending, decisionsToday, days, outcomes, partners, immediateConfirmation] = await Promise.all([
     readArrivals(split, usualDays, usualFrom!),
-    q.$queryRaw<{ band: AgeBand; count: number }[]>`
-      SELECT CASE
-               WHEN received_at > ${now}::timestamptz - interval '1 hour' THEN '0-1h'
-               WHEN received_at > ${now}::timestamptz - interval '2 hours' THEN '1-2h'
-               WHEN received_at > ${now}::timestamptz - interval '3 hours' THEN '2-3h'
-               WHEN received_at > ${now}::timestamptz - interval '4 hours' THEN '3-4h'
-               ELSE '4h+' END AS band,
-             count(*)::int AS count
-        FROM transfers
-       WHERE status = 'RECEIVED' AND received_at <= ${now}::timestamptz
-       GROUP BY 1`,
-    q.$queryRaw<{ hour: number; decision: string; count: number }[]>`
-      SELECT extract(hour FROM decided_at AT TIME ZONE ${tz})::int AS hour, decision::text AS decision,
-             count(*)::int AS count
-        FROM transfer_decisions
-       WHERE decided_at >= ${dayStart} AND decided_at <= ${now}::timestamptz
-       GROUP BY 1, 2`,
+    countPendingByAge(q, now).execute(),
+    countDecisionsByHour(q, tz, dayStart!, now).execute(),
     readDays(split),
     readOutcomes(split),
     options.withPartners ? readPartners(split) : Promise.resolve(undefined),
@@ -128,30 +131,21 @@ async function readArrivals(split: Split, usualDays: string[], usualFrom: Date):
   const { tz, rolledThrough, live } = split;
   const liveRange = { ...live, from: live.from > usualFrom ? live.from : usualFrom };
   const [rolled, counted] = await Promise.all([
-    rolledThrough
-      ? db().$queryRaw<{ date: string; hour: number; count: number }[]>`
-          SELECT to_char(day, 'YYYY-MM-DD') AS date, hour::int AS hour, arrivals AS count
-            FROM overview_hours
-           WHERE time_zone = ${tz} AND day = ANY(${usualDays}::date[]) AND day <= ${rolledThrough}::date`
-      : Promise.resolve([]),
-    countArrivalsByHour(db(), liveRange),
+    rolledThrough ? selectRolledArrivals(sqlDb(), tz, usualDays, rolledThrough).execute() : Promise.resolve([]),
+    countArrivalsByHour(sqlDb(), liveRange).execute(),
   ]);
   return new Map([...rolled, ...counted].map((r) => [`${r.date} ${r.hour}`, r.count]));
 }
 
 async function readDays(split: Split): Promise<OverviewDay[]> {
-  const { tz, now, firstDay, rolledThrough, live } = split;
-  const [rolled, times, missing] = await Promise.all([
-    rolledThrough
-      ? db().$queryRaw<{ date: string; decided: number; median: number | null; p90: number | null; missing: number }[]>`
-          SELECT to_char(day, 'YYYY-MM-DD') AS date, decided, median_minutes AS median, p90_minutes AS p90, missing
-            FROM overview_days
-           WHERE time_zone = ${tz} AND day >= ${firstDay}::date AND day <= ${rolledThrough}::date`
-      : Promise.resolve([]),
-    measureDecisionTimes(db(), live),
-    countMissing(db(), live, now),
+  const { now, firstDay, live } = split;
+  const rolled = rolledDays(split);
+  const [rolledRows, times, missing] = await Promise.all([
+    rolled ? selectRolledDays(sqlDb(), rolled).execute() : Promise.resolve([]),
+    measureDecisionTimes(sqlDb(), live).execute(),
+    countMissing(sqlDb(), live, now).execute(),
   ]);
-  const byDate = new Map(rolled.map((r) => [r.date, r]));
+  const byDate = new Map(rolledRows.map((r) => [r.date, r]));
   for (const t of times) byDate.set(t.date, { ...t, missing: missing.find((m) => m.date === t.date)?.count ?? 0 });
   for (const m of missing)
     if (!byDate.has(m.date))
@@ -170,19 +164,14 @@ async function readDays(split: Split): Promise<OverviewDay[]> {
 }
 
 async function readOutcomes(split: Split): Promise<OverviewOutcome[]> {
-  const { tz, firstDay, rolledThrough, live } = split;
-  const [rolled, counted] = await Promise.all([
-    rolledThrough
-      ? db().$queryRaw<{ decision: "APPROVED" | "REJECTED"; error_type: string; count: number }[]>`
-          SELECT decision::text AS decision, error_type, sum(count)::int AS count
-            FROM overview_outcomes
-           WHERE time_zone = ${tz} AND day >= ${firstDay}::date AND day <= ${rolledThrough}::date
-           GROUP BY 1, 2`
-      : Promise.resolve([]),
-    countOutcomes(db(), live),
+  const { live } = split;
+  const rolled = rolledDays(split);
+  const [rolledRows, counted] = await Promise.all([
+    rolled ? selectRolledOutcomes(sqlDb(), rolled).execute() : Promise.resolve([]),
+    countOutcomes(sqlDb(), live).execute(),
   ]);
   const totals = new Map<string, OverviewOutcome>();
-  for (const r of [...rolled, ...counted]) {
+  for (const r of [...rolledRows, ...counted]) {
     const errorType = r.error_type || null;
     const key = `${r.decision} ${errorType ?? ""}`;
     const seen = totals.get(key);
@@ -198,31 +187,15 @@ async function readOutcomes(split: Split): Promise<OverviewOutcome[]> {
 type States = { delivered: number; pending: number; retrying: number; failed: number; refused: number };
 
 async function readPartners(split: Split): Promise<OverviewPartner[]> {
-  const { tz, now, firstDay, rolledThrough, live } = split;
+  const { now, live } = split;
+  const rolled = rolledDays(split);
   const [partners, rolledStates, rolledDelays, liveStates, liveDelays, rates] = await Promise.all([
-    db().$queryRaw<{ id: string; name: string }[]>`SELECT id, name FROM partners ORDER BY name, id`,
-    rolledThrough
-      ? db().$queryRaw<({ partner_id: string } & States)[]>`
-          SELECT partner_id, sum(delivered)::int AS delivered, sum(pending)::int AS pending,
-                 sum(retrying)::int AS retrying, sum(failed)::int AS failed, sum(refused)::int AS refused
-            FROM overview_partner_days
-           WHERE time_zone = ${tz} AND day >= ${firstDay}::date AND day <= ${rolledThrough}::date
-           GROUP BY 1`
-      : Promise.resolve([]),
-    rolledThrough
-      ? db().$queryRaw<{ partner_id: string; tenths: number; count: number }[]>`
-          SELECT partner_id, tenths, sum(count)::int AS count
-            FROM overview_callback_delays
-           WHERE time_zone = ${tz} AND day >= ${firstDay}::date AND day <= ${rolledThrough}::date
-           GROUP BY 1, 2`
-      : Promise.resolve([]),
-    countCallbackStates(db(), live),
-    countCallbackDelays(db(), live),
-    db().$queryRaw<{ partner_id: string; answers: number; failures: number }[]>`
-      SELECT partner_id, sum(answers)::int AS answers, sum(failures)::int AS failures
-        FROM partner_answer_counts
-       WHERE minute > ${now}::timestamptz - interval '1 hour' AND minute <= ${now}::timestamptz
-       GROUP BY partner_id`,
+    selectPartnerNames(sqlDb()).execute(),
+    rolled ? selectRolledPartnerStates(sqlDb(), rolled).execute() : Promise.resolve([]),
+    rolled ? selectRolledDelays(sqlDb(), rolled).execute() : Promise.resolve([]),
+    countCallbackStates(sqlDb(), live).execute(),
+    countCallbackDelays(sqlDb(), live).execute(),
+    countAnswersLastHour(sqlDb(), now).execute(),
   ]);
   const states = new Map<string, States>();
   for (const s of [...rolledStates, ...liveStates]) {
@@ -259,18 +232,9 @@ async function readPartners(split: Split): Promise<OverviewPartner[]> {
 }
 
 async function readImmediate(now: Date, dayStart: Date): Promise<OverviewImmediate> {
-  const [row] = await db().$queryRaw<{ enabled: boolean; confirmed_today: number; waiting: number; overdue: number }[]>`
-    SELECT EXISTS (SELECT 1 FROM immediate_confirm_policies WHERE enabled) AS enabled,
-           (SELECT count(*)::int FROM immediate_confirmations
-             WHERE confirmed_at >= ${dayStart} AND confirmed_at <= ${now}::timestamptz) AS confirmed_today,
-           count(*)::int AS waiting,
-           count(*) FILTER (WHERE c.confirmed_at < ${now}::timestamptz
-                              - make_interval(hours => coalesce(p.verify_within_hours, 4)))::int AS overdue
-      FROM immediate_confirmations c
-      LEFT JOIN immediate_confirm_policies p ON p.store_id = c.store_id
-     WHERE c.verified_at IS NULL AND c.confirmed_at <= ${now}::timestamptz`;
+  const row = await countImmediateConfirmations(sqlDb(), now, dayStart).executeTakeFirst();
   return {
-    enabled: row?.enabled ?? false,
+    enabled: Boolean(row?.enabled),
     confirmedToday: row?.confirmed_today ?? 0,
     waitingForCountersign: row?.waiting ?? 0,
     overdue: row?.overdue ?? 0,

@@ -4,7 +4,8 @@
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { isTimeZone } from "@/lib/alerts/alert-settings";
-import type { Queryable } from "@/lib/overview/overview-day-queries";
+import { selectLocalDate, selectLocalMidnights } from "@/lib/overview/queries/calendar";
+import type { Executor } from "@/lib/overview/queries/executor";
 
 /** The time zone of the PHARMACY_NPI store's alert settings; UTC when it has none. */
 export async function findStoreTimeZone(): Promise<string> {
@@ -20,17 +21,12 @@ export function shiftDate(date: string, days: number): string {
 }
 
 /** The local date (YYYY-MM-DD) and hour of an instant. */
-export async function localDateOf(q: Queryable, tz: string, at: Date): Promise<{ date: string; hour: number }> {
-  const [row] = await q.$queryRaw<{ date: string; hour: number }[]>`
-    SELECT to_char(${at}::timestamptz AT TIME ZONE ${tz}, 'YYYY-MM-DD') AS date,
-           extract(hour FROM ${at}::timestamptz AT TIME ZONE ${tz})::int AS hour`;
-  return row!;
+export async function localDateOf(q: Executor, tz: string, at: Date): Promise<{ date: string; hour: number }> {
+  return selectLocalDate(q, tz, at).executeTakeFirstOrThrow();
 }
 
 /** The instant each local date begins, in the order given. */
-export async function localMidnights(q: Queryable, tz: string, dates: string[]): Promise<Date[]> {
-  const rows = await q.$queryRaw<{ i: number; at: Date }[]>`
-    SELECT i::int AS i, (d::date::timestamp AT TIME ZONE ${tz}) AS at
-      FROM unnest(${dates}::text[]) WITH ORDINALITY AS x(d, i)`;
-  return rows.sort((a, b) => a.i - b.i).map((r) => r.at);
+export async function localMidnights(q: Executor, tz: string, dates: string[]): Promise<Date[]> {
+  const row = await selectLocalMidnights(q, tz, dates).executeTakeFirstOrThrow();
+  return dates.map((_, i) => (row as Record<string, Date>)[`d${i}`]!);
 }

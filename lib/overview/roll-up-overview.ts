@@ -11,7 +11,9 @@
 // plus a margin for transactions that commit after their timestamp. Callback states change after the day
 // (a retry delivers, a pharmacist redelivers), so the callbacks per partner of the rolled-up days are
 // recounted every `sweepCallbacksEveryMs`.
-import { db } from "@/lib/db/prisma";
+import { sqlDb } from "@/lib/db/kysely";
+import { findStoreTimeZone, localDateOf, localMidnights, shiftDate } from "@/lib/overview/overview-calendar";
+import { OVERVIEW_DAYS } from "@/lib/overview/overview-views";
 import {
   countArrivalsByHour,
   countCallbackDelays,
@@ -19,21 +21,27 @@ import {
   countMissing,
   countOutcomes,
   measureDecisionTimes,
-  type DayRange,
-} from "@/lib/overview/overview-day-queries";
-import { findStoreTimeZone, localDateOf, localMidnights, shiftDate } from "@/lib/overview/overview-calendar";
-import { OVERVIEW_DAYS } from "@/lib/overview/overview-views";
+} from "@/lib/overview/queries/day-figures";
+import type { DayRange, Executor } from "@/lib/overview/queries/executor";
+import {
+  deleteRollupDays,
+  insertCallbackDelays,
+  insertDay,
+  insertHours,
+  insertOutcomes,
+  insertPartnerDays,
+  lockRollups,
+  ROLLUP_TABLES,
+  selectRollupState,
+  updateCallbacksSweptAt,
+  upsertCompleteThrough,
+} from "@/lib/overview/queries/rollups";
 import { SENDER_WINDOW_MS } from "@/lib/interface";
-import type { Prisma } from "@/generated/prisma/client";
 
-type Tx = Prisma.TransactionClient;
-
-const ROLLUP_LOCK = 7324032;
 /** Past the 4-hour window: a transaction committing this late after its timestamp is not expected. */
 const SETTLE_MS = 5 * 60_000;
 /** Rows older than the window by this many days are deleted by the callback sweep. */
 const KEEP_EXTRA_DAYS = 7;
-const TX = { maxWait: 30_000, timeout: 300_000 } as const;
 
 export type RollUpOverviewOptions = {
   now?: Date;
@@ -53,133 +61,101 @@ export type RollUpOverviewResult = {
   callbacksSwept: boolean;
 };
 
-const toDay = (date: string) => new Date(`${date}T00:00:00Z`);
-
 /** The last local day that is closed at `now`: its end is past the sender's window and the margin. */
 export async function lastClosedDay(tz: string, now: Date): Promise<string> {
-  const { date } = await localDateOf(db(), tz, new Date(now.getTime() - SENDER_WINDOW_MS - SETTLE_MS));
+  const { date } = await localDateOf(sqlDb(), tz, new Date(now.getTime() - SENDER_WINDOW_MS - SETTLE_MS));
   return shiftDate(date, -1);
 }
 
 export async function findCompleteThrough(
   tz: string,
 ): Promise<{ completeThrough: string; sweptAt: Date | null } | null> {
-  const [row] = await db().$queryRaw<{ complete_through: string; callbacks_swept_at: Date | null }[]>`
-    SELECT to_char(complete_through, 'YYYY-MM-DD') AS complete_through, callbacks_swept_at
-      FROM overview_rollup_state WHERE time_zone = ${tz}`;
+  const row = await selectRollupState(sqlDb(), tz).executeTakeFirst();
   return row ? { completeThrough: row.complete_through, sweptAt: row.callbacks_swept_at } : null;
 }
 
-/** Every write to the rollups holds this lock to the end of its transaction. */
-export async function lockRollups(tx: Tx): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ROLLUP_LOCK}::bigint)`;
-}
-
-async function lockedState(tx: Tx, tz: string): Promise<string | null> {
-  await lockRollups(tx);
-  const [row] = await tx.$queryRaw<{ complete_through: string }[]>`
-    SELECT to_char(complete_through, 'YYYY-MM-DD') AS complete_through
-      FROM overview_rollup_state WHERE time_zone = ${tz}`;
+async function lockedState(trx: Executor, tz: string): Promise<string | null> {
+  await lockRollups(trx);
+  const row = await selectRollupState(trx, tz).executeTakeFirst();
   return row?.complete_through ?? null;
 }
 
-async function writeCallbackRows(tx: Tx, range: DayRange): Promise<void> {
-  const [states, delays] = await Promise.all([countCallbackStates(tx, range), countCallbackDelays(tx, range)]);
-  await tx.overviewPartnerDay.createMany({
-    data: states.map((s) => ({
-      timeZone: range.tz,
-      day: toDay(s.date),
-      partnerId: s.partner_id,
-      delivered: s.delivered,
-      pending: s.pending,
-      retrying: s.retrying,
-      failed: s.failed,
-      refused: s.refused,
-    })),
-  });
-  await tx.overviewCallbackDelay.createMany({
-    data: delays.map((d) => ({
-      timeZone: range.tz,
-      day: toDay(d.date),
-      partnerId: d.partner_id,
-      tenths: d.tenths,
-      count: d.count,
-    })),
-  });
+async function writeCallbackRows(trx: Executor, range: DayRange): Promise<void> {
+  const [states, delays] = await Promise.all([
+    countCallbackStates(trx, range).execute(),
+    countCallbackDelays(trx, range).execute(),
+  ]);
+  if (states.length > 0)
+    await insertPartnerDays(
+      trx,
+      range.tz,
+      states.map(({ date, partner_id, ...counts }) => ({ day: date, partnerId: partner_id, ...counts })),
+    ).execute();
+  if (delays.length > 0)
+    await insertCallbackDelays(
+      trx,
+      range.tz,
+      delays.map((d) => ({ day: d.date, partnerId: d.partner_id, tenths: d.tenths, count: d.count })),
+    ).execute();
 }
 
 /** One closed day, whole, in its own transaction. False when another run had done it already. */
 async function rollUpDay(tz: string, date: string, now: Date): Promise<boolean> {
-  return db().$transaction(async (tx) => {
-    const done = await lockedState(tx, tz);
-    if (done !== null && done >= date) return false;
-    const [from, to] = await localMidnights(tx, tz, [date, shiftDate(date, 1)]);
-    const range = { tz, from: from!, to: to! };
-    const day = toDay(date);
-    for (const table of ["overview_hours", "overview_days", "overview_outcomes"] as const)
-      await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE time_zone = $1 AND day = $2::date`, tz, date);
-    await tx.$executeRaw`DELETE FROM overview_partner_days WHERE time_zone = ${tz} AND day = ${date}::date`;
-    await tx.$executeRaw`DELETE FROM overview_callback_delays WHERE time_zone = ${tz} AND day = ${date}::date`;
-    const [hours, times, missing, outcomes] = await Promise.all([
-      countArrivalsByHour(tx, range),
-      measureDecisionTimes(tx, range),
-      countMissing(tx, range, now),
-      countOutcomes(tx, range),
-    ]);
-    await tx.overviewHour.createMany({
-      data: hours.map((h) => ({ timeZone: tz, day, hour: h.hour, arrivals: h.count })),
-    });
-    const time = times[0];
-    await tx.overviewDay.create({
-      data: {
-        timeZone: tz,
-        day,
+  return sqlDb()
+    .transaction()
+    .execute(async (trx) => {
+      const done = await lockedState(trx, tz);
+      if (done !== null && done >= date) return false;
+      const [from, to] = await localMidnights(trx, tz, [date, shiftDate(date, 1)]);
+      const range = { tz, from: from!, to: to! };
+      for (const table of ROLLUP_TABLES) await deleteRollupDays(trx, table, tz, { first: date, last: date }).execute();
+      // One after the other: a transaction is one connection, which runs one statement at a time anyway.
+      const hours = await countArrivalsByHour(trx, range).execute();
+      const [time] = await measureDecisionTimes(trx, range).execute();
+      const [missing] = await countMissing(trx, range, now).execute();
+      const outcomes = await countOutcomes(trx, range).execute();
+      if (hours.length > 0)
+        await insertHours(
+          trx,
+          tz,
+          hours.map((h) => ({ day: date, hour: h.hour, arrivals: h.count })),
+        ).execute();
+      await insertDay(trx, tz, {
+        day: date,
         decided: time?.decided ?? 0,
         medianMinutes: time?.median ?? null,
         p90Minutes: time?.p90 ?? null,
-        missing: missing[0]?.count ?? 0,
-      },
+        missing: missing?.count ?? 0,
+      }).execute();
+      if (outcomes.length > 0)
+        await insertOutcomes(
+          trx,
+          tz,
+          outcomes.map((o) => ({ day: date, decision: o.decision, errorType: o.error_type ?? "", count: o.count })),
+        ).execute();
+      await writeCallbackRows(trx, range);
+      await upsertCompleteThrough(trx, tz, date).execute();
+      return true;
     });
-    await tx.overviewOutcome.createMany({
-      data: outcomes.map((o) => ({
-        timeZone: tz,
-        day,
-        decision: o.decision,
-        errorType: o.error_type ?? "",
-        count: o.count,
-      })),
-    });
-    await writeCallbackRows(tx, range);
-    await tx.$executeRaw`
-      INSERT INTO overview_rollup_state (time_zone, complete_through) VALUES (${tz}, ${date}::date)
-      ON CONFLICT (time_zone) DO UPDATE SET complete_through = excluded.complete_through`;
-    return true;
-  }, TX);
 }
 
 /** Recounts the callbacks of every rolled-up day in the window, and drops rows long out of it. */
 async function sweepCallbacks(tz: string, windowStart: string, now: Date): Promise<boolean> {
-  return db().$transaction(async (tx) => {
-    const done = await lockedState(tx, tz);
-    if (done === null || done < windowStart) return false;
-    const [from, to] = await localMidnights(tx, tz, [windowStart, shiftDate(done, 1)]);
-    await tx.$executeRaw`
-      DELETE FROM overview_partner_days WHERE time_zone = ${tz} AND day >= ${windowStart}::date AND day <= ${done}::date`;
-    await tx.$executeRaw`
-      DELETE FROM overview_callback_delays WHERE time_zone = ${tz} AND day >= ${windowStart}::date AND day <= ${done}::date`;
-    await writeCallbackRows(tx, { tz, from: from!, to: to! });
-    const keepFrom = shiftDate(windowStart, -KEEP_EXTRA_DAYS);
-    for (const table of [
-      "overview_hours",
-      "overview_days",
-      "overview_outcomes",
-      "overview_partner_days",
-      "overview_callback_delays",
-    ])
-      await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE time_zone = $1 AND day < $2::date`, tz, keepFrom);
-    await tx.$executeRaw`UPDATE overview_rollup_state SET callbacks_swept_at = ${now} WHERE time_zone = ${tz}`;
-    return true;
-  }, TX);
+  return sqlDb()
+    .transaction()
+    .execute(async (trx) => {
+      const done = await lockedState(trx, tz);
+      if (done === null || done < windowStart) return false;
+      const [from, to] = await localMidnights(trx, tz, [windowStart, shiftDate(done, 1)]);
+      for (const table of ["overview_partner_days", "overview_callback_delays"] as const)
+        await deleteRollupDays(trx, table, tz, { first: windowStart, last: done }).execute();
+      await writeCallbackRows(trx, { tz, from: from!, to: to! });
+      const keepFrom = shiftDate(windowStart, -KEEP_EXTRA_DAYS);
+      for (const table of ROLLUP_TABLES)
+        await deleteRollupDays(trx, table, tz, { last: shiftDate(keepFrom, -1) }).execute();
+      await updateCallbacksSweptAt(trx, tz, now).execute();
+      return true;
+    });
 }
 
 /**
@@ -189,7 +165,7 @@ async function sweepCallbacks(tz: string, windowStart: string, now: Date): Promi
 export async function rollUpOverview(options: RollUpOverviewOptions = {}): Promise<RollUpOverviewResult> {
   const now = options.now ?? new Date();
   const tz = options.timeZone ?? (await findStoreTimeZone());
-  const { date: today } = await localDateOf(db(), tz, now);
+  const { date: today } = await localDateOf(sqlDb(), tz, now);
   const windowStart = shiftDate(today, -(OVERVIEW_DAYS - 1));
   const lastClosed = await lastClosedDay(tz, now);
   const state = await findCompleteThrough(tz);

@@ -9,10 +9,12 @@
 // a pool transaction (lib/db/pool-transaction.ts), prepared once per connection, with the same shape and
 // round trips as when they were hand-written.
 import { sql } from "kysely";
-import { auditChainAcquireSql, auditInsertSql, type AuditEventInput } from "@/lib/audit/record-audit-event";
-import type { AcquiredChain } from "@/lib/audit/sql";
+import { auditRecordRow, type AuditEventInput } from "@/lib/audit/record-audit-event";
+import { auditChainAcquireCall, insertAuditRecord, type AcquiredChain, type AuditRecordRow } from "@/lib/audit/sql";
 import { deliveryJobSql } from "@/lib/callbacks/job-queue";
-import { fromPrismaSql, sqlDb, type RowOf } from "@/lib/db/kysely";
+import { compiledStatement } from "@/lib/db/compiled-statement";
+import { sqlDb, type RowOf } from "@/lib/db/kysely";
+import { env } from "@/lib/env";
 import { insertFeedEntry } from "@/lib/integration/sql";
 
 /**
@@ -24,68 +26,75 @@ import { insertFeedEntry } from "@/lib/integration/sql";
  * when the store has no row (the federal defaults apply).
  */
 export function lockForDecision(transferId: string, actorId: string) {
-  const db = sqlDb();
-  return db
-    .with("locked", (q) =>
-      q
-        .selectFrom("transfers as t")
-        .select((eb) => [
-          "t.id",
-          "t.partner_id",
-          eb.cast<string>("t.status", "text").as("status"),
-          "t.request",
-          "t.claimed_by_id",
-          "t.claim_expires_at",
-          "t.receiving_npi",
-          eb
-            .and([eb("t.claim_expires_at", "is not", null), eb("t.claim_expires_at", ">", sql<Date>`now()`)])
-            .$castTo<boolean>()
-            .as("claim_live"),
-        ])
-        .where("t.id", "=", transferId)
-        .forUpdate(),
-    )
-    .with("acquired", (q) =>
-      q
-        .selectFrom(auditChainAcquireSql().as("a"))
-        .select(["a.chain", "a.prev_hash"])
-        .where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom("locked as l")
-              .select(sql`1`.as("one"))
-              .where("l.status", "=", sql.lit("RECEIVED"))
-              .where((eb) =>
-                eb.not(eb.and([eb.ref("l.claim_live"), eb("l.claimed_by_id", "is distinct from", actorId)])),
-              ),
-          ),
-        ),
-    )
-    .selectFrom("locked as l")
-    .leftJoin("users as holder", "holder.id", "l.claimed_by_id")
-    .leftJoin("stores as s", "s.npi", "l.receiving_npi")
-    .leftJoin("users as me", (join) => join.on("me.id", "=", actorId))
-    .leftJoin("transfer_decisions as d", "d.transfer_id", "l.id")
-    .leftJoin("acquired as a", (join) => join.onTrue())
-    .select((eb) => [
-      "l.id",
-      "l.partner_id",
-      "l.status",
-      "l.request",
-      "l.claimed_by_id",
-      "l.claim_expires_at",
-      "l.claim_live",
-      "holder.name as claimed_by_name",
-      "s.extra_schedules",
-      "s.rx_expiry_months",
-      "s.time_zone",
-      "me.license_number as actor_license",
-      eb.cast<"APPROVED" | "REJECTED" | null>("d.decision", "text").as("decided"),
-      "d.pharmacist_name as decided_by",
-      "d.decided_at",
-      "a.chain",
-      "a.prev_hash",
-    ]);
+  return lockStatement({ transferId, actorId, chains: env().AUDIT_CHAINS });
 }
+
+// Built and compiled once (lib/db/compiled-statement.ts): every approval runs it.
+const lockStatement = compiledStatement(
+  ({ transferId, actorId, chains }: { transferId: string; actorId: string; chains: number }) => {
+    const db = sqlDb();
+    return db
+      .with("locked", (q) =>
+        q
+          .selectFrom("transfers as t")
+          .select((eb) => [
+            "t.id",
+            "t.partner_id",
+            eb.cast<string>("t.status", "text").as("status"),
+            "t.request",
+            "t.claimed_by_id",
+            "t.claim_expires_at",
+            "t.receiving_npi",
+            eb
+              .and([eb("t.claim_expires_at", "is not", null), eb("t.claim_expires_at", ">", sql<Date>`now()`)])
+              .$castTo<boolean>()
+              .as("claim_live"),
+          ])
+          .where("t.id", "=", transferId)
+          .forUpdate(),
+      )
+      .with("acquired", (q) =>
+        q
+          .selectFrom(auditChainAcquireCall(chains).as("a"))
+          .select(["a.chain", "a.prev_hash"])
+          .where(({ exists, selectFrom }) =>
+            exists(
+              selectFrom("locked as l")
+                .select(sql`1`.as("one"))
+                .where("l.status", "=", sql.lit("RECEIVED"))
+                .where((eb) =>
+                  eb.not(eb.and([eb.ref("l.claim_live"), eb("l.claimed_by_id", "is distinct from", actorId)])),
+                ),
+            ),
+          ),
+      )
+      .selectFrom("locked as l")
+      .leftJoin("users as holder", "holder.id", "l.claimed_by_id")
+      .leftJoin("stores as s", "s.npi", "l.receiving_npi")
+      .leftJoin("users as me", (join) => join.on("me.id", "=", actorId))
+      .leftJoin("transfer_decisions as d", "d.transfer_id", "l.id")
+      .leftJoin("acquired as a", (join) => join.onTrue())
+      .select((eb) => [
+        "l.id",
+        "l.partner_id",
+        "l.status",
+        "l.request",
+        "l.claimed_by_id",
+        "l.claim_expires_at",
+        "l.claim_live",
+        "holder.name as claimed_by_name",
+        "s.extra_schedules",
+        "s.rx_expiry_months",
+        "s.time_zone",
+        "me.license_number as actor_license",
+        eb.cast<"APPROVED" | "REJECTED" | null>("d.decision", "text").as("decided"),
+        "d.pharmacist_name as decided_by",
+        "d.decided_at",
+        "a.chain",
+        "a.prev_hash",
+      ]);
+  },
+);
 
 export type LockedTransfer = RowOf<ReturnType<typeof lockForDecision>>;
 
@@ -120,7 +129,17 @@ export type DecisionWrite = {
  * transfers on it).
  */
 export function writeDecision(w: DecisionWrite) {
-  const rejected = w.outcome === "REJECTED";
+  const values = { ...w, auditRow: auditRecordRow(w.audit, w.chain) };
+  return w.outcome === "REJECTED" ? writeRejection(values) : writeApproval(values);
+}
+
+// One shape each (lib/db/compiled-statement.ts): a rejection frees the prescription's key, an approval feeds.
+const writeApproval = compiledStatement((w: DecisionValues) => buildDecisionWrite(w, false));
+const writeRejection = compiledStatement((w: DecisionValues) => buildDecisionWrite(w, true));
+
+type DecisionValues = DecisionWrite & { auditRow: AuditRecordRow };
+
+function buildDecisionWrite(w: DecisionValues, rejected: boolean) {
   const jsonb = (text: string | null) => sql<unknown>`${text}::jsonb`;
   const at = sql<Date>`${w.at}::timestamptz`;
   const written = sqlDb()
@@ -168,13 +187,11 @@ export function writeDecision(w: DecisionWrite) {
         next_attempt_at: at,
       }),
     )
-    .with("audit", () => auditInsertSql(w.audit, w.chain));
+    .with("audit", () => insertAuditRecord(w.auditRow));
   const withFeed = rejected
     ? written
     : written.with("feed", () => insertFeedEntry({ transferId: w.transferId, approvedAt: w.at }));
-  return withFeed
-    .selectFrom(fromPrismaSql<{ job: unknown }>(deliveryJobSql(w.callbackId, null)).as("job"))
-    .select(sql<number>`1`.as("queued"));
+  return withFeed.selectFrom(deliveryJobSql(w.callbackId, null).as("job")).select(sql<number>`1`.as("queued"));
 }
 
 /** The decision that won, read in a new snapshot (inside the transaction, or after it). */

@@ -12,7 +12,13 @@
 // not part of the chain, as it was never meaningful for transactions that ran at the same time.
 import type { Prisma } from "@/generated/prisma/client";
 import { auditKey, chainedAuditHash, type HashedContent } from "@/lib/audit/audit-hash";
-import { auditChainAcquireCall, insertAuditRecord, selectAcquiredChain, type AcquiredChain } from "@/lib/audit/sql";
+import {
+  auditChainAcquireCall,
+  insertAuditRecord,
+  selectAcquiredChain,
+  type AcquiredChain,
+  type AuditRecordRow,
+} from "@/lib/audit/sql";
 import { inPrismaTx } from "@/lib/db/kysely";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
@@ -47,6 +53,11 @@ export function auditChainAcquireSql() {
 
 /** The INSERT of one record linked to `acquired`, its keyed hash computed here (the key never goes to SQL). */
 export function auditInsertSql(input: AuditEventInput, acquired: AcquiredChain) {
+  return insertAuditRecord(auditRecordRow(input, acquired));
+}
+
+/** The record linked to `acquired` as its row is written, with its keyed hash: for a statement that inserts it with more. */
+export function auditRecordRow(input: AuditEventInput, acquired: AcquiredChain): AuditRecordRow {
   const key = auditKey();
   const event: HashedContent = {
     at: new Date(),
@@ -60,7 +71,7 @@ export function auditInsertSql(input: AuditEventInput, acquired: AcquiredChain) 
   const { chain, prev_hash: prevHash } = acquired;
   const hash = chainedAuditHash(key, chain, prevHash, event);
   const details = event.details === null ? null : JSON.stringify(event.details);
-  return insertAuditRecord({
+  return {
     at: event.at,
     userId: event.userId,
     actor: event.actor,
@@ -72,7 +83,7 @@ export function auditInsertSql(input: AuditEventInput, acquired: AcquiredChain) 
     hash,
     hashAlg: key.chainsAlg,
     chain,
-  });
+  };
 }
 
 async function append(tx: Db, input: AuditEventInput): Promise<void> {

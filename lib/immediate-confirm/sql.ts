@@ -1,0 +1,372 @@
+// The immediate-confirmation statements (typed: lib/db/kysely.ts). Intake's two are hot, so each is built and
+// compiled once (lib/db/statement-shape.ts) and prepared once per connection (lib/db/pool-transaction.ts):
+//   1. storeAndJudge: the transfer stored (with the API key checked in the same statement, when intake trusts
+//      one), the policy's shared lock, the policy and the store's rules as they are, the database's signals
+//      (an earlier rejection, duplicate therapy), an upper bound of the last hour's confirmations, and, when
+//      all of that lets the transfer be confirmed, an audit chain's lock and the hash its record links to;
+//   2. confirmImmediately (or recordMiss): the decision written under the policy's version, which this later
+//      statement reads after the lock is held, so a policy changed meanwhile writes nothing and intake starts
+//      again: the transfer's new state, the decision record, the count, and the audit record.
+import { sql, type Kysely } from "kysely";
+import { insertAuditRecord, type AuditRecordRow } from "@/lib/audit/sql";
+import { sqlDb, type Database } from "@/lib/db/kysely";
+import { statementShape } from "@/lib/db/statement-shape";
+import {
+  TRANSFER_COLUMNS,
+  transferSource,
+  withValidKey,
+  type KeyArgs,
+  type TransferInsert,
+} from "@/lib/transfers/queries/intake";
+
+/** The policy and the store's rules, as the cache and the transaction read them. */
+export type PolicyFacts = {
+  store_id: string;
+  version: number;
+  enabled: boolean;
+  allow_listed_allergies: boolean;
+  hourly_cap: number;
+  /** Null when the owner is no longer an active pharmacist. */
+  owner_name: string | null;
+  owner_license: string | null;
+  extra_schedules: unknown;
+  rx_expiry_months: number;
+  time_zone: string;
+};
+
+function policyFacts(db: Kysely<Database>) {
+  return db
+    .selectFrom("immediate_confirm_policies as p")
+    .innerJoin("stores as s", "s.id", "p.store_id")
+    .leftJoin("users as u", (join) =>
+      join
+        .onRef("u.id", "=", "p.owner_user_id")
+        .on("u.disabled_at", "is", null)
+        .on("u.role", "=", sql.lit("pharmacist")),
+    )
+    .select([
+      "p.store_id",
+      "p.version",
+      "p.enabled",
+      "p.allow_listed_allergies",
+      "p.hourly_cap",
+      "u.name as owner_name",
+      "u.license_number as owner_license",
+      "s.extra_schedules",
+      "s.rx_expiry_months",
+      "s.time_zone",
+      "s.npi",
+    ]);
+}
+
+/** Every store with the policy on (intake's cache). */
+export function selectEnabledPolicies(db: Kysely<Database>) {
+  return policyFacts(db).where("p.enabled", "=", true);
+}
+
+/** The key of a store's policy lock (one per store, by NPI: what intake knows before it reads anything). */
+export function policyLockKey(npi: string): string {
+  return `immediate-policy:${npi}`;
+}
+
+/**
+ * A change of policy takes the store's policy lock exclusively, intake shared: a change waits for the
+ * judgments in flight and no judgment reads a policy half-changed. An advisory lock lives in the lock
+ * manager's memory; a row's share lock would write the policy row on every transfer.
+ */
+export function lockPolicyExclusively(npi: string) {
+  return sqlDb().selectNoFrom(
+    sql<boolean>`pg_advisory_xact_lock(hashtextextended(${policyLockKey(npi)}::text, 0)) IS NULL`.as("locked"),
+  );
+}
+
+/** Confirmations in flight at one store that may go ahead on the bound without the store's cap lock. */
+export const CAP_MARGIN = 64;
+/** The counts' bucket: the bound reads the buckets from the one holding the hour's start, so up to this much more. */
+export const BUCKET_MS = 10 * 60_000;
+const SHARDS = 8;
+
+export function bucketStart(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / BUCKET_MS) * BUCKET_MS);
+}
+
+type JudgeArgs = TransferInsert & {
+  npi: string;
+  policyLockKey: string;
+  /** The first bucket the bound reads: bucketStart(an hour ago). */
+  boundSince: Date;
+  /** The request alone qualifies under the cached policy of this version (qualify-transfer.ts). */
+  mayConfirm: boolean;
+  cachedVersion: number;
+  chains: number;
+  duplicateDays: number;
+};
+
+function judge(a: JudgeArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValidKey>) | null) {
+  const start = keyed
+    ? keyed(a as unknown as KeyArgs)
+    : sqlDb().with("valid_key", (db) => db.selectNoFrom(sql<string>`'-'::text`.as("id")));
+  return start
+    .with("stored", (db) =>
+      db
+        .insertInto("transfers")
+        .columns(TRANSFER_COLUMNS)
+        .expression((eb) => eb.selectFrom("valid_key").select(transferSource(a).map((v, i) => v.as(`c${i}`))))
+        .onConflict((oc) => oc.doNothing())
+        .returning([
+          "id",
+          "partner_id",
+          "sending_npi",
+          "rx_number",
+          "patient_name_key",
+          "patient_dob",
+          "drug_substance_key",
+          "received_at",
+        ]),
+    )
+    .with("locked", (db) =>
+      db.selectNoFrom(
+        sql<boolean>`pg_advisory_xact_lock_shared(hashtextextended(${a.policyLockKey}::text, 0)) IS NULL`.as(
+          "policy_locked",
+        ),
+      ),
+    )
+    .with("policy", () => policyFacts(sqlDb()).where("s.npi", "=", a.npi))
+    .with("signals", (db) =>
+      db.selectFrom("stored as cur").select(({ exists, selectFrom }) => [
+        exists(
+          selectFrom("transfers as h")
+            .select(sql.lit(1).as("one"))
+            .whereRef("h.partner_id", "=", "cur.partner_id")
+            .whereRef("h.sending_npi", "=", "cur.sending_npi")
+            .whereRef("h.rx_number", "=", "cur.rx_number")
+            .where("h.status", "=", "REJECTED"),
+        ).as("rejected"),
+        exists(
+          selectFrom("transfers as h")
+            .select(sql.lit(1).as("one"))
+            .whereRef("h.id", "<>", "cur.id")
+            .where("h.status", "in", ["RECEIVED", "CONFIRMED"])
+            .whereRef("h.patient_name_key", "=", "cur.patient_name_key")
+            .whereRef("h.patient_dob", "=", "cur.patient_dob")
+            .where("cur.drug_substance_key", "<>", sql.lit(""))
+            .whereRef("h.drug_substance_key", "=", "cur.drug_substance_key")
+            .where("h.received_at", ">=", sql<Date>`cur.received_at - make_interval(days => ${a.duplicateDays}::int)`),
+        ).as("duplicate"),
+      ]),
+    )
+    .with("bound", (db) =>
+      db
+        .selectFrom("immediate_confirm_counts as c")
+        .innerJoin("policy", "policy.store_id", "c.store_id")
+        .where("c.bucket_start", ">=", a.boundSince)
+        .select(sql<number>`coalesce(sum(c.n), 0)::int`.as("n")),
+    )
+    .with("acquired", (db) =>
+      db
+        .selectFrom(auditChainAcquireCall(a.chains).as("a"))
+        .select(["a.chain", "a.prev_hash"])
+        .where(sql<boolean>`${a.mayConfirm}::boolean`)
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom(["locked", "stored", "policy", "signals", "bound"])
+              .select(sql.lit(1).as("one"))
+              .where("policy.enabled", "=", true)
+              .where("policy.version", "=", sql<number>`${a.cachedVersion}::int`)
+              .where("policy.owner_name", "is not", null)
+              .where("signals.rejected", "=", false)
+              .where("signals.duplicate", "=", false)
+              .where(sql<boolean>`bound.n + ${sql.lit(CAP_MARGIN)} < policy.hourly_cap`),
+          ),
+        ),
+    )
+    .selectFrom("locked")
+    .leftJoin("stored", (join) => join.onTrue())
+    .leftJoin("policy", (join) => join.onTrue())
+    .leftJoin("signals", (join) => join.onTrue())
+    .leftJoin("bound", (join) => join.onTrue())
+    .leftJoin("acquired", (join) => join.onTrue())
+    .select([
+      "locked.policy_locked",
+      "stored.id",
+      "policy.store_id",
+      "policy.version",
+      "policy.enabled",
+      "policy.allow_listed_allergies",
+      "policy.hourly_cap",
+      "policy.owner_name",
+      "policy.owner_license",
+      "policy.extra_schedules",
+      "policy.rx_expiry_months",
+      "policy.time_zone",
+      "signals.rejected",
+      "signals.duplicate",
+      "bound.n as bound",
+      "acquired.chain",
+      "acquired.prev_hash",
+    ]);
+}
+
+function auditChainAcquireCall(chains: number) {
+  return sql<{ chain: number; prev_hash: string }>`audit_chain_acquire(${chains}::int)`;
+}
+
+const judgeKeyed = statementShape((a: JudgeArgs & KeyArgs) => judge(a, withValidKey));
+const judgeUnkeyed = statementShape((a: JudgeArgs) => judge(a, null));
+
+/** Statement 1 (see the top): with `key`, nothing is stored unless the key is still as intake found it. */
+export function storeAndJudge(a: JudgeArgs, key: KeyArgs | null) {
+  return key ? judgeKeyed({ ...a, ...key }) : judgeUnkeyed(a);
+}
+
+type ConfirmArgs = {
+  transferId: string;
+  storeId: string;
+  version: number;
+  decidedAt: Date;
+  /** The CONFIRMED answer, JSON text. */
+  response: string;
+  responseId: string;
+  ownerName: string;
+  ownerLicense: string | null;
+  bucket: Date;
+} & { [K in keyof AuditRecordRow as `audit_${K}`]: AuditRecordRow[K] };
+
+const confirmShape = statementShape((a: ConfirmArgs) =>
+  sqlDb()
+    .with("moved", (db) =>
+      db
+        .updateTable("transfers")
+        .set({
+          status: sql.lit("CONFIRMED"),
+          decided_at: a.decidedAt,
+          response: sql`${a.response}::jsonb`,
+          response_id: a.responseId,
+          outcome: sql`${a.response}::jsonb`,
+        })
+        .where("id", "=", a.transferId)
+        .where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom("immediate_confirm_policies as p")
+              .select(sql.lit(1).as("one"))
+              .where("p.store_id", "=", a.storeId)
+              .where("p.version", "=", a.version)
+              .where("p.enabled", "=", true),
+          ),
+        )
+        .returning("id"),
+    )
+    .with("record", (db) =>
+      db.insertInto("immediate_confirmations").values({
+        transfer_id: a.transferId,
+        store_id: a.storeId,
+        policy_version: a.version,
+        owner_name: a.ownerName,
+        owner_license: a.ownerLicense,
+        confirmed_at: a.decidedAt,
+      }),
+    )
+    .with("counted", (db) =>
+      db
+        .insertInto("immediate_confirm_counts")
+        .values({
+          store_id: a.storeId,
+          bucket_start: a.bucket,
+          shard: sql<number>`pg_backend_pid() % ${sql.lit(SHARDS)}`,
+          n: 1,
+        })
+        .onConflict((oc) =>
+          oc
+            .columns(["store_id", "bucket_start", "shard"])
+            .doUpdateSet({ n: sql<number>`immediate_confirm_counts.n + 1` }),
+        ),
+    )
+    .with("audit", () =>
+      insertAuditRecord({
+        at: a.audit_at,
+        userId: a.audit_userId,
+        actor: a.audit_actor,
+        action: a.audit_action,
+        transferId: a.audit_transferId,
+        clientAddress: a.audit_clientAddress,
+        details: a.audit_details,
+        prevHash: a.audit_prevHash,
+        hash: a.audit_hash,
+        hashAlg: a.audit_hashAlg,
+        chain: a.audit_chain,
+      }),
+    )
+    .selectFrom("moved")
+    .select(sql<number>`count(*)::int`.as("moved")),
+);
+
+/**
+ * Statement 2 when the transfer qualifies: CONFIRMED with its answer, the decision record, the hour's count and
+ * the audit record (its hash computed by the caller over the same values). `moved` 0: the policy is no longer
+ * this version; the caller rolls the transaction back.
+ */
+export function confirmImmediately(args: Omit<ConfirmArgs, `audit_${string}`>, audit: AuditRecordRow) {
+  return confirmShape({
+    ...args,
+    audit_at: audit.at,
+    audit_userId: audit.userId,
+    audit_actor: audit.actor,
+    audit_action: audit.action,
+    audit_transferId: audit.transferId,
+    audit_clientAddress: audit.clientAddress,
+    audit_details: audit.details,
+    audit_prevHash: audit.prevHash,
+    audit_hash: audit.hash,
+    audit_hashAlg: audit.hashAlg,
+    audit_chain: audit.chain,
+  });
+}
+
+const missShape = statementShape((a: { transferId: string; storeId: string; version: number; miss: string }) =>
+  sqlDb()
+    .updateTable("transfers")
+    .set({ immediate_miss: a.miss })
+    .where("id", "=", a.transferId)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom("immediate_confirm_policies as p")
+          .select(sql.lit(1).as("one"))
+          .where("p.store_id", "=", a.storeId)
+          .where("p.version", "=", a.version)
+          .where("p.enabled", "=", true),
+      ),
+    )
+    .returning("id"),
+);
+
+/** Statement 2 when it does not qualify: why, for the queue, under the same guard (no row: the policy changed). */
+export function recordMiss(a: { transferId: string; storeId: string; version: number; miss: string }) {
+  return missShape(a);
+}
+
+/** Near the cap: one confirmation at a time per store, each counting what committed before it. */
+export function lockStoreCap(storeId: string) {
+  return sqlDb().selectNoFrom(
+    sql<boolean>`pg_advisory_xact_lock(hashtextextended(${`immediate-cap:${storeId}`}::text, 0)) IS NULL`.as("locked"),
+  );
+}
+
+/** This store's confirmations since `since`, counted no further than `cap`. */
+export function countRecentConfirmations(storeId: string, since: Date, cap: number) {
+  return sqlDb()
+    .selectFrom((db) =>
+      db
+        .selectFrom("immediate_confirmations")
+        .select(sql.lit(1).as("one"))
+        .where("store_id", "=", storeId)
+        .where("confirmed_at", ">", since)
+        .limit(cap)
+        .as("recent"),
+    )
+    .select(sql<number>`count(*)::int`.as("n"));
+}
+
+/** An audit chain's lock and the hash its record links to, when statement 1 did not take one. */
+export function acquireAuditChain(chains: number) {
+  return sqlDb().selectFrom(auditChainAcquireCall(chains).as("a")).select(["a.chain", "a.prev_hash"]);
+}

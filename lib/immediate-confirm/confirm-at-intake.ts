@@ -31,6 +31,7 @@ import {
   countRecentConfirmations,
   lockStoreCap,
   policyLockKey,
+  recordConfirmation,
   recordMiss,
   storeAndJudge,
   type PolicyFacts,
@@ -88,6 +89,17 @@ async function judgeAndStore(opts: ConfirmAtIntakeOptions, policy: CachedPolicy 
       })
     : null;
   const npi = request.receivingPharmacy.npi;
+  const confirmed: TransferResponse = {
+    requestID: request.metadata.requestID,
+    metadata: {
+      responseType: "CONFIRMED",
+      referenceID: id,
+      responseID: newId("rsp"),
+      responseTimestamp: now.toISOString(),
+    },
+    prescription: request.prescription,
+  };
+  const confirmedJson = JSON.stringify(confirmed);
   return poolTransaction(async (tx) => {
     const [judged] = await tx.query(
       storeAndJudge(
@@ -98,6 +110,9 @@ async function judgeAndStore(opts: ConfirmAtIntakeOptions, policy: CachedPolicy 
           boundSince: bucketStart(new Date(now.getTime() - HOUR_MS)),
           mayConfirm: policy !== null && pure === null,
           cachedVersion: policy?.version ?? -1,
+          confirmedResponse: confirmedJson,
+          confirmedResponseId: confirmed.metadata.responseID,
+          decidedAt: now,
           chains: env().AUDIT_CHAINS,
           duplicateDays: DUPLICATE_THERAPY_DAYS,
         },
@@ -112,29 +127,22 @@ async function judgeAndStore(opts: ConfirmAtIntakeOptions, policy: CachedPolicy 
       return response;
     }
     if (!fresh || !sameFacts(policy, fresh)) throw new PolicyMoved();
-    const miss = await whyNot(tx, { policy, pure, judged, now });
-    if (miss) {
-      const [marked] = await tx.query(
-        recordMiss({ transferId: id, storeId: policy.store_id, version: policy.version, miss }),
-      );
-      if (!marked) throw new PolicyMoved();
-      return response;
+    if (!judged.confirmed) {
+      const miss = await whyNot(tx, { policy, pure, judged, now });
+      if (miss) {
+        const [marked] = await tx.query(
+          recordMiss({ transferId: id, storeId: policy.store_id, version: policy.version, miss }),
+        );
+        if (!marked) throw new PolicyMoved();
+        return response;
+      }
     }
-    // A qualifying transfer whose chain the first statement did not take (near the cap): taken now, after the cap lock.
+    // Stored CONFIRMED by statement 1 (which took the audit chain), or qualifying after the exact count near
+    // the cap: the chain taken now, after the cap lock.
     const chain =
       judged.chain !== null && judged.prev_hash !== null
         ? { chain: judged.chain, prev_hash: judged.prev_hash }
         : (await tx.query(acquireAuditChain(env().AUDIT_CHAINS)))[0]!;
-    const confirmed: TransferResponse = {
-      requestID: request.metadata.requestID,
-      metadata: {
-        responseType: "CONFIRMED",
-        referenceID: id,
-        responseID: newId("rsp"),
-        responseTimestamp: now.toISOString(),
-      },
-      prescription: request.prescription,
-    };
     const audit: AuditEventInput = {
       userId: null,
       actor: "system",
@@ -143,21 +151,20 @@ async function judgeAndStore(opts: ConfirmAtIntakeOptions, policy: CachedPolicy 
       clientAddress: null,
       details: { transferId: id, storeId: policy.store_id, policyVersion: policy.version, owner: policy.owner_name },
     };
+    const decision = {
+      transferId: id,
+      storeId: policy.store_id,
+      version: policy.version,
+      decidedAt: now,
+      response: confirmedJson,
+      responseId: confirmed.metadata.responseID,
+      ownerName: policy.owner_name!,
+      ownerLicense: policy.owner_license,
+      bucket: bucketStart(now),
+    };
+    const record = auditRecordRow(audit, chain);
     const [written] = await tx.query(
-      confirmImmediately(
-        {
-          transferId: id,
-          storeId: policy.store_id,
-          version: policy.version,
-          decidedAt: now,
-          response: JSON.stringify(confirmed),
-          responseId: confirmed.metadata.responseID,
-          ownerName: policy.owner_name!,
-          ownerLicense: policy.owner_license,
-          bucket: bucketStart(now),
-        },
-        auditRecordRow(audit, chain),
-      ),
+      judged.confirmed ? recordConfirmation(decision, record) : confirmImmediately(decision, record),
     );
     if (!written?.moved) throw new PolicyMoved();
     return confirmed;

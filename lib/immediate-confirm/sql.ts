@@ -7,7 +7,7 @@
 //   2. confirmImmediately (or recordMiss): the decision written under the policy's version, which this later
 //      statement reads after the lock is held, so a policy changed meanwhile writes nothing and intake starts
 //      again: the transfer's new state, the decision record, the count, and the audit record.
-import { sql, type Kysely } from "kysely";
+import { sql, type Kysely, type SqlBool } from "kysely";
 import { insertAuditRecord, type AuditRecordRow } from "@/lib/audit/sql";
 import { sqlDb, type Database } from "@/lib/db/kysely";
 import { statementShape } from "@/lib/db/statement-shape";
@@ -80,6 +80,11 @@ export function lockPolicyExclusively(npi: string) {
   );
 }
 
+/** A change of policy: the store row locked, so that concurrent changes get consecutive versions. */
+export function lockStoreRow(storeId: string) {
+  return sqlDb().selectFrom("stores").select("id").where("id", "=", storeId).forUpdate();
+}
+
 /** Confirmations in flight at one store that may go ahead on the bound without the store's cap lock. */
 export const CAP_MARGIN = 64;
 /** The counts' bucket: the bound reads the buckets from the one holding the hour's start, so up to this much more. */
@@ -98,32 +103,26 @@ type JudgeArgs = TransferInsert & {
   /** The request alone qualifies under the cached policy of this version (qualify-transfer.ts). */
   mayConfirm: boolean;
   cachedVersion: number;
+  /** The CONFIRMED answer the transfer is stored with if it qualifies here, JSON text, and its id and time. */
+  confirmedResponse: string;
+  confirmedResponseId: string;
+  decidedAt: Date;
   chains: number;
   duplicateDays: number;
 };
 
+/**
+ * The database's part of the judgment is read before the row is written, from the request's own values (the
+ * new row is not visible to its own statement anyway), so that a transfer that qualifies is stored CONFIRMED
+ * at once: no second version of the row. The patient's name key is the trigger's (migration
+ * 20261124130000_patient_history), computed by the same SQL function.
+ */
 function judge(a: JudgeArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValidKey>) | null) {
   const start = keyed
     ? keyed(a as unknown as KeyArgs)
     : sqlDb().with("valid_key", (db) => db.selectNoFrom(sql<string>`'-'::text`.as("id")));
+  const confirm = sql<boolean>`decision.confirm`;
   return start
-    .with("stored", (db) =>
-      db
-        .insertInto("transfers")
-        .columns(TRANSFER_COLUMNS)
-        .expression((eb) => eb.selectFrom("valid_key").select(transferSource(a).map((v, i) => v.as(`c${i}`))))
-        .onConflict((oc) => oc.doNothing())
-        .returning([
-          "id",
-          "partner_id",
-          "sending_npi",
-          "rx_number",
-          "patient_name_key",
-          "patient_dob",
-          "drug_substance_key",
-          "received_at",
-        ]),
-    )
     .with("locked", (db) =>
       db.selectNoFrom(
         sql<boolean>`pg_advisory_xact_lock_shared(hashtextextended(${a.policyLockKey}::text, 0)) IS NULL`.as(
@@ -133,25 +132,32 @@ function judge(a: JudgeArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValid
     )
     .with("policy", () => policyFacts(sqlDb()).where("s.npi", "=", a.npi))
     .with("signals", (db) =>
-      db.selectFrom("stored as cur").select(({ exists, selectFrom }) => [
+      db.selectNoFrom(({ exists, selectFrom }) => [
         exists(
           selectFrom("transfers as h")
             .select(sql.lit(1).as("one"))
-            .whereRef("h.partner_id", "=", "cur.partner_id")
-            .whereRef("h.sending_npi", "=", "cur.sending_npi")
-            .whereRef("h.rx_number", "=", "cur.rx_number")
+            .where("h.partner_id", "=", a.partner_id)
+            .where("h.sending_npi", "=", a.sending_npi)
+            .where("h.rx_number", "=", a.rx_number)
             .where("h.status", "=", "REJECTED"),
         ).as("rejected"),
         exists(
           selectFrom("transfers as h")
             .select(sql.lit(1).as("one"))
-            .whereRef("h.id", "<>", "cur.id")
             .where("h.status", "in", ["RECEIVED", "CONFIRMED"])
-            .whereRef("h.patient_name_key", "=", "cur.patient_name_key")
-            .whereRef("h.patient_dob", "=", "cur.patient_dob")
-            .where("cur.drug_substance_key", "<>", sql.lit(""))
-            .whereRef("h.drug_substance_key", "=", "cur.drug_substance_key")
-            .where("h.received_at", ">=", sql<Date>`cur.received_at - make_interval(days => ${a.duplicateDays}::int)`),
+            .where(
+              "h.patient_name_key",
+              "=",
+              sql<string>`transfers_patient_name_part(${a.patient_last_name}::text) || '|' || transfers_patient_name_part(${a.patient_first_name}::text)`,
+            )
+            .where("h.patient_dob", "=", sql<Date>`${a.patient_dob}::date`)
+            .where(sql<boolean>`${a.drug_substance_key}::text <> ''`)
+            .where("h.drug_substance_key", "=", a.drug_substance_key)
+            .where(
+              "h.received_at",
+              ">=",
+              sql<Date>`${a.received_at}::timestamptz - make_interval(days => ${a.duplicateDays}::int)`,
+            ),
         ).as("duplicate"),
       ]),
     )
@@ -162,25 +168,51 @@ function judge(a: JudgeArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValid
         .where("c.bucket_start", ">=", a.boundSince)
         .select(sql<number>`coalesce(sum(c.n), 0)::int`.as("n")),
     )
+    .with("decision", (db) =>
+      db.selectNoFrom(({ exists, selectFrom }) =>
+        exists(
+          selectFrom(["locked", "policy", "signals", "bound"])
+            .select(sql.lit(1).as("one"))
+            .where(sql<boolean>`${a.mayConfirm}::boolean`)
+            .where("policy.enabled", "=", true)
+            .where("policy.version", "=", sql<number>`${a.cachedVersion}::int`)
+            .where("policy.owner_name", "is not", null)
+            .where("signals.rejected", "=", false)
+            .where("signals.duplicate", "=", false)
+            .where(sql<boolean>`bound.n + ${sql.lit(CAP_MARGIN)} < policy.hourly_cap`),
+        ).as("confirm"),
+      ),
+    )
+    .with("stored", (db) =>
+      db
+        .insertInto("transfers")
+        .columns([...TRANSFER_COLUMNS, "decided_at", "outcome"])
+        .expression((eb) =>
+          eb.selectFrom(["valid_key", "decision"]).select(
+            [
+              ...transferSource(a, {
+                status: sql`CASE WHEN ${confirm} THEN 'CONFIRMED' ELSE 'RECEIVED' END::"TransferStatus"`,
+                response: sql`CASE WHEN ${confirm} THEN ${a.confirmedResponse}::jsonb ELSE ${a.response}::jsonb END`,
+                response_id: sql`CASE WHEN ${confirm} THEN ${a.confirmedResponseId}::text ELSE ${a.response_id}::text END`,
+              }),
+              sql`CASE WHEN ${confirm} THEN ${a.decidedAt}::timestamptz END`,
+              sql`CASE WHEN ${confirm} THEN ${a.confirmedResponse}::jsonb END`,
+            ].map((v, i) => v.as(`c${i}`)),
+          ),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .returning(["id", "status"]),
+    )
     .with("acquired", (db) =>
       db
         .selectFrom(auditChainAcquireCall(a.chains).as("a"))
         .select(["a.chain", "a.prev_hash"])
-        .where(sql<boolean>`${a.mayConfirm}::boolean`)
         .where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom(["locked", "stored", "policy", "signals", "bound"])
-              .select(sql.lit(1).as("one"))
-              .where("policy.enabled", "=", true)
-              .where("policy.version", "=", sql<number>`${a.cachedVersion}::int`)
-              .where("policy.owner_name", "is not", null)
-              .where("signals.rejected", "=", false)
-              .where("signals.duplicate", "=", false)
-              .where(sql<boolean>`bound.n + ${sql.lit(CAP_MARGIN)} < policy.hourly_cap`),
-          ),
+          exists(selectFrom(["stored", "decision"]).select(sql.lit(1).as("one")).where(confirm)),
         ),
     )
     .selectFrom("locked")
+    .innerJoin("decision", (join) => join.onTrue())
     .leftJoin("stored", (join) => join.onTrue())
     .leftJoin("policy", (join) => join.onTrue())
     .leftJoin("signals", (join) => join.onTrue())
@@ -189,6 +221,7 @@ function judge(a: JudgeArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValid
     .select([
       "locked.policy_locked",
       "stored.id",
+      sql<boolean>`stored.status = 'CONFIRMED'`.as("confirmed"),
       "policy.store_id",
       "policy.version",
       "policy.enabled",
@@ -232,30 +265,9 @@ type ConfirmArgs = {
   bucket: Date;
 } & { [K in keyof AuditRecordRow as `audit_${K}`]: AuditRecordRow[K] };
 
-const confirmShape = statementShape((a: ConfirmArgs) =>
-  sqlDb()
-    .with("moved", (db) =>
-      db
-        .updateTable("transfers")
-        .set({
-          status: sql.lit("CONFIRMED"),
-          decided_at: a.decidedAt,
-          response: sql`${a.response}::jsonb`,
-          response_id: a.responseId,
-          outcome: sql`${a.response}::jsonb`,
-        })
-        .where("id", "=", a.transferId)
-        .where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom("immediate_confirm_policies as p")
-              .select(sql.lit(1).as("one"))
-              .where("p.store_id", "=", a.storeId)
-              .where("p.version", "=", a.version)
-              .where("p.enabled", "=", true),
-          ),
-        )
-        .returning("id"),
-    )
+/** The decision record, the hour's count and the audit record, in one statement's CTEs. */
+function recordDecision(a: ConfirmArgs) {
+  return sqlDb()
     .with("record", (db) =>
       db.insertInto("immediate_confirmations").values({
         transfer_id: a.transferId,
@@ -295,18 +307,47 @@ const confirmShape = statementShape((a: ConfirmArgs) =>
         hashAlg: a.audit_hashAlg,
         chain: a.audit_chain,
       }),
-    )
-    .selectFrom("moved")
-    .select(sql<number>`count(*)::int`.as("moved")),
+    );
+}
+
+/** The policy is still this version and on: read by a statement after the lock is held. */
+function policyStill(a: { storeId: string; version: number }) {
+  return sqlDb()
+    .selectFrom("immediate_confirm_policies as p")
+    .select(sql.lit(1).as("one"))
+    .where("p.store_id", "=", a.storeId)
+    .where("p.version", "=", a.version)
+    .where("p.enabled", "=", true);
+}
+
+const recordShape = statementShape((a: ConfirmArgs) =>
+  recordDecision(a)
+    .selectNoFrom(({ exists }) => exists(policyStill(a)).as("moved"))
+    .$castTo<{ moved: SqlBool }>(),
 );
 
-/**
- * Statement 2 when the transfer qualifies: CONFIRMED with its answer, the decision record, the hour's count and
- * the audit record (its hash computed by the caller over the same values). `moved` 0: the policy is no longer
- * this version; the caller rolls the transaction back.
- */
-export function confirmImmediately(args: Omit<ConfirmArgs, `audit_${string}`>, audit: AuditRecordRow) {
-  return confirmShape({
+const confirmShape = statementShape((a: ConfirmArgs) =>
+  recordDecision(a)
+    .with("moved", (db) =>
+      db
+        .updateTable("transfers")
+        .set({
+          status: sql.lit("CONFIRMED"),
+          decided_at: a.decidedAt,
+          response: sql`${a.response}::jsonb`,
+          response_id: a.responseId,
+          outcome: sql`${a.response}::jsonb`,
+        })
+        .where("id", "=", a.transferId)
+        .where(({ exists }) => exists(policyStill(a)))
+        .returning("id"),
+    )
+    .selectNoFrom(({ exists, selectFrom }) => exists(selectFrom("moved").select(sql.lit(1).as("one"))).as("moved"))
+    .$castTo<{ moved: SqlBool }>(),
+);
+
+function withAudit(args: Omit<ConfirmArgs, `audit_${string}`>, audit: AuditRecordRow): ConfirmArgs {
+  return {
     ...args,
     audit_at: audit.at,
     audit_userId: audit.userId,
@@ -319,7 +360,21 @@ export function confirmImmediately(args: Omit<ConfirmArgs, `audit_${string}`>, a
     audit_hash: audit.hash,
     audit_hashAlg: audit.hashAlg,
     audit_chain: audit.chain,
-  });
+  };
+}
+
+/**
+ * Statement 2 when statement 1 stored the transfer CONFIRMED: the decision record, the hour's count and the
+ * audit record (its hash computed by the caller over the same values). `moved` false: the policy is no
+ * longer this version; the caller rolls the transaction back.
+ */
+export function recordConfirmation(args: Omit<ConfirmArgs, `audit_${string}`>, audit: AuditRecordRow) {
+  return recordShape(withAudit(args, audit));
+}
+
+/** The same when the transfer was stored RECEIVED and qualifies after all (counted exactly near the cap): it moves to CONFIRMED. */
+export function confirmImmediately(args: Omit<ConfirmArgs, `audit_${string}`>, audit: AuditRecordRow) {
+  return confirmShape(withAudit(args, audit));
 }
 
 const missShape = statementShape((a: { transferId: string; storeId: string; version: number; miss: string }) =>

@@ -75,9 +75,18 @@ const COLUMN_TYPES = {
 
 const COLUMNS = Object.keys(COLUMN_TYPES) as (keyof TransferInsert & keyof Database["transfers"])[];
 
-/** The row's values as a SELECT list (status RECEIVED), for `INSERT INTO transfers (…) SELECT … FROM <one row>`. */
-export function transferSource(row: TransferInsert): RawBuilder<unknown>[] {
-  return [...COLUMNS.map((c) => sql`${row[c]}::${sql.raw(COLUMN_TYPES[c])}`), sql`'RECEIVED'::"TransferStatus"`];
+/**
+ * The row's values as a SELECT list in TRANSFER_COLUMNS' order (status RECEIVED unless `override` says
+ * otherwise), for `INSERT INTO transfers (…) SELECT … FROM <one row>`.
+ */
+export function transferSource(
+  row: TransferInsert,
+  override: Partial<Record<(typeof TRANSFER_COLUMNS)[number], RawBuilder<unknown>>> = {},
+): RawBuilder<unknown>[] {
+  return [
+    ...COLUMNS.map((c) => override[c] ?? sql`${row[c]}::${sql.raw(COLUMN_TYPES[c])}`),
+    override.status ?? sql`'RECEIVED'::"TransferStatus"`,
+  ];
 }
 
 /** The insert's column list, in transferSource's order. */

@@ -14,7 +14,14 @@ import { buildTransferRequest } from "@/lib/transfers/fixtures";
 import { computeNpiCheckDigit } from "@/lib/transfers/identifiers";
 import { createUser } from "@/lib/users/create-user";
 import { freePort } from "@/tests/support/server";
-import { measureLoad, startProductServer, summarize, type ServerRun, type Summary } from "./intake";
+import {
+  measureLoad,
+  startProductServer,
+  summarize,
+  type IntakeBenchOptions,
+  type ServerRun,
+  type Summary,
+} from "./intake";
 import { stopProcess, waitForHttp } from "./support";
 
 export type IntakeImmediateResult = {
@@ -64,15 +71,7 @@ export async function setUpPolicyStores(): Promise<{ off: { npi: string }; on: {
   return { off, on };
 }
 
-export async function benchIntakeImmediate(opts: {
-  databaseUrl: string;
-  authSecret: string;
-  apiKey: string;
-  pharmacyNpi: string;
-  connections: number;
-  seconds: number;
-  rounds: number;
-}): Promise<IntakeImmediateResult> {
+export async function benchIntakeImmediate(opts: IntakeBenchOptions): Promise<IntakeImmediateResult> {
   const { off, on } = await setUpPolicyStores();
   const port = await freePort();
   const server = startProductServer("immediate", port, opts);

@@ -165,17 +165,20 @@ export function summarize(runs: ServerRun[]): Summary {
   };
 }
 
-export async function benchIntake(opts: {
-  databaseUrl: string;
-  authSecret: string;
+/** What each intake part takes: the product's settings, the sender's key and the load. */
+export type IntakeBenchOptions = ProductServerOptions & {
   apiKey: string;
-  pharmacyNpi: string;
   connections: number;
   seconds: number;
   rounds: number;
-  /** A checkout of older code, built (`npm run build`), to run beside ours. */
-  before?: string;
-}): Promise<IntakeResult> {
+};
+
+export async function benchIntake(
+  opts: IntakeBenchOptions & {
+    /** A checkout of older code, built (`npm run build`), to run beside ours. */
+    before?: string;
+  },
+): Promise<IntakeResult> {
   const loadStart = Math.round(loadavg()[0]! * 100) / 100;
   const ports = {
     ours: await freePort(),

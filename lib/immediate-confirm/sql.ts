@@ -403,6 +403,11 @@ export function recordMiss(a: { transferId: string; storeId: string; version: nu
   return missShape(a);
 }
 
+/** The counts no bound reads any more (it reads from the bucket holding the hour's start). */
+export function deleteCountsBefore(before: Date) {
+  return sqlDb().deleteFrom("immediate_confirm_counts").where("bucket_start", "<", before);
+}
+
 /** Near the cap: one confirmation at a time per store, each counting what committed before it. */
 export function lockStoreCap(storeId: string) {
   return sqlDb().selectNoFrom(

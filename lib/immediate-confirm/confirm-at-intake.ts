@@ -29,6 +29,7 @@ import {
   CAP_MARGIN,
   confirmImmediately,
   countRecentConfirmations,
+  isPolicyMoved,
   lockStoreCap,
   policyLockKey,
   recordConfirmation,
@@ -163,10 +164,14 @@ async function judgeAndStore(opts: ConfirmAtIntakeOptions, policy: CachedPolicy 
       bucket: bucketStart(now),
     };
     const record = auditRecordRow(audit, chain);
-    const [written] = await tx.query(
-      judged.confirmed ? recordConfirmation(decision, record) : confirmImmediately(decision, record),
-    );
-    if (!written?.moved) throw new PolicyMoved();
+    // The last statement, its COMMIT queued behind it (pool-transaction.ts).
+    try {
+      await tx.queryThenCommit(
+        judged.confirmed ? recordConfirmation(decision, record) : confirmImmediately(decision, record),
+      );
+    } catch (err) {
+      throw isPolicyMoved(err) ? new PolicyMoved() : err;
+    }
     return confirmed;
   });
 }

@@ -7,7 +7,7 @@
 //   2. confirmImmediately (or recordMiss): the decision written under the policy's version, which this later
 //      statement reads after the lock is held, so a policy changed meanwhile writes nothing and intake starts
 //      again: the transfer's new state, the decision record, the count, and the audit record.
-import { sql, type Kysely, type SqlBool } from "kysely";
+import { sql, type Kysely } from "kysely";
 import { insertAuditRecord, type AuditRecordRow } from "@/lib/audit/sql";
 import { sqlDb, type Database } from "@/lib/db/kysely";
 import { statementShape } from "@/lib/db/statement-shape";
@@ -269,14 +269,18 @@ type ConfirmArgs = {
   bucket: Date;
 } & { [K in keyof AuditRecordRow as `audit_${K}`]: AuditRecordRow[K] };
 
-/** The decision record, the hour's count and the audit record, in one statement's CTEs. */
+/**
+ * The decision record, the hour's count and the audit record, in one statement's CTEs. The record's policy
+ * version is read from the policy row as this statement sees it, after the policy's lock is held: null, and so
+ * a not-null violation that fails the statement (isPolicyMoved), when the policy is no longer that version.
+ */
 function recordDecision(a: ConfirmArgs) {
   return sqlDb()
     .with("record", (db) =>
       db.insertInto("immediate_confirmations").values({
         transfer_id: a.transferId,
         store_id: a.storeId,
-        policy_version: a.version,
+        policy_version: (eb) => eb.selectFrom(policyStill(a).as("still")).select("still.version"),
         owner_name: a.ownerName,
         owner_license: a.ownerLicense,
         confirmed_at: a.decidedAt,
@@ -314,21 +318,17 @@ function recordDecision(a: ConfirmArgs) {
     );
 }
 
-/** The policy is still this version and on: read by a statement after the lock is held. */
+/** The policy's row while it is still this version and on. */
 function policyStill(a: { storeId: string; version: number }) {
   return sqlDb()
     .selectFrom("immediate_confirm_policies as p")
-    .select(sql.lit(1).as("one"))
+    .select("p.version")
     .where("p.store_id", "=", a.storeId)
     .where("p.version", "=", a.version)
     .where("p.enabled", "=", true);
 }
 
-const recordShape = statementShape((a: ConfirmArgs) =>
-  recordDecision(a)
-    .selectNoFrom(({ exists }) => exists(policyStill(a)).as("moved"))
-    .$castTo<{ moved: SqlBool }>(),
-);
+const recordShape = statementShape((a: ConfirmArgs) => recordDecision(a).selectNoFrom(sql.lit(1).as("done")));
 
 const confirmShape = statementShape((a: ConfirmArgs) =>
   recordDecision(a)
@@ -343,11 +343,10 @@ const confirmShape = statementShape((a: ConfirmArgs) =>
           outcome: sql`${a.response}::jsonb`,
         })
         .where("id", "=", a.transferId)
-        .where(({ exists }) => exists(policyStill(a)))
         .returning("id"),
     )
-    .selectNoFrom(({ exists, selectFrom }) => exists(selectFrom("moved").select(sql.lit(1).as("one"))).as("moved"))
-    .$castTo<{ moved: SqlBool }>(),
+    .selectFrom("moved")
+    .select("moved.id"),
 );
 
 function withAudit(args: Omit<ConfirmArgs, `audit_${string}`>, audit: AuditRecordRow): ConfirmArgs {
@@ -369,8 +368,8 @@ function withAudit(args: Omit<ConfirmArgs, `audit_${string}`>, audit: AuditRecor
 
 /**
  * Statement 2 when statement 1 stored the transfer CONFIRMED: the decision record, the hour's count and the
- * audit record (its hash computed by the caller over the same values). `moved` false: the policy is no
- * longer this version; the caller rolls the transaction back.
+ * audit record (its hash computed by the caller over the same values). It fails when the policy is no longer
+ * this version (isPolicyMoved).
  */
 export function recordConfirmation(args: Omit<ConfirmArgs, `audit_${string}`>, audit: AuditRecordRow) {
   return recordShape(withAudit(args, audit));
@@ -379,6 +378,12 @@ export function recordConfirmation(args: Omit<ConfirmArgs, `audit_${string}`>, a
 /** The same when the transfer was stored RECEIVED and qualifies after all (counted exactly near the cap): it moves to CONFIRMED. */
 export function confirmImmediately(args: Omit<ConfirmArgs, `audit_${string}`>, audit: AuditRecordRow) {
   return confirmShape(withAudit(args, audit));
+}
+
+/** The error of statement 2 when the policy moved (recordDecision). */
+export function isPolicyMoved(err: unknown): boolean {
+  const e = err as { code?: unknown; table?: unknown; column?: unknown } | null;
+  return e?.code === "23502" && e.table === "immediate_confirmations" && e.column === "policy_version";
 }
 
 const missShape = statementShape((a: { transferId: string; storeId: string; version: number; miss: string }) =>

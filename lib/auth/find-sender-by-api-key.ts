@@ -1,6 +1,5 @@
 // The sender behind an API key on /v1 (lib/auth/sender-auth.ts), noting when the key was last used; and the
 // keys this process has seen valid, so that the intake can check a key inside its insert (one round trip).
-import { Prisma } from "@/generated/prisma/client";
 import { API_KEY_PREFIX, looksLikeApiKey } from "@/lib/auth/api-keys";
 import { hasValidChecksum, sha256Hex } from "@/lib/auth/secrets";
 import { selectValidApiKey, touchApiKey } from "@/lib/auth/sql";
@@ -8,9 +7,6 @@ import { selectValidApiKey, touchApiKey } from "@/lib/auth/sql";
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 export type ApiKeySender = { partnerId: string; npis: string[]; keyId: string };
-
-/** What makes a key usable, over `api_keys k JOIN partners p`: the one definition both lookups use. */
-const KEY_IS_VALID = Prisma.sql`k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now()) AND p.suspended_at IS NULL`;
 
 /** The partner an API key belongs to, or null for an unknown, revoked or expired key or a suspended partner. */
 export async function findSenderByApiKey(apiKey: string): Promise<ApiKeySender | null> {
@@ -32,7 +28,7 @@ export async function findSenderByApiKey(apiKey: string): Promise<ApiKeySender |
 
 /**
  * A key this process has seen valid, by hash. Not a credential cache: nothing is accepted on its strength.
- * It only lets the intake fold the key check into its insert (validApiKeySql), which checks the key again in
+ * It only lets the intake fold the key check into its insert (withValidKey in lib/transfers/queries/intake.ts, over selectValidApiKey), which checks the key again in
  * the same statement, so a revoked, expired or suspended key is refused on its very next request.
  */
 export type KnownApiKey = ApiKeySender & { hash: string };
@@ -48,12 +44,4 @@ function remember(hash: string, key: KnownApiKey): void {
 export function knownApiKey(apiKey: string): KnownApiKey | null {
   if (!looksLikeApiKey(apiKey) || !hasValidChecksum(apiKey, API_KEY_PREFIX)) return null;
   return knownKeys.get(sha256Hex(apiKey)) ?? null;
-}
-
-/** One row (the key's id) while the key is exactly as it was found: still valid, same partner, same NPIs. */
-export function validApiKeySql(key: KnownApiKey): Prisma.Sql {
-  return Prisma.sql`
-    SELECT k.id FROM api_keys k JOIN partners p ON p.id = k.partner_id
-     WHERE k.hash = ${key.hash} AND k.id = ${key.keyId} AND k.partner_id = ${key.partnerId}
-       AND p.npis = ${key.npis}::text[] AND ${KEY_IS_VALID}`;
 }

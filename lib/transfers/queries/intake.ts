@@ -5,7 +5,7 @@
 import { sql, type RawBuilder } from "kysely";
 import type { KnownApiKey } from "@/lib/auth/find-sender-by-api-key";
 import { selectValidApiKey } from "@/lib/auth/sql";
-import { sqlDb, type Database } from "@/lib/db/kysely";
+import { sqlDb } from "@/lib/db/kysely";
 import { statementShape } from "@/lib/db/statement-shape";
 import type { TransferResponse } from "@/lib/transfers/wire";
 

@@ -3,10 +3,11 @@
 // record in immediate_confirmations, an audit event) or leaves it RECEIVED with the reason it did not qualify.
 //
 // Two statements in the common case (sql.ts): the request's own part is judged before the transaction under
-// the cached policy (find-immediate-confirm-policy.ts); the first statement stores the transfer, takes the
-// policy's shared lock and reads the policy, the rules and the database's signals; the second writes the
-// decision only if the policy is still the version read, which it sees after the lock is held. A policy or
-// rules other than the cached ones roll the transaction back, and it starts again with a fresh read.
+// the cached policy (find-immediate-confirm-policy.ts); the first statement takes the policy's shared lock,
+// reads the policy, the rules and the database's signals, and stores the transfer, CONFIRMED when all of them
+// allow it; the second writes the decision record, the count and the audit record, and fails unless the
+// policy is still the version read, which it sees after the lock is held. A policy or rules other than the
+// cached ones roll the transaction back, and it starts again with a fresh read.
 //
 // The hourly cap: far from it, an upper bound from per-store counts decides without serialising intake (exact
 // unless more than CAP_MARGIN confirmations are in flight at once for that store; a process's pool holds 10

@@ -1,12 +1,13 @@
 // The immediate-confirmation statements (typed: lib/db/kysely.ts). Intake's two are hot, so each is built and
 // compiled once (lib/db/statement-shape.ts) and prepared once per connection (lib/db/pool-transaction.ts):
-//   1. storeAndJudge: the transfer stored (with the API key checked in the same statement, when intake trusts
-//      one), the policy's shared lock, the policy and the store's rules as they are, the database's signals
-//      (an earlier rejection, duplicate therapy), an upper bound of the last hour's confirmations, and, when
-//      all of that lets the transfer be confirmed, an audit chain's lock and the hash its record links to;
-//   2. confirmImmediately (or recordMiss): the decision written under the policy's version, which this later
-//      statement reads after the lock is held, so a policy changed meanwhile writes nothing and intake starts
-//      again: the transfer's new state, the decision record, the count, and the audit record.
+//   1. storeAndJudge: the policy's shared lock, the policy and the store's rules as they are, the database's
+//      signals (an earlier rejection, duplicate therapy), an upper bound of the last hour's confirmations, the
+//      transfer stored (CONFIRMED when all of that allows it; with the API key checked in the same statement
+//      when intake trusts one) and, when confirmed, an audit chain's lock and the hash its record links to;
+//   2. recordConfirmation (confirmImmediately after an exact count near the cap; recordMiss when it does not
+//      qualify): the decision written under the policy's version, which this later statement reads after the
+//      lock is held, so a policy changed meanwhile fails it and intake starts again: the decision record, the
+//      count and the audit record.
 import { sql, type Kysely } from "kysely";
 import { insertAuditRecord, type AuditRecordRow } from "@/lib/audit/sql";
 import { sqlDb, type Database } from "@/lib/db/kysely";

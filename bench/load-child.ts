@@ -8,7 +8,7 @@ import { readLoadArgs } from "./load-args";
 
 const args = readLoadArgs();
 const ownPatient = args.template.includes("__LAST__");
-// The run's prefix spelled in letters (its digits too: a name key keeps only letters), so that no two runs
+// The run's prefix spelled in letters (its digits too: the last name is letters only), so that no two runs
 // share a patient: a prefix of a few letters and the rest digits once gave two runs the same names.
 const tag = args.prefix
   .toLowerCase()

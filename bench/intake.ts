@@ -2,7 +2,7 @@
 // (`npm start`) against the node:http baseline, both on core 0, the load generator on core 1, distinct
 // valid transfers each stored, alternating rounds so both see the same machine. A bare `next start` (Next's
 // route handler for the same endpoint) is measured alongside for reference.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import path from "node:path";
@@ -37,7 +37,7 @@ export type LoadResult = {
  * is one), which does not move with load at all.
  */
 export type ServerRun = LoadResult & { cpuMsPerRequest: number; transactionsPerRequest?: number };
-type Summary = {
+export type Summary = {
   requestsPerSecond: number;
   p50: number;
   p99: number;
@@ -74,36 +74,11 @@ export function requestTemplate(receivingNpi: string): string {
   return JSON.stringify(request);
 }
 
-function summarize(runs: ServerRun[]): Summary {
-  return {
-    transactionsPerRequest: Math.round(median(runs.map((r) => r.transactionsPerRequest ?? NaN)) * 100) / 100,
-    requestsPerSecond: Math.round(median(runs.map((r) => r.requestsPerSecond))),
-    p50: median(runs.map((r) => r.p50)),
-    p99: median(runs.map((r) => r.p99)),
-    cpuMsPerRequest: Math.round(median(runs.map((r) => r.cpuMsPerRequest)) * 1000) / 1000,
-    runs,
-  };
-}
+/** What `npm start` needs to serve the bench's database (the demo pharmacy's NPI allowed, no rate limit in the way). */
+export type ProductServerOptions = { databaseUrl: string; authSecret: string; pharmacyNpi: string };
 
-export async function benchIntake(opts: {
-  databaseUrl: string;
-  authSecret: string;
-  apiKey: string;
-  pharmacyNpi: string;
-  connections: number;
-  seconds: number;
-  rounds: number;
-  /** A checkout of older code, built (`npm run build`), to run beside ours. */
-  before?: string;
-}): Promise<IntakeResult> {
-  const loadStart = Math.round(loadavg()[0]! * 100) / 100;
-  const ports = {
-    ours: await freePort(),
-    baseline: await freePort(),
-    routeHandler: await freePort(),
-    before: await freePort(),
-  };
-  const productEnv = {
+function productServerEnv(opts: ProductServerOptions): Record<string, string> {
+  return {
     NODE_ENV: "production",
     // The demo pharmacy's NPI, which the fixtures send to (npm start refuses it otherwise).
     ALLOW_DEMO_PHARMACY: "true",
@@ -114,17 +89,108 @@ export async function benchIntake(opts: {
     PHARMACY_NPI: opts.pharmacyNpi,
     V1_RATE_LIMIT_PER_MINUTE: "1000000000",
   };
-  // INTAKE_CPU_PROF_DIR=<dir>: each server writes a V8 CPU profile there when it stops (`node --cpu-prof`).
+}
+
+/** INTAKE_CPU_PROF_DIR=<dir>: each server writes a V8 CPU profile to <dir>/<name> when it stops (`node --cpu-prof`). */
+function profiledFlags(name: string): string[] {
   const profileDir = process.env.INTAKE_CPU_PROF_DIR;
-  const profiled = (name: string) =>
-    profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir, name)}`] : [];
-  const node = (name: string, ...args: string[]) => [...SERVER_NODE_FLAGS, ...profiled(name), ...args];
+  return profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir, name)}`] : [];
+}
+
+/** The product as `npm start` runs it (its callback worker included, idle here), on core 0. */
+export function startProductServer(name: string, port: number, opts: ProductServerOptions): ChildProcess {
+  return startProcess(
+    0,
+    process.execPath,
+    [...SERVER_NODE_FLAGS, ...profiledFlags(name), "--import", "tsx", "scripts/serve.ts", "start"],
+    { ...productServerEnv(opts), PORT: String(port) },
+  );
+}
+
+export type MeasureLoadOptions = {
+  server: ChildProcess;
+  url: string;
+  apiKey: string;
+  /** The request as JSON text with the load child's placeholders. */
+  template: string;
+  connections: number;
+  seconds: number;
+  label: string;
+  prefix: string;
+  rate?: number;
+  /** Starts spread evenly over each second (bench/intake-even-child.ts) instead of autocannon's pacing. */
+  even?: boolean;
+  /** A connection to count the database's transactions per request with. */
+  transactions?: pg.Client;
+};
+
+/** One load run against a server (the load on core 1), with the server's CPU per request; failures throw. */
+export async function measureLoad(o: MeasureLoadOptions): Promise<ServerRun> {
+  const done = progress(o.label, o.seconds);
+  const cpuBefore = processTreeCpuMs(o.server.pid!);
+  const xactsBefore = o.transactions ? await committed(o.transactions) : 0;
+  try {
+    const load = await runJsonChild<LoadResult>(1, o.even ? "bench/intake-even-child.ts" : "bench/load-child.ts", {
+      url: o.url,
+      apiKey: o.apiKey,
+      template: o.template,
+      connections: o.connections,
+      seconds: o.seconds,
+      prefix: o.prefix,
+      rate: o.rate,
+    });
+    if (load.non2xx > 0 || load.errors > 0) throw new Error(`${o.label} had failures: ${JSON.stringify(load)}`);
+    const cpuMsPerRequest = (processTreeCpuMs(o.server.pid!) - cpuBefore) / Math.max(1, load.total);
+    let transactionsPerRequest: number | undefined;
+    if (o.transactions) {
+      // Backends report their counts within a second of going idle.
+      await new Promise((r) => setTimeout(r, 1500));
+      transactionsPerRequest =
+        Math.round((((await committed(o.transactions)) - xactsBefore) / Math.max(1, load.total)) * 100) / 100;
+    }
+    return { ...load, cpuMsPerRequest: Math.round(cpuMsPerRequest * 1000) / 1000, transactionsPerRequest };
+  } finally {
+    done();
+  }
+}
+
+export function summarize(runs: ServerRun[]): Summary {
+  return {
+    transactionsPerRequest: Math.round(median(runs.map((r) => r.transactionsPerRequest ?? NaN)) * 100) / 100,
+    requestsPerSecond: Math.round(median(runs.map((r) => r.requestsPerSecond))),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    cpuMsPerRequest: Math.round(median(runs.map((r) => r.cpuMsPerRequest)) * 1000) / 1000,
+    runs,
+  };
+}
+
+/** What each intake part takes: the product's settings, the sender's key and the load. */
+export type IntakeBenchOptions = ProductServerOptions & {
+  apiKey: string;
+  connections: number;
+  seconds: number;
+  rounds: number;
+};
+
+export async function benchIntake(
+  opts: IntakeBenchOptions & {
+    /** A checkout of older code, built (`npm run build`), to run beside ours. */
+    before?: string;
+  },
+): Promise<IntakeResult> {
+  const loadStart = Math.round(loadavg()[0]! * 100) / 100;
+  const ports = {
+    ours: await freePort(),
+    baseline: await freePort(),
+    routeHandler: await freePort(),
+    before: await freePort(),
+  };
+  const productEnv = productServerEnv(opts);
+  const node = (name: string, ...args: string[]) => [...SERVER_NODE_FLAGS, ...profiledFlags(name), ...args];
   const servers = {
     // The product as `npm start` runs it (its callback worker included, idle here).
-    ours: startProcess(0, process.execPath, node("ours", "--import", "tsx", "scripts/serve.ts", "start"), {
-      ...productEnv,
-      PORT: String(ports.ours),
-    }),
+    ours: startProductServer("ours", ports.ours, opts),
     baseline: startProcess(
       0,
       process.execPath,
@@ -170,34 +236,20 @@ export async function benchIntake(opts: {
     await waitForHttp(`http://127.0.0.1:${ports.baseline}/`, servers.baseline);
     await waitForHttp(`http://127.0.0.1:${ports.routeHandler}/v1/openapi.json`, servers.routeHandler);
     const template = requestTemplate(opts.pharmacyNpi);
-    const run = async (name: Name, seconds: number, label: string, rate?: number, even = false): Promise<ServerRun> => {
-      const done = progress(label, seconds);
-      const server = servers[name]!;
-      const cpuBefore = processTreeCpuMs(server.pid!);
-      const xactsBefore = await committed(transactions);
-      try {
-        const load = await runJsonChild<LoadResult>(1, even ? "bench/intake-even-child.ts" : "bench/load-child.ts", {
-          url: `http://127.0.0.1:${ports[name]}`,
-          apiKey: opts.apiKey,
-          template,
-          connections: opts.connections,
-          seconds,
-          prefix: `${name}-${randomBytes(4).toString("hex")}`,
-          rate,
-        });
-        const cpuMsPerRequest = (processTreeCpuMs(server.pid!) - cpuBefore) / Math.max(1, load.total);
-        // Backends report their counts within a second of going idle.
-        await new Promise((r) => setTimeout(r, 1500));
-        const transactionsPerRequest = ((await committed(transactions)) - xactsBefore) / Math.max(1, load.total);
-        return {
-          ...load,
-          cpuMsPerRequest: Math.round(cpuMsPerRequest * 1000) / 1000,
-          transactionsPerRequest: Math.round(transactionsPerRequest * 100) / 100,
-        };
-      } finally {
-        done();
-      }
-    };
+    const run = (name: Name, seconds: number, label: string, rate?: number, even = false): Promise<ServerRun> =>
+      measureLoad({
+        server: servers[name]!,
+        url: `http://127.0.0.1:${ports[name]}`,
+        apiKey: opts.apiKey,
+        template,
+        connections: opts.connections,
+        seconds,
+        label,
+        prefix: `${name}-${randomBytes(4).toString("hex")}`,
+        rate,
+        even,
+        transactions,
+      });
     const order: Name[] = opts.before
       ? ["baseline", "before", "ours", "routeHandler"]
       : ["baseline", "ours", "routeHandler"];
@@ -207,9 +259,6 @@ export async function benchIntake(opts: {
     for (let round = 1; round <= opts.rounds; round++) {
       for (const name of order)
         runs[name].push(await run(name, opts.seconds, `intake ${name} round ${round}/${opts.rounds}`));
-    }
-    for (const r of Object.values(runs).flat()) {
-      if (r.non2xx > 0 || r.errors > 0) throw new Error(`intake run had failures: ${JSON.stringify(r)}`);
     }
     const o = summarize(runs.ours);
     const b = summarize(runs.baseline);
@@ -229,9 +278,6 @@ export async function benchIntake(opts: {
       halfRate,
       true,
     );
-    for (const r of [paced, even]) {
-      if (r.non2xx > 0 || r.errors > 0) throw new Error(`intake run had failures: ${JSON.stringify(r)}`);
-    }
     const loadAverage = { start: loadStart, end: Math.round(loadavg()[0]! * 100) / 100 };
     process.stdout.write(
       `  ours paced evenly at ${halfRate} req/s: p50 ${even.p50} ms, p99 ${even.p99} ms, ${even.cpuMsPerRequest} ms CPU/request; load average ${loadAverage.start} -> ${loadAverage.end}\n`,

@@ -8,7 +8,12 @@ import { readLoadArgs } from "./load-args";
 
 const args = readLoadArgs();
 const ownPatient = args.template.includes("__LAST__");
-const tag = args.prefix.replace(/[^a-z]/g, "").slice(0, 6) || "bench";
+// The run's prefix spelled in letters (its digits too: the last name is letters only), so that no two runs
+// share a patient: a prefix of a few letters and the rest digits once gave two runs the same names.
+const tag = args.prefix
+  .toLowerCase()
+  .replace(/[^a-z0-9]/g, "")
+  .replace(/[0-9]/g, (d) => "qrstuvwxyz"[Number(d)]!);
 
 /** n as letters: 0 -> a, 25 -> z, 26 -> ba … */
 function letters(n: number): string {

@@ -1,10 +1,8 @@
 // The sender behind an API key on /v1 (lib/auth/sender-auth.ts), noting when the key was last used; and the
 // keys this process has seen valid, so that the intake can check a key inside its insert (one round trip).
-import type { Prisma } from "@/generated/prisma/client";
 import { API_KEY_PREFIX, looksLikeApiKey } from "@/lib/auth/api-keys";
 import { hasValidChecksum, sha256Hex } from "@/lib/auth/secrets";
-import { selectKnownApiKeyStatement, selectValidApiKey, touchApiKey } from "@/lib/auth/sql";
-import { toPrismaSql } from "@/lib/db/kysely";
+import { selectValidApiKey, touchApiKey } from "@/lib/auth/sql";
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -30,7 +28,7 @@ export async function findSenderByApiKey(apiKey: string): Promise<ApiKeySender |
 
 /**
  * A key this process has seen valid, by hash. Not a credential cache: nothing is accepted on its strength.
- * It only lets the intake fold the key check into its insert (validApiKeySql), which checks the key again in
+ * It only lets the intake fold the key check into its insert (withValidKey in lib/transfers/queries/intake.ts, over selectValidApiKey), which checks the key again in
  * the same statement, so a revoked, expired or suspended key is refused on its very next request.
  */
 export type KnownApiKey = ApiKeySender & { hash: string };
@@ -46,15 +44,4 @@ function remember(hash: string, key: KnownApiKey): void {
 export function knownApiKey(apiKey: string): KnownApiKey | null {
   if (!looksLikeApiKey(apiKey) || !hasValidChecksum(apiKey, API_KEY_PREFIX)) return null;
   return knownKeys.get(sha256Hex(apiKey)) ?? null;
-}
-
-/**
- * One row (the key's id) while the key is exactly as it was found: still valid, same partner, same NPIs
- * (selectKnownApiKeyStatement, lib/auth/sql.ts), as a Prisma.sql fragment for the intake's insert, which is
- * still written with Prisma.sql.
- */
-export function validApiKeySql(key: KnownApiKey): Prisma.Sql {
-  return toPrismaSql(
-    selectKnownApiKeyStatement({ hash: key.hash, keyId: key.keyId, partnerId: key.partnerId, npis: key.npis }),
-  );
 }

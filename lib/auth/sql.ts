@@ -1,7 +1,6 @@
 // The sign-in's, sessions', API keys' and OAuth tokens' statements (typed: lib/db/kysely.ts). Row locks run
 // inside the caller's Prisma transaction (inPrismaTx); the rest run on the pool.
 import { sql, type ExpressionBuilder } from "kysely";
-import { compiledStatement } from "@/lib/db/compiled-statement";
 import { sqlDb, type Database } from "@/lib/db/kysely";
 
 const now = sql<Date>`now()`;
@@ -29,23 +28,6 @@ function keyIsValid(eb: KeyAndPartner) {
     eb("p.suspended_at", "is", null),
   ]);
 }
-
-/**
- * One row (the key's id) while the key is exactly as it was found: still valid, same partner, same NPIs.
- * Compiled once: the intake embeds it in every insert (find-sender-by-api-key.ts).
- */
-export const selectKnownApiKeyStatement = compiledStatement(
-  (v: { hash: string; keyId: string; partnerId: string; npis: string[] }) =>
-    sqlDb()
-      .selectFrom("api_keys as k")
-      .innerJoin("partners as p", "p.id", "k.partner_id")
-      .select("k.id")
-      .where("k.hash", "=", v.hash)
-      .where("k.id", "=", v.keyId)
-      .where("k.partner_id", "=", v.partnerId)
-      .where("p.npis", "=", sql<string[]>`${v.npis}::text[]`)
-      .where(keyIsValid),
-);
 
 /** last_used_at at most once a minute per key; the guard keeps concurrent instances from piling up. */
 export function touchApiKey(keyId: string) {

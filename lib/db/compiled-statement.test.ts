@@ -1,8 +1,7 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { Prisma } from "@/generated/prisma/client";
 import { compiledStatement } from "@/lib/db/compiled-statement";
-import { sqlDb, toPrismaSql } from "@/lib/db/kysely";
+import { sqlDb } from "@/lib/db/kysely";
 
 type Values = { id: string; at: Date; ids: string[]; row: { hash: string; chain: number } };
 
@@ -36,15 +35,5 @@ describe("compiledStatement", () => {
     const second = select({ id: "cb_2", at, ids: [], row: { hash: "k", chain: 9 } });
     expect(second.sql).toBe(first.sql);
     expect(second.parameters).toEqual([7, "cb_2", at, [], "k", 9, "cb_2"]);
-  });
-});
-
-describe("toPrismaSql", () => {
-  it("embeds a compiled statement in a Prisma.sql one, its values renumbered after the outer ones", () => {
-    const inner = select({ id: "cb_1", at: new Date(0), ids: ["a"], row: { hash: "h", chain: 3 } });
-    const outer = Prisma.sql`WITH k AS (${toPrismaSql(inner)}) SELECT ${"x"}::text, * FROM k WHERE ${"y"} <> ''`;
-    expect(outer.values).toEqual([...inner.parameters, "x", "y"]);
-    const n = inner.parameters.length;
-    expect(outer.text).toBe(`WITH k AS (${inner.sql}) SELECT $${n + 1}::text, * FROM k WHERE $${n + 2} <> ''`);
   });
 });

@@ -11,7 +11,7 @@
 //   - poolQuery / poolTransaction (lib/db/pool-query.ts, pool-transaction.ts): compiled here, sent to pg
 //     directly, prepared once per connection in a transaction, for the hot paths.
 import "server-only";
-import { Kysely, PostgresDialect, sql, type Compilable, type CompiledQuery, type RawBuilder } from "kysely";
+import { Kysely, PostgresDialect, type Compilable, type CompiledQuery } from "kysely";
 import { Prisma } from "@/generated/prisma/client";
 import type { DB } from "@/generated/kysely/tables";
 import type { Statement } from "@/lib/db/pool-query";
@@ -70,46 +70,6 @@ function compiledOf<R>(query: Statement<R>): CompiledQuery<R> {
 export async function execInPrismaTx(tx: Prisma.TransactionClient, query: Statement<unknown>): Promise<number> {
   const compiled = compiledOf(query);
   return tx.$executeRawUnsafe(compiled.sql, ...compiled.parameters);
-}
-
-/**
- * A fragment built with Prisma.sql by code whose SQL has not moved to Kysely yet, as a Kysely expression with
- * the same text and parameters. A Kysely expression passes through as it is (a caller written when the
- * fragment was still Prisma.sql keeps working).
- */
-export function fromPrismaSql<T>(fragment: Prisma.Sql | RawBuilder<unknown>): RawBuilder<T> {
-  if (!(fragment instanceof Prisma.Sql)) return fragment.$castTo<T>();
-  const strings = Object.assign([...fragment.strings], { raw: [...fragment.strings] });
-  return sql<T>(strings, ...fragment.values);
-}
-
-const PLACEHOLDER = /\$(\d+)/g;
-const prismaStrings = new WeakMap<CompiledQuery<unknown>["query"], { strings: string[]; order: number[] }>();
-
-/**
- * A compiled Kysely statement as a Prisma.sql fragment, for a statement still written with Prisma.sql that
- * embeds it (the intake's insert embeds the key check): the text split at Kysely's $n, the values in their
- * order, so Prisma numbers them afresh. Split once per compiled statement (its operation node is the key).
- */
-export function toPrismaSql(compiled: CompiledQuery<unknown>): Prisma.Sql {
-  let split = prismaStrings.get(compiled.query);
-  if (!split) {
-    const strings: string[] = [];
-    const order: number[] = [];
-    let from = 0;
-    for (const m of compiled.sql.matchAll(PLACEHOLDER)) {
-      strings.push(compiled.sql.slice(from, m.index));
-      order.push(Number(m[1]) - 1);
-      from = m.index + m[0].length;
-    }
-    strings.push(compiled.sql.slice(from));
-    split = { strings, order };
-    prismaStrings.set(compiled.query, split);
-  }
-  return new Prisma.Sql(
-    split.strings,
-    split.order.map((i) => compiled.parameters[i]),
-  );
 }
 
 /** A built statement as a Prisma promise, for Prisma's batch `$transaction([...])` (it answers the rows changed). */

@@ -14,6 +14,12 @@ export type PoolTransaction = {
   /** One parameterised statement (Kysely's or Prisma.sql: values sent as $n, never spliced), prepared on first use. */
   query<R>(statement: Statement<R>): Promise<R[]>;
   query<T extends pg.QueryResultRow>(statement: Prisma.Sql): Promise<T[]>;
+  /**
+   * The transaction's last statement with its COMMIT queued right behind it, so the connection sends the COMMIT
+   * without waiting for this process's event loop: its rows once committed. If the statement fails, the COMMIT
+   * rolls back (PostgreSQL ends a failed transaction that way) and the statement's error is thrown.
+   */
+  queryThenCommit<R>(statement: Statement<R>): Promise<R[]>;
 };
 
 /** A prepared statement's name, from its text: the same text gets the same name on every connection. */
@@ -29,19 +35,51 @@ const STATEMENT_TIMEOUT_MS = 20_000;
 export async function poolTransaction<T>(work: (tx: PoolTransaction) => Promise<T>): Promise<T> {
   const client = await dbPool().connect();
   let broken: Error | undefined;
+  let ended = false;
   try {
     // Bounded as Prisma's interactive transactions were (20 s): a statement stuck on a lock fails instead.
-    await client.query(`BEGIN; SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
-    const query = async (statement: Prisma.Sql | Statement<unknown>): Promise<unknown[]> => {
+    // Queued, not awaited: the connection sends the first statement as soon as BEGIN completes.
+    let begun: Promise<unknown> | null = client.query(`BEGIN; SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
+    begun.catch(() => undefined); // awaited below, before any statement's result is used
+    const send = (statement: Prisma.Sql | Statement<unknown>) => {
       const { text, values } = poolStatement(statement);
-      return (await client.query({ name: statementName(text), text, values })).rows;
+      return client.query({ name: statementName(text), text, values });
     };
-    const result = await work({ query } as PoolTransaction);
-    await client.query("COMMIT");
+    const afterBegin = async () => {
+      if (begun) {
+        const b = begun;
+        begun = null;
+        await b;
+      }
+    };
+    const query = async (statement: Prisma.Sql | Statement<unknown>): Promise<unknown[]> => {
+      const sent = send(statement);
+      sent.catch(() => undefined);
+      await afterBegin();
+      return (await sent).rows;
+    };
+    const queryThenCommit = async (statement: Statement<unknown>): Promise<unknown[]> => {
+      const sent = send(statement);
+      const commit = client.query("COMMIT");
+      sent.catch(() => undefined);
+      commit.catch(() => undefined);
+      await afterBegin();
+      try {
+        return (await sent).rows;
+      } finally {
+        ended = true;
+        await commit;
+      }
+    };
+    const result = await work({ query, queryThenCommit } as PoolTransaction);
+    await afterBegin();
+    if (!ended) await client.query("COMMIT");
     return result;
   } catch (err) {
     // A connection that cannot even roll back is dropped from the pool, not reused.
-    await client.query("ROLLBACK").catch((e: unknown) => (broken = e instanceof Error ? e : new Error(String(e))));
+    if (!ended) {
+      await client.query("ROLLBACK").catch((e: unknown) => (broken = e instanceof Error ? e : new Error(String(e))));
+    }
     throw err;
   } finally {
     client.release(broken);

@@ -13,7 +13,6 @@ import type { ApiAnswer, ApiRequest } from "@/lib/http/api-exchange";
 import { isJsonContentType, MAX_BODY_BYTES } from "@/lib/http/read-body";
 import { answer, guarded, refusal, refuse, type V1Context, type V1Refusal } from "@/lib/http/transfer-answers";
 import { env } from "@/lib/env";
-import { findImmediateConfirmNpis } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
 import { consumeRateLimit } from "@/lib/rate-limit/consume-rate-limit";
 import { getStoreNpis } from "@/lib/stores/store-npis";
 import { receiveTransfer, receiveTransferWithKeyCheck } from "@/lib/transfers/intake";
@@ -216,10 +215,10 @@ const INTAKE_STEPS: readonly Step[] = [
   {
     async run(intake) {
       const { ctx, transfer, trustedKey } = intake;
-      // With a trusted key, one statement checks the key and stores the transfer. A store with immediate
-      // confirmation on judges the transfer in its own transaction, which that statement cannot: it takes
-      // the full path, as does anything the statement did not store (a refused key, a conflict).
-      if (trustedKey && !(await findImmediateConfirmNpis()).has(transfer.receivingPharmacy.npi)) {
+      // With a trusted key, the statement that stores the transfer checks the key (for a store with immediate
+      // confirmation on, the first of its transaction's). Anything not stored (a refused key, a conflict)
+      // takes the full path.
+      if (trustedKey) {
         const response = await receiveTransferWithKeyCheck({ key: trustedKey, request: transfer });
         if (response) return { answer: answer(ctx, response, 200, undefined, STORED_LOG) };
       }

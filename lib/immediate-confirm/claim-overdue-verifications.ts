@@ -2,11 +2,13 @@
 // (verify_within_hours, counted during the store's opening hours like the pending alerts' thresholds): once per
 // transfer, alerted_at claimed by an UPDATE (so concurrent scans raise it once), with its audit event and the
 // email job queued in the same transaction. The email goes out from the worker (send-verify-overdue-email.ts),
-// like the pending alerts. The "to verify" list marks the transfer past its limit.
+// like the pending alerts. The "to verify" list marks the transfer past its limit. The same scan drops the
+// hourly cap's counts that no bound reads any more (sql.ts).
 import { parseStoreAlertSettings } from "@/lib/alerts/alert-settings";
 import { addOpenMinutes } from "@/lib/alerts/opening-hours";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
+import { deleteCountsBefore } from "@/lib/immediate-confirm/sql";
 import { log } from "@/lib/log";
 
 export const SEND_VERIFY_OVERDUE_TASK = "send-verify-overdue-email";
@@ -35,6 +37,8 @@ export function verifyDueAt(c: { confirmedAt: Date; hours: number; openingHours:
 /** The transfers this call raised the alert for. */
 export async function claimOverdueVerifications(opts: ClaimOverdueVerificationsOptions = {}): Promise<string[]> {
   const now = opts.now ?? new Date();
+  // The cap's counts older than two hours, by the wall clock (never a later `now`: the bound reads the last hour's).
+  await deleteCountsBefore(new Date(Date.now() - 2 * 3_600_000)).execute();
   // Opening time never runs faster than the wall clock: the wall-clock limit bounds the candidates.
   const candidates = await db().$queryRaw<Candidate[]>`
     SELECT c.transfer_id, c.store_id, p.verify_within_hours AS hours, c.confirmed_at, s.opening_hours, s.time_zone

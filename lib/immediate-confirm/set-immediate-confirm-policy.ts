@@ -2,11 +2,12 @@
 // same transaction. Turning it on needs an owner (an active pharmacist), the store's state and the board rule.
 import type { Prisma } from "@/generated/prisma/client";
 import type { Actor } from "@/lib/audit/actor";
-import { policyLockSql } from "@/lib/immediate-confirm/policy-lock";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { inPrismaTx } from "@/lib/db/kysely";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { forgetImmediatePolicies } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
+import { lockPolicyExclusively, lockStoreRow } from "@/lib/immediate-confirm/sql";
 import {
   defaultPolicy,
   PolicyChangeSchema,
@@ -43,9 +44,9 @@ export async function setImmediateConfirmPolicy({
   if (!store) throw new DomainError("not_found", `no store ${storeRef}`);
   const after = await db().$transaction(async (tx) => {
     // The store row locked, so that concurrent changes get consecutive versions and the audit's "from" is exact.
-    await tx.$queryRaw`SELECT id FROM stores WHERE id = ${store.id} FOR UPDATE`;
+    await inPrismaTx(tx, lockStoreRow(store.id));
     // Waits for the transfers being judged under the policy in force (confirm-at-intake.ts).
-    await tx.$queryRaw`SELECT ${policyLockSql(store.npi, "exclusive")}`;
+    await inPrismaTx(tx, lockPolicyExclusively(store.npi));
     const row = await tx.immediateConfirmPolicy.findUnique({ where: { storeId: store.id } });
     const before: ImmediateConfirmPolicy = row ? policyOf(row) : defaultPolicy(store.id);
     const next: ImmediateConfirmPolicy = { ...before, ...stripUndefined(wanted), version: before.version + 1 };

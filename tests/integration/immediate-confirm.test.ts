@@ -315,6 +315,26 @@ describe("intake under the policy", () => {
     await expectMiss(qualifying(), /cap of \d+ automatic confirmations an hour/);
   });
 
+  it("holds a cap above the in-flight margin exactly under concurrent requests", async () => {
+    // 70 left: the first confirmations are judged on the per-store counts, the last ones counted exactly.
+    const recent = await db().immediateConfirmation.count({ where: { storeId: store.storeId } });
+    expect((await setPolicy({ hourlyCap: recent + 70 })).status).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 90 }, () => post(qualifying())));
+    const types = answers.map((a) => a.body.metadata.responseType);
+    expect(types.filter((t) => t === "CONFIRMED")).toHaveLength(70);
+    expect(types.filter((t) => t === "RECEIVED")).toHaveLength(20);
+    const missed = await db().transfer.findMany({
+      where: {
+        id: {
+          in: answers
+            .filter((a) => a.body.metadata.responseType === "RECEIVED")
+            .map((a) => a.body.metadata.referenceID),
+        },
+      },
+    });
+    for (const row of missed) expect(row.immediateMiss).toMatch(/cap of \d+ automatic confirmations an hour/);
+  });
+
   it("raises the alert once for a transfer not verified within the store's limit", async () => {
     expect((await setPolicy({ hourlyCap: 1000 })).status).toBe(200);
     const id = (await post(qualifying())).body.metadata.referenceID;

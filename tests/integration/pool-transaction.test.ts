@@ -4,6 +4,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Prisma } from "@/generated/prisma/client";
 import { poolQuery } from "@/lib/db/pool-query";
 import { poolTransaction } from "@/lib/db/pool-transaction";
+import { sqlDb } from "@/lib/db/kysely";
+import { sql } from "kysely";
 import { connectTestEnvironment } from "@/tests/support/integration";
 
 connectTestEnvironment();
@@ -79,5 +81,34 @@ describe("poolTransaction", () => {
     expect(
       (await poolQuery<{ statement_timeout: string }>(Prisma.sql`SHOW statement_timeout`))[0]!.statement_timeout,
     ).not.toBe("20s");
+  });
+
+  it("queryThenCommit: commits with the last statement, or rolls back all of it when that statement fails", async () => {
+    await scratch();
+    const first = marker();
+    const last = marker();
+    const rows = await poolTransaction(async (tx) => {
+      await tx.query(Prisma.sql`INSERT INTO pool_transaction_test (note) VALUES (${first})`);
+      return tx.queryThenCommit(
+        sqlDb()
+          .selectNoFrom(sql<string>`${last}::text`.as("note"))
+          .$castTo<{ note: string }>(),
+      );
+    });
+    expect(rows).toEqual([{ note: last }]);
+    expect(await count(first)).toBe(1);
+
+    const other = marker();
+    const error: unknown = await poolTransaction(async (tx) => {
+      await tx.query(Prisma.sql`INSERT INTO pool_transaction_test (note) VALUES (${other})`);
+      // A last statement that fails (its COMMIT already queued behind it).
+      return tx.queryThenCommit(sqlDb().selectNoFrom(sql<number>`${"not a number"}::int`.as("n")));
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "22P02" });
+    expect(await count(other)).toBe(0);
+    // Nothing was left open on the connection: the next transaction on the pool commits as usual.
+    const after = marker();
+    await poolTransaction((tx) => tx.query(Prisma.sql`INSERT INTO pool_transaction_test (note) VALUES (${after})`));
+    expect(await count(after)).toBe(1);
   });
 });

@@ -101,7 +101,7 @@ export type PageOptions = {
 export function selectQueuePage({ query, phase, after, limit, now }: PageOptions) {
   const newest = query.sort === "newest";
   const dir = newest ? "desc" : "asc";
-  const claimLive = sql<Date>`now()`;
+  const dbNow = sql<Date>`now()`;
   return sqlDb()
     .selectFrom("transfers as t")
     .innerJoin("partners as p", "p.id", "t.partner_id")
@@ -121,14 +121,9 @@ export function selectQueuePage({ query, phase, after, limit, now }: PageOptions
       "t.received_at",
       "t.decided_at",
       "t.receiving_npi",
-      eb.case().when("t.claim_expires_at", ">", claimLive).then(eb.ref("t.claimed_by_id")).end().as("claimed_by_id"),
-      eb.case().when("t.claim_expires_at", ">", claimLive).then(eb.ref("u.name")).end().as("claimed_by_name"),
-      eb
-        .case()
-        .when("t.claim_expires_at", ">", claimLive)
-        .then(eb.ref("t.claim_expires_at"))
-        .end()
-        .as("claim_expires_at"),
+      eb.case().when("t.claim_expires_at", ">", dbNow).then(eb.ref("t.claimed_by_id")).end().as("claimed_by_id"),
+      eb.case().when("t.claim_expires_at", ">", dbNow).then(eb.ref("u.name")).end().as("claimed_by_name"),
+      eb.case().when("t.claim_expires_at", ">", dbNow).then(eb.ref("t.claim_expires_at")).end().as("claim_expires_at"),
       "d.pharmacist_name as decided_by",
       eb.cast<string | null>("t.callback_status", "text").as("callback_status"),
       "t.patient_name_key",

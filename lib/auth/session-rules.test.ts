@@ -73,7 +73,8 @@ describe("queue search", () => {
     expect(classifySearch("trf_000VbhxrnBORvhc75fZA1q").kind).toBe("referenceID");
     expect(classifySearch("03/14/1958").kind).toBe("dateOfBirth");
     expect(classifySearch("Alvarez, Maria").kind).toBe("nameOrRxNumber");
-    expect(classifySearch("Alvarez, Maria").sql.values).toContain("alvarez maria%");
-    expect(classifySearch("50%_off").sql.values).toContain("50\\%\\_off%");
+    expect(classifySearch("Alvarez, Maria")).toMatchObject({ namePrefix: "alvarez maria%" });
+    expect(classifySearch("maria alvarez")).toMatchObject({ reversedNamePrefix: "alvarez maria%" });
+    expect(classifySearch("50%_off")).toMatchObject({ namePrefix: "50\\%\\_off%" });
   });
 });

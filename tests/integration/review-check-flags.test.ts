@@ -5,19 +5,18 @@
 // change, and after its time zone changes.
 import { randomInt } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Prisma } from "@/generated/prisma/client";
+import { sqlDb } from "@/lib/db/kysely";
 import { db } from "@/lib/db/prisma";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { inZone, parseStoreRules } from "@/lib/stores/store-rules";
-import {
-  addDays,
-  calendarDayIn,
-  computeNpiCheckDigit,
-  TransferRequestSchema,
-  type TransferRequest,
-} from "@/lib/interface";
-import { reviewDrug, reviewCheckOptions, reviewChecks } from "@/lib/transfers/review";
-import { filterConditions, QueueQuerySchema } from "@/lib/transfers/queue";
+import { addDays, calendarDayIn } from "@/lib/interface";
+import { reviewDrug } from "@/lib/transfers/review";
+import { computeNpiCheckDigit } from "@/lib/interface";
+import { filterConditions, runQueueStatement } from "@/lib/transfers/queue";
+import { QueueQuerySchema } from "@/lib/transfers/queue";
+import { reviewCheckOptions } from "@/lib/transfers/review";
+import { reviewChecks } from "@/lib/transfers/review";
+import { TransferRequestSchema, type TransferRequest } from "@/lib/interface";
 import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
 import { createTestUser, dashboardFetch, signedInCookie } from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";
@@ -95,9 +94,14 @@ async function admin(method: string, urlPath: string, body: unknown) {
 
 /** What the queue's "warnings" condition picks among the store's transfers, with the clock at `now`. */
 async function flaggedByColumns(now: Date): Promise<string[]> {
-  const conds = filterConditions(QueueQuerySchema.parse({ flags: ["warnings"] }), now);
-  const rows = await db().$queryRaw<{ id: string }[]>`
-    SELECT t.id FROM transfers t WHERE t.receiving_npi = ${store.npi} AND ${Prisma.join(conds, " AND ")}`;
+  const query = QueueQuerySchema.parse({ flags: ["warnings"] });
+  const rows = await runQueueStatement(
+    sqlDb()
+      .selectFrom("transfers as t")
+      .select("t.id")
+      .where("t.receiving_npi", "=", store.npi)
+      .where((eb) => eb.and(filterConditions(eb, query, now))),
+  );
   return rows.map((r) => r.id).sort();
 }
 

@@ -4,6 +4,8 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { databaseUrl, deployMigrations } from "@/lib/db/migrate";
+import { sqlDb } from "@/lib/db/kysely";
+import { searchCondition } from "@/lib/transfers/queue";
 import { classifySearch } from "@/lib/transfers/queue";
 
 const admin = inject("adminDatabaseUrl");
@@ -56,12 +58,15 @@ describe("name search on an en-US (ICU) database", () => {
     if (!icu) ctx.skip();
     const search = classifySearch("ab");
     expect(search.kind).toBe("nameOrRxNumber");
-    // The predicate the queue sends (its "t." alias dropped), with the same parameters.
-    const predicate = search.sql.text.replaceAll("t.", "");
-    const plan = await client!.query<{ "QUERY PLAN": string }>(
-      `EXPLAIN (COSTS OFF) SELECT id FROM transfers WHERE ${predicate}`,
-      search.sql.values,
-    );
+    // The condition the queue sends, with the same parameters (compiled here, run on this database).
+    const statement = sqlDb()
+      .selectFrom("transfers as t")
+      .select("t.id")
+      .where((eb) => searchCondition(eb, search))
+      .compile();
+    const plan = await client!.query<{ "QUERY PLAN": string }>(`EXPLAIN (COSTS OFF) ${statement.sql}`, [
+      ...statement.parameters,
+    ]);
     const text = plan.rows.map((r) => r["QUERY PLAN"]).join("\n");
     expect(text).toContain("transfers_patient_search_idx");
     // The drug name (and the name typed first-name first) are prefixes on indexes too, never a table scan.

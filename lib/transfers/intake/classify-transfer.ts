@@ -7,8 +7,12 @@
 //     which the dated one (expiry) warns, compared with the store's day when the queue is read.
 // Rows stored before a column existed are classified at start-up (classifyStoredTransfers), and a store's
 // pending transfers again when its rules or time zone change.
-import { db } from "@/lib/db/prisma";
 import { getStoreRules } from "@/lib/stores/store-npis";
+import {
+  selectUnclassified,
+  updateClassification,
+  type ClassificationColumns,
+} from "@/lib/transfers/queries/classification";
 import type { StoreRulesInZone } from "@/lib/stores/store-rules";
 import {
   reviewDrug,
@@ -83,47 +87,31 @@ export async function classifyStoredTransfers(
   const options = opts.options ?? reviewCheckOptions();
   for (;;) {
     if (opts.signal?.aborted) return done;
-    const rows = opts.receivingNpi
-      ? await db().$queryRaw<{ id: string; request: unknown; receiving_npi: string }[]>`
-          SELECT id, request, receiving_npi FROM transfers
-           WHERE receiving_npi = ${opts.receivingNpi} AND status = 'RECEIVED' AND id > ${after}
-           ORDER BY id LIMIT ${BATCH}`
-      : await db().$queryRaw<{ id: string; request: unknown; receiving_npi: string }[]>`
-          SELECT id, request, receiving_npi FROM transfers
-           WHERE (drug_schedule IS NULL OR drug_substance_key IS NULL OR check_flags IS NULL) AND id > ${after}
-           ORDER BY id LIMIT ${BATCH}`;
+    const rows = await selectUnclassified({ receivingNpi: opts.receivingNpi, after, limit: BATCH }).execute();
     if (rows.length === 0) return done;
-    const ids: string[] = [];
-    const schedules: string[] = [];
-    const alerts: (string | null)[] = [];
-    const substanceKeys: (string | null)[] = [];
-    // One text per row ('{a,b}'), cast to text[] in SQL: unnest cannot take an array of arrays.
-    const flags: string[] = [];
-    const warnsFrom: (string | null)[] = [];
+    const batch: ClassificationColumns = {
+      ids: [],
+      schedules: [],
+      alerts: [],
+      substanceKeys: [],
+      flags: [],
+      warnsFrom: [],
+    };
     for (const row of rows) {
       const parsed = TransferRequestSchema.safeParse(row.request);
       const c: TransferClassification = parsed.success
         ? classifyTransfer(parsed.data, await getStoreRules(row.receiving_npi), now, options)
         : // Not a request (never stored by the intake): flagged, so that the warnings filter shows it.
           { drugSchedule: "unknown", allergyAlert: null, substanceKey: null, checkFlags: ["request"], warnsFrom: null };
-      ids.push(row.id);
-      schedules.push(c.drugSchedule);
-      alerts.push(c.allergyAlert);
+      batch.ids.push(row.id);
+      batch.schedules.push(c.drugSchedule);
+      batch.alerts.push(c.allergyAlert);
       // "" marks a drug name with no key, so that the start-up pass does not pick the row up again.
-      substanceKeys.push(c.substanceKey ?? "");
-      flags.push(`{${c.checkFlags.join(",")}}`);
-      warnsFrom.push(c.warnsFrom);
+      batch.substanceKeys.push(c.substanceKey ?? "");
+      batch.flags.push(`{${c.checkFlags.join(",")}}`);
+      batch.warnsFrom.push(c.warnsFrom);
     }
-    await db().$executeRaw`
-      UPDATE transfers t
-         SET drug_schedule = CASE WHEN ${reclassify} OR t.drug_schedule IS NULL THEN c.drug_schedule ELSE t.drug_schedule END,
-             allergy_alert = CASE WHEN ${reclassify} OR t.drug_schedule IS NULL THEN c.allergy_alert ELSE t.allergy_alert END,
-             drug_substance_key = c.substance_key,
-             check_flags = c.check_flags::text[],
-             warns_from = c.warns_from::date
-        FROM unnest(${ids}::text[], ${schedules}::text[], ${alerts}::text[], ${substanceKeys}::text[], ${flags}::text[], ${warnsFrom}::text[])
-          AS c(id, drug_schedule, allergy_alert, substance_key, check_flags, warns_from)
-       WHERE t.id = c.id`;
+    await updateClassification(batch, reclassify).execute();
     done += rows.length;
     after = rows[rows.length - 1]!.id;
   }

@@ -12,8 +12,9 @@
 //     was most of a page load over a million transfers: bench/HISTORY.md);
 //   - the counts run alongside the page read, not after it.
 // A search is recorded in the audit log with the ids it returned (never the search text: it is patient data).
-// The parts: queue-query.ts (the parameters), queue-filters.ts (the conditions), queue-pages.ts (cursors,
-// phases, counts), queue-items.ts (the rows as the screen shows them).
+// The parts: queue-query.ts (the parameters), queue-filters.ts (the search text read), queries/queue.ts (the
+// SQL: conditions, pages, counts), queue-pages.ts (cursors, phases, counts), queue-items.ts (the rows as the
+// screen shows them).
 import { loadStoreAlertSettings } from "@/lib/alerts/find-alerting-transfers";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";

@@ -18,6 +18,7 @@ import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { getAllStoreAlertSettings } from "@/lib/stores/store-npis";
 import { errorTypeText } from "@/lib/transfers/decision";
+import { selectActivityEvents, selectViewBuckets, type ViewBucketRow } from "@/lib/transfers/queries/activity";
 import { claimView, decisionView, type ClaimView, type DecisionView } from "@/lib/transfers/review";
 import type { CallbackAttempt } from "@/generated/prisma/client";
 import type { TransferStatus } from "@/generated/prisma/enums";
@@ -62,7 +63,6 @@ export type TransferActivity = {
 
 /** The most recent non-view audit records listed (views are counted, not listed). */
 const MAX_AUDIT_EVENTS = 500;
-const VIEW_ACTIONS = ["transfer.viewed", "transfer.history_viewed"];
 const SCREEN_WORDS: Record<string, string> = {
   review: "review screen",
   record: "transfer record",
@@ -84,40 +84,6 @@ const RANK: Record<TimelineKind, number> = {
   callback_attempt: 7,
   callback_delivered: 8,
 };
-
-type EventRow = {
-  at: Date;
-  actor: string;
-  action: string;
-  details: unknown;
-  user_name: string | null;
-};
-type ViewBucketRow = {
-  first_at: Date;
-  last_at: Date;
-  n: number;
-  user_id: string | null;
-  actor: string;
-  user_name: string | null;
-  screen: string;
-};
-
-function readEvents(referenceID: string): Promise<EventRow[]> {
-  return db().$queryRaw<EventRow[]>`
-    SELECT e.at, e.actor, e.action, e.details, u.name AS user_name
-      FROM audit_events e LEFT JOIN users u ON u.id = e.user_id
-     WHERE e.transfer_id = ${referenceID} AND e.action <> ALL (${VIEW_ACTIONS}::text[])
-     ORDER BY e.id DESC LIMIT ${MAX_AUDIT_EVENTS}`;
-}
-
-function readViewBuckets(referenceID: string): Promise<ViewBucketRow[]> {
-  return db().$queryRaw<ViewBucketRow[]>`
-    SELECT min(e.at) AS first_at, max(e.at) AS last_at, count(*)::int AS n, e.user_id, e.actor, u.name AS user_name,
-           CASE WHEN e.action = 'transfer.history_viewed' THEN 'history' ELSE coalesce(e.details->>'screen', 'review') END AS screen
-      FROM audit_events e LEFT JOIN users u ON u.id = e.user_id
-     WHERE e.transfer_id = ${referenceID} AND e.action = ANY (${VIEW_ACTIONS}::text[])
-     GROUP BY floor(extract(epoch FROM e.at) / 900), e.user_id, e.actor, u.name, screen`;
-}
 
 /** One line per person per day (the store's): first view, last view, how many, on which screens. */
 function foldViews(buckets: ViewBucketRow[], timeZone: string): TimelineEvent[] {
@@ -175,8 +141,8 @@ export async function getTransferActivity(referenceID: string): Promise<Transfer
       where: { transferId: referenceID },
       include: { attempts: { orderBy: { attemptNumber: "asc" } } },
     }),
-    readEvents(referenceID),
-    readViewBuckets(referenceID),
+    selectActivityEvents(referenceID, MAX_AUDIT_EVENTS).execute(),
+    selectViewBuckets(referenceID).execute(),
     getAllStoreAlertSettings(),
   ]);
   if (!row) throw new DomainError("not_found", `No transfer ${referenceID}.`);

@@ -83,7 +83,7 @@ export async function benchQueue(opts: {
     const base = await timeIt(opts.runs, floor);
     done();
     // The page read is the query that names the partners join; the counts are the others.
-    const pageQuery = queries.find((q) => q.query.includes("JOIN") && q.query.includes("partners")) ?? queries[0];
+    const pageQuery = queries.find((q) => /\bjoin\b/i.test(q.query) && q.query.includes("partners")) ?? queries[0];
     const plan = pageQuery ? await explain(opts.databaseUrl, pageQuery) : [];
     results.push(queueCase(c.name, ours, base, plan));
   }

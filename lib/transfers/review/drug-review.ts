@@ -54,6 +54,12 @@ export type DrugReview = {
   timeZone: string;
   /** The sender's expiration date as the store's calendar day it passes on. */
   senderExpiry: string;
+  /**
+   * The sender's expiration date as the sender wrote it (YYYY-MM-DD), to compare with the legal expiry, which
+   * comes from the written date as the sender wrote it: read on two calendars, a date-time near midnight
+   * would put them a day apart.
+   */
+  senderExpiryAsWritten: string;
   refills: ReturnType<typeof lawfulRefills> | null;
   blocks: ApprovalBlock[];
   /** Schedule III-V: the pharmacist confirms it was not transferred before (1306.25(a)). */
@@ -183,6 +189,7 @@ export function reviewDrug(
     today,
     timeZone: rules.timeZone,
     senderExpiry,
+    senderExpiryAsWritten: rx.expirationDate.slice(0, 10),
     refills,
     blocks,
     needsOneTimeConfirmation: schedule !== null && schedule !== "II",

@@ -84,7 +84,7 @@ export function allergyCheck(request: TransferRequest, drug: DrugReview): Review
  * stays right as the days pass without rewriting the row.
  */
 export function expiryWarnsFrom(drug: DrugReview): string | null {
-  if (drug.senderExpiry > drug.legalExpiry) return null;
+  if (drug.senderExpiryAsWritten > drug.legalExpiry) return null;
   return addDays(drug.senderExpiry, 1 - EXPIRY_WARNING_DAYS);
 }
 

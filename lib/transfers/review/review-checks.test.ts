@@ -138,6 +138,19 @@ describe("review checks", () => {
     });
   });
 
+  it("compares the legal expiry with the sender's date on the same calendar, whatever the hour", () => {
+    // Written and expiring at 19:30 in New York, 12 months apart: on a UTC store's calendar both fall a day
+    // later, as the sender wrote them both the same day of the month: either way the two agree.
+    for (const hour of ["00:30", "04:59", "05:00", "19:30", "23:59"]) {
+      const now = new Date(`2026-12-01T${hour}:00Z`);
+      const request = structuredClone(buildTransferRequest({}, { now }));
+      request.prescription.writtenDate = "2026-10-18T19:30:00-05:00";
+      request.prescription.expirationDate = "2027-10-18T19:30:00-05:00";
+      const checks = reviewChecks(request, reviewDrug(request, DEFAULT_STORE_RULES, now));
+      expect(checks.find((c) => c.id === "expiry")!.status, hour).toBe("pass");
+    }
+  });
+
   it("cross-checks allergies: the drug's own class fails, cross-reactivity warns", () => {
     const amoxicillin = checksOf((r) => {
       r.prescription.medicationName = "Amoxicillin";

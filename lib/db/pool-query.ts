@@ -4,10 +4,10 @@
 // (lib/callbacks/claim-due-callbacks.ts, record-callback-successes.ts).
 //
 // Why: even a raw statement passes through Prisma 7's WASM query compiler, its tracing and its result
-// Mapping. That was ~14 % of the intake's CPU and ~30 % of the batching worker's (bench/HISTORY.md),
-// for one or two statements each. A statement is built with Kysely (lib/db/kysely.ts) or, in code not yet
-// moved to a domain's sql.ts, with Prisma.sql. Each is a single autocommit statement, as it was under $queryRaw; every
-// other query stays on Prisma. Errors are plain pg errors, which lib/db/errors.ts recognises as well.
+// mapping, a large share of the intake's and the batching worker's CPU for one or two statements each
+// (bench/HISTORY.md). A statement is built with Kysely (lib/db/kysely.ts); Prisma.sql is still taken, for
+// tests and benchmarks that send text of their own. Each is a single autocommit statement; every other query
+// stays on Prisma. Errors are plain pg errors, which lib/db/errors.ts recognises as well.
 import type { Compilable, CompiledQuery } from "kysely";
 import type pg from "pg";
 import type { Prisma } from "@/generated/prisma/client";

@@ -7,22 +7,19 @@
 import { parseStoreAlertSettings } from "@/lib/alerts/alert-settings";
 import { addOpenMinutes } from "@/lib/alerts/opening-hours";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
+import { execInPrismaTx, inPrismaTx } from "@/lib/db/kysely";
 import { db } from "@/lib/db/prisma";
+import {
+  markOverdueAlerted,
+  queueVerifyOverdueEmail,
+  selectOverdueCandidates,
+} from "@/lib/immediate-confirm/queries/verification";
 import { deleteCountsBefore } from "@/lib/immediate-confirm/sql";
 import { log } from "@/lib/log";
 
 export const SEND_VERIFY_OVERDUE_TASK = "send-verify-overdue-email";
 
 export type ClaimOverdueVerificationsOptions = { now?: Date; limit?: number };
-
-type Candidate = {
-  transfer_id: string;
-  store_id: string;
-  hours: number;
-  confirmed_at: Date;
-  opening_hours: unknown;
-  time_zone: string;
-};
 
 /** When a confirmation's limit runs out: its store's hours of opening time after it was confirmed. */
 export function verifyDueAt(c: { confirmedAt: Date; hours: number; openingHours: unknown; timeZone: string }): Date {
@@ -39,16 +36,7 @@ export async function claimOverdueVerifications(opts: ClaimOverdueVerificationsO
   const now = opts.now ?? new Date();
   // The cap's counts older than two hours, by the wall clock (never a later `now`: the bound reads the last hour's).
   await deleteCountsBefore(new Date(Date.now() - 2 * 3_600_000)).execute();
-  // Opening time never runs faster than the wall clock: the wall-clock limit bounds the candidates.
-  const candidates = await db().$queryRaw<Candidate[]>`
-    SELECT c.transfer_id, c.store_id, p.verify_within_hours AS hours, c.confirmed_at, s.opening_hours, s.time_zone
-      FROM immediate_confirmations c
-      JOIN immediate_confirm_policies p ON p.store_id = c.store_id
-      JOIN stores s ON s.id = c.store_id
-     WHERE c.verified_at IS NULL AND c.alerted_at IS NULL
-       AND c.confirmed_at < ${now}::timestamptz - make_interval(hours => p.verify_within_hours)
-     ORDER BY c.confirmed_at
-     LIMIT ${opts.limit ?? 500}`;
+  const candidates = await selectOverdueCandidates(now, opts.limit ?? 500).execute();
   const due = candidates.filter(
     (c) =>
       verifyDueAt({
@@ -60,11 +48,13 @@ export async function claimOverdueVerifications(opts: ClaimOverdueVerificationsO
   );
   if (due.length === 0) return [];
   return db().$transaction(async (tx) => {
-    const claimed = await tx.$queryRaw<{ transfer_id: string }[]>`
-      UPDATE immediate_confirmations SET alerted_at = ${now}
-       WHERE transfer_id = ANY(${due.map((c) => c.transfer_id)}::text[])
-         AND alerted_at IS NULL AND verified_at IS NULL
-      RETURNING transfer_id`;
+    const claimed = await inPrismaTx(
+      tx,
+      markOverdueAlerted(
+        due.map((c) => c.transfer_id),
+        now,
+      ),
+    );
     const byId = new Map(due.map((c) => [c.transfer_id, c]));
     for (const { transfer_id: id } of claimed) {
       const c = byId.get(id)!;
@@ -79,13 +69,7 @@ export async function claimOverdueVerifications(opts: ClaimOverdueVerificationsO
         },
         tx,
       );
-      await tx.$executeRaw`
-        SELECT graphile_worker.add_job(
-          ${SEND_VERIFY_OVERDUE_TASK}::text,
-          json_build_object('transferId', ${id}::text),
-          job_key := ${`verify-overdue:${id}`}::text,
-          max_attempts := 20
-        )`;
+      await execInPrismaTx(tx, queueVerifyOverdueEmail(SEND_VERIFY_OVERDUE_TASK, id));
       log("warn", "automatically confirmed transfer not verified in time", { transferId: id, hours: c.hours });
     }
     return claimed.map((r) => r.transfer_id);

@@ -3,6 +3,7 @@
 // arrival), with the reasons the others would not have qualified, most frequent first. The database signals
 // (duplicate therapy, an earlier rejection, the hourly cap) are not replayed; the page says so.
 import { db } from "@/lib/db/prisma";
+import { selectRecentRequests } from "@/lib/immediate-confirm/queries/simulation";
 import { whyNotImmediate } from "@/lib/immediate-confirm/qualify-transfer";
 import { inZone, parseStoreRules } from "@/lib/stores/store-rules";
 import { reviewCheckOptions } from "@/lib/transfers/review";
@@ -19,10 +20,7 @@ export async function simulatePolicy(opts: {
   const store = await db().store.findUnique({ where: { id: opts.storeId } });
   if (!store) return { total: 0, qualified: 0, reasons: [] };
   const rules = inZone(parseStoreRules(store), store.timeZone);
-  const rows = await db().$queryRaw<{ request: unknown; received_at: Date }[]>`
-    SELECT request, received_at FROM transfers
-     WHERE receiving_npi = ${store.npi} AND received_at > now() - interval '7 days'
-     ORDER BY received_at DESC LIMIT ${SAMPLE_LIMIT}`;
+  const rows = await selectRecentRequests(store.npi, SAMPLE_LIMIT).execute();
   const counts = new Map<string, number>();
   let qualified = 0;
   for (const row of rows) {

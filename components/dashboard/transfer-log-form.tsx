@@ -5,7 +5,7 @@
 // JavaScript) the link carries the bare dates, which the server reads as UTC days.
 import { useState, useSyncExternalStore } from "react";
 import { Field } from "@/components/ui/field";
-import { ANY_CONTROLLED_OPTION, SCHEDULE_OPTIONS } from "@/lib/drugs/schedule-names";
+import { ANY_CONTROLLED_OPTION, CONTROLLED_SCHEDULES_NAME, SCHEDULE_OPTIONS } from "@/lib/drugs/schedule-names";
 import { buttonClass } from "@/components/ui/button";
 import { TransferLogTable } from "@/components/dashboard/transfer-log-table";
 
@@ -92,7 +92,7 @@ export function TransferLogForm({ initial }: { initial: TransferLogFilters }) {
           Controlled-substance transfers received, last 2 years
         </h2>
         <p className="text-sm text-slate-600">
-          Approved transfers of Schedule II to V drugs decided from {initial.firstDay} to {initial.lastDay}.
+          Approved transfers of {CONTROLLED_SCHEDULES_NAME} drugs decided from {initial.firstDay} to {initial.lastDay}.
         </p>
         <a href={exportHref(inspection, timeZone !== null)} className={buttonClass("primary", "mt-2")}>
           Download CSV<span className="sr-only">: controlled-substance transfers received in the last 2 years</span>

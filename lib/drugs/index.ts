@@ -23,13 +23,16 @@ export { NON_CONTROLLED_DRUGS, substancesOf, type NonControlledDrug } from "@/li
 export { substanceKeyOf } from "@/lib/drugs/substance-key";
 export {
   ANY_CONTROLLED_OPTION,
+  CONTROLLED_SCHEDULES_NAME,
   SCHEDULE_CODES,
   SCHEDULE_OPTIONS,
   SCHEDULES,
   scheduleCode,
   scheduleLabel,
   scheduleName,
+  scheduleNumeralOf,
   scheduleOfCode,
+  scheduleOfText,
   type ScheduleCode,
   type ScheduleLabel,
   type ScheduleName,

@@ -20,6 +20,18 @@ export const SCHEDULE_CODES = SCHEDULES.map(scheduleCode) as unknown as readonly
 /** The numeral of a decision's "CIV". */
 export const scheduleOfCode = (code: ScheduleCode): Schedule => code.slice(1) as Schedule;
 
+/** The numeral a spelling names ("CIV", "c-iv", "IV" → "IV"), unchecked: for parsers that validate it next. */
+export const scheduleNumeralOf = (text: string): string => text.toUpperCase().replace(/^C-?/, "");
+const NUMERALS: ReadonlySet<string> = new Set(SCHEDULES);
+/** A schedule however it is spelled (a decision's "CIV", the intake's "IV", "C-IV"); null for anything else. */
+export function scheduleOfText(text: string | null | undefined): Schedule | null {
+  const numeral = scheduleNumeralOf(text ?? "");
+  return NUMERALS.has(numeral) ? (numeral as Schedule) : null;
+}
+
+/** "Schedule II to V": every controlled schedule, in a sentence. */
+export const CONTROLLED_SCHEDULES_NAME = `${scheduleName(SCHEDULES[0])} to ${SCHEDULES[SCHEDULES.length - 1]!}`;
+
 /** One option per schedule, for every form that picks one. */
 export const SCHEDULE_OPTIONS = SCHEDULES.map((s) => ({ value: s, label: scheduleName(s) }));
 /** "any": every controlled schedule at once (the queue filter and the transfer log take it). */

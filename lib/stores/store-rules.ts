@@ -6,7 +6,7 @@
 import * as z from "zod";
 import { isTimeZone } from "@/lib/alerts/alert-settings";
 import type { ExtraSchedule } from "@/lib/drugs";
-import { SCHEDULES } from "@/lib/drugs/schedule-names";
+import { SCHEDULES, scheduleNumeralOf } from "@/lib/drugs/schedule-names";
 
 export const ExtraScheduleSchema = z.object({
   substance: z
@@ -61,7 +61,7 @@ export function parseExtraSchedulesText(text: string): ExtraSchedule[] {
     .filter(Boolean)
     .map((entry) => {
       const [substance = "", schedule = ""] = entry.split(/\s*[:=]\s*/);
-      return { substance, schedule: schedule.toUpperCase().replace(/^C-?/, "") };
+      return { substance, schedule: scheduleNumeralOf(schedule) };
     });
   const parsed = z.array(ExtraScheduleSchema).max(100).safeParse(items);
   if (!parsed.success) throw new Error(parsed.error.issues.map((i) => i.message).join("; "));

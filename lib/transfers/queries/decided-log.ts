@@ -3,13 +3,14 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import type { DB } from "@/generated/kysely/tables";
 import { sqlDb } from "@/lib/db/kysely";
+import { SCHEDULES, type Schedule } from "@/lib/drugs/schedule-names";
 
 export type DecidedFilter = {
   fromDate: Date;
   /** Exclusive; the caller caps it at the moment it was asked. */
   upTo: Date;
   outcome: "approved" | "rejected" | "any";
-  schedule: "II" | "III" | "IV" | "V" | "any" | "all";
+  schedule: Schedule | "any" | "all";
 };
 
 type DecidedEb = ExpressionBuilder<DB & { d: DB["transfer_decisions"]; t: DB["transfers"] }, "d" | "t">;
@@ -32,7 +33,7 @@ function decidedWhere(f: DecidedFilter) {
         eb(
           scheduleOf(eb),
           "in",
-          ["II", "III", "IV", "V"].map((s) => sql.lit(s)),
+          SCHEDULES.map((s) => sql.lit(s)),
         ),
       );
     else if (f.schedule !== "all") conds.push(eb(scheduleOf(eb), "=", f.schedule));

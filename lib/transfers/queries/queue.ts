@@ -9,6 +9,7 @@ import { sql, type Compilable, type Expression, type ExpressionBuilder, type Sql
 import type { DB } from "@/generated/kysely/tables";
 import { sqlDb, type RowOf } from "@/lib/db/kysely";
 import { db } from "@/lib/db/prisma";
+import { SCHEDULES } from "@/lib/drugs/schedule-names";
 import { addDays } from "@/lib/interface";
 import { classifySearch, type QueueSearch } from "@/lib/transfers/queue";
 import type { QueueQuery, QueueStatus } from "@/lib/transfers/queue";
@@ -16,7 +17,7 @@ import type { QueueQuery, QueueStatus } from "@/lib/transfers/queue";
 type QueueEb = ExpressionBuilder<DB & { t: DB["transfers"] }, "t">;
 type Condition = Expression<SqlBool>;
 
-const CONTROLLED = ["II", "III", "IV", "V"].map((s) => sql.lit(s));
+const CONTROLLED = SCHEDULES.map((s) => sql.lit(s));
 
 /** The search box's text, read by classifySearch, as a condition on its indexed columns. */
 export function searchCondition(eb: QueueEb, search: QueueSearch): Condition {

@@ -8,7 +8,7 @@ import * as z from "zod";
 import { csvRow } from "@/lib/csv";
 import type { Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
-import { SCHEDULES, type AllergyWarning } from "@/lib/drugs";
+import { SCHEDULES, scheduleNumeralOf, type AllergyWarning } from "@/lib/drugs";
 import { DomainError } from "@/lib/errors";
 import { buildTransferRequest } from "@/lib/demo/sample-transfers";
 import type { DecisionRecord } from "@/lib/transfers/review";
@@ -44,7 +44,7 @@ export const TransferExportQuerySchema = z.object({
     .trim()
     .transform((v) => {
       const lower = v.toLowerCase();
-      return lower === "any" || lower === "all" ? lower : v.toUpperCase().replace(/^C-?/, "");
+      return lower === "any" || lower === "all" ? lower : scheduleNumeralOf(v);
     })
     .pipe(
       z.enum(EXPORT_SCHEDULES, { error: `must be ${SCHEDULES.join(", ")}, any (every controlled schedule) or all` }),

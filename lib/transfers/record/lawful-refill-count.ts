@@ -3,15 +3,12 @@
 // lib/drugs, which the review screen and the approve dialog use too; this module only reads the schedule the
 // decision recorded and words the sender's number beside the lawful one. As of the approval: a Schedule
 // III/IV prescription six months old is never approved (drug-review.ts), so none here has lapsed.
-import { lawfulRefills, type LawfulRefills, type Schedule } from "@/lib/drugs";
+import { lawfulRefills, scheduleOfText, type LawfulRefills, type Schedule } from "@/lib/drugs";
 import type { TransferRequest } from "@/lib/interface";
-
-const NUMERALS: ReadonlySet<string> = new Set(["II", "III", "IV", "V"]);
 
 /** A recorded schedule, the decision's ("CIV") or the intake's ("IV", "none", "unknown"), as a Schedule or null. */
 export function scheduleOfRecord(recorded: string | null | undefined): Schedule | null {
-  const numeral = recorded?.replace(/^C-?/, "") ?? "";
-  return NUMERALS.has(numeral) ? (numeral as Schedule) : null;
+  return scheduleOfText(recorded);
 }
 
 export function lawfulRefillCount(request: TransferRequest, schedule: Schedule | null): LawfulRefills {

@@ -1,7 +1,7 @@
 // The receiving pharmacy's legal transfer record (21 CFR 1306.25(b)-(c), 1306.05), as one list of
 // labelled elements: the printable record page lays them out, and the inspection export (CSV) writes the
 // same elements as columns, so the two can never disagree about what the record holds.
-import { normalizeNdc } from "@/lib/drugs";
+import { normalizeNdc, scheduleName, scheduleOfText } from "@/lib/drugs";
 import { lawfulRefillCount, scheduleOfRecord } from "@/lib/transfers/record/lawful-refill-count";
 import { formatQuantity } from "@/lib/transfers/review";
 import { DRUG_SCHEDULE_LABELS, type DrugSchedule } from "@/lib/transfers/decision";
@@ -33,7 +33,8 @@ function intakeScheduleText(column: string | null | undefined): string | null {
   if (!column) return null;
   if (column === "unknown") return "Not in the drug tables (at intake)";
   if (column === "none") return "Not a controlled substance (from the drug, at intake)";
-  return `Schedule ${column} (from the drug, at intake)`;
+  const schedule = scheduleOfText(column);
+  return `${schedule ? scheduleName(schedule) : column} (from the drug, at intake)`;
 }
 
 export function buildTransferRecord(input: {

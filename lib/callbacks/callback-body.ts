@@ -63,7 +63,7 @@ const RESPONSE_ORDER = keyOrderOf(TransferResponseSchema);
 /**
  * The callback body: the stored TransferResponse written in the wire schema's key order (PostgreSQL's jsonb
  * does not keep key order), so every attempt sends the same bytes and reads like our other answers. The
- * order is read from the schema once; a zod parse per attempt cost ~5 % of the worker (bench/HISTORY.md).
+ * order is read from the schema once; a zod parse per attempt would cost the worker CPU on every send (bench/HISTORY.md).
  */
 export function serializeCallbackBody(payload: unknown): string {
   return JSON.stringify(ordered(payload, RESPONSE_ORDER));

@@ -1,7 +1,7 @@
 // A transaction on the pg pool under the one Prisma client (lib/db/prisma.ts), for the decision's two
 // statements (lib/transfers/decision/decide-transfer.ts), the dashboard's hottest write: BEGIN, the statements and
 // COMMIT on one pooled connection, without Prisma's interactive-transaction machinery and per-statement
-// query path (a quarter of an approving process's CPU, bench/HISTORY.md), and each statement prepared once
+// query path (a large share of an approving process's CPU: bench/HISTORY.md), and each statement prepared once
 // per connection, so PostgreSQL parses and plans it once. Any failure rolls back; errors are plain pg errors
 // (lib/db/errors.ts recognises them). Why poolQuery's statements skip Prisma: lib/db/pool-query.ts.
 import { createHash } from "node:crypto";

@@ -3,8 +3,8 @@
 // file (Next's bundle never does); the web servers keep every default metric.
 //
 // Why: that histogram is fed by a PerformanceObserver called on every garbage collection, and the worker
-// allocates fast (many small requests and rows): the observer alone was 5.5 % of the worker's CPU in round
-// 3's profile (bench/HISTORY.md). Nothing in deploy/ (alerts, dashboards) reads it. prom-client has no
+// allocates fast (many small requests and rows): the observer alone is a visible share of the worker's CPU in its
+// profile (bench/HISTORY.md). Nothing in deploy/ (alerts, dashboards) reads it. prom-client has no
 // switch for one default metric, so the others are registered one by one from its own modules, named by
 // its public `collectDefaultMetrics.metricsList` (worker-default-metrics.test.ts checks the result).
 import { createRequire } from "node:module";

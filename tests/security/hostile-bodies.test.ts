@@ -159,7 +159,7 @@ describe("hostile /v1/transfer bodies", () => {
     expect(new Set(statuses)).toEqual(new Set([400]));
     latencies.sort((a, b) => a - b);
     const p99 = latencies[Math.floor(latencies.length * 0.99)]!;
-    // The issue's aim is 100 ms; before the shape bound a hostile body blocked the server for 0.7-3.2 s.
+    // The aim is 100 ms; the bound leaves room for a loaded test machine.
     expect(latencies.length).toBeGreaterThan(50);
     expect(p99, `p99 ${p99.toFixed(0)} ms over ${latencies.length} probes`).toBeLessThan(500);
   }, 60_000);

@@ -1,5 +1,5 @@
-// The statements of a decision (decide-transfer.ts), each one round trip (an
-// approval was ~14 round trips, each with Prisma's per-statement cost and PostgreSQL's parse and plan).
+// The statements of a decision (decide-transfer.ts), each one round trip (Prisma's
+// API would take a round trip per read and write, each with its per-statement cost and PostgreSQL's parse and plan).
 //   1. lockForDecision: the transfer row locked, with everything the decision reads (the claim holder's
 //      name, the store's rules, the pharmacist's licence, an earlier decision) and, when the transfer is
 //      decidable, an audit chain's lock and the hash the record links to;

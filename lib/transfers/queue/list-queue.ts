@@ -8,8 +8,8 @@
 //     prefix: LIKE 'abc%' reads its btree index because the column has the C collation, whatever the
 //     database's default: migration 20261122155640_patient_search_collation_c);
 //   - counts stop at COUNT_CAP per status and say so ("1,000+"): past a few hundred, "how many" matters less
-//     to a pharmacist than a fast refresh, and a capped count still reads up to COUNT_CAP rows (at 10,000 it
-//     was most of a page load over a million transfers: bench/HISTORY.md);
+//     to a pharmacist than a fast refresh, and a capped count still reads up to COUNT_CAP rows (a cap ten times
+//     higher would be most of a page load over a million transfers: bench/HISTORY.md);
 //   - the counts run alongside the page read, not after it.
 // A search is recorded in the audit log with the ids it returned (never the search text: it is patient data).
 // The parts: queue-query.ts (the parameters), queue-filters.ts (the search text read), queries/queue.ts (the

@@ -50,13 +50,34 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 /** `npm start` as the benchmarks run it: its own Node flags and entry (its callback worker included). */
-const NPM_START_ARGS = [...SERVER_NODE_FLAGS, "--import", "tsx", "scripts/serve.ts", "start"];
+export const NPM_START_ARGS = [...SERVER_NODE_FLAGS, "--import", "tsx", "scripts/serve.ts", "start"];
 
 export type BenchServer = { child: ChildProcess; port: number; baseUrl: string; ready: Promise<void> };
 
 /**
- * `npm start` on core 0 over `databaseUrl`, in production mode with the run's keys, the demo pharmacy's NPI
- * allowed (the fixtures send to it) and no intake rate limit in the way; `env` adds or overrides settings.
+ * `npm start`'s environment over `databaseUrl` as the benchmarks run it: production mode with the run's keys,
+ * the demo pharmacy's NPI allowed (the fixtures send to it, and `npm start` refuses it otherwise) and no intake
+ * rate limit in the way; `env` adds or overrides settings.
+ */
+export function npmStartEnv(opts: {
+  databaseUrl: string;
+  pharmacyNpi: string;
+  env?: Record<string, string>;
+}): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    ALLOW_DEMO_PHARMACY: "true",
+    NEXT_TELEMETRY_DISABLED: "1",
+    DATABASE_URL: opts.databaseUrl,
+    ...TEST_SECRETS,
+    PHARMACY_NPI: opts.pharmacyNpi,
+    V1_RATE_LIMIT_PER_MINUTE: "1000000000",
+    ...opts.env,
+  };
+}
+
+/**
+ * `npm start` on core 0 over `databaseUrl` with npmStartEnv's settings; `env` adds or overrides settings.
  * `ready` settles once it answers (or rejects with its stderr if it exits first).
  */
 export async function startNpmStart(opts: {
@@ -66,17 +87,12 @@ export async function startNpmStart(opts: {
 }): Promise<BenchServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = startProcess(0, process.execPath, NPM_START_ARGS, {
-    NODE_ENV: "production",
-    ALLOW_DEMO_PHARMACY: "true",
-    NEXT_TELEMETRY_DISABLED: "1",
-    DATABASE_URL: opts.databaseUrl,
-    ...TEST_SECRETS,
-    PHARMACY_NPI: opts.pharmacyNpi,
-    PORT: String(port),
-    V1_RATE_LIMIT_PER_MINUTE: "1000000000",
-    ...opts.env,
-  });
+  const child = startProcess(
+    0,
+    process.execPath,
+    NPM_START_ARGS,
+    npmStartEnv({ ...opts, env: { PORT: String(port), ...opts.env } }),
+  );
   const ready = waitForHttp(`${baseUrl}/v1/openapi.json`, child);
   // Awaited by the caller, maybe after another server's: not an unhandled rejection meanwhile.
   ready.catch(() => {});

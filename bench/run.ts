@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { enableQueryEvents } from "@/lib/db/prisma";
-import { env, setEnv } from "@/lib/env";
+import { env } from "@/lib/env";
 import { createUser } from "@/lib/users/create-user";
 import { createPartner } from "@/lib/partners/create-partner";
 import { DEMO_PHARMACY_NPI } from "@/lib/demo/sample-transfers";
@@ -29,9 +29,9 @@ import { seedTransfers } from "./seed-transfers";
 import { printTables } from "./print-tables";
 import { gib, scaleDisk } from "./scale-disk";
 import { runOptions } from "./run-options";
-import { ROOT } from "./support";
+import { ROOT, setBenchEnv } from "./support";
 
-/** Read before setEnv points DATABASE_URL at the bench's own database: is the server someone else's? */
+/** Read before setBenchEnv points DATABASE_URL at the bench's own database: is the server someone else's? */
 const externalDatabase = Boolean(process.env.DATABASE_URL);
 const {
   quick,
@@ -99,13 +99,7 @@ async function main(): Promise<void> {
     const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_bench");
     const authSecret = TEST_SECRETS.AUTH_SECRET;
     // `npm start` requires explicit keys; this process writes sealed secrets and audit records with the same.
-    setEnv({
-      DATABASE_URL: databaseUrl,
-      ...TEST_SECRETS,
-      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
-      CALLBACK_ALLOW_INSECURE_HTTP: "true",
-      LOG_LEVEL: "warn",
-    });
+    setBenchEnv(databaseUrl);
     enableQueryEvents();
     const partner = await createPartner({ name: "Bench Sender", callbackUrl: "http://127.0.0.1:9/unused", npis: [] });
     const pgVersion = await serverVersion(databaseUrl);

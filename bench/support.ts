@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { setEnv } from "@/lib/env";
 import { freePort, TEST_SECRETS } from "@/tests/support/server";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
@@ -47,6 +48,20 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * This process's settings over the bench's database: the run's keys (what it seals and audits, `npm start`
+ * reads with the same), callbacks allowed to the local plain-HTTP receivers, and warnings only in the log.
+ */
+export function setBenchEnv(databaseUrl: string): void {
+  setEnv({
+    DATABASE_URL: databaseUrl,
+    ...TEST_SECRETS,
+    CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+    CALLBACK_ALLOW_INSECURE_HTTP: "true",
+    LOG_LEVEL: "warn",
+  });
 }
 
 /** `npm start` as the benchmarks run it: its own Node flags and entry (its callback worker included). */

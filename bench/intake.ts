@@ -8,9 +8,10 @@ import { loadavg } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { buildTransferRequest } from "@/lib/demo/sample-transfers";
-import { freePort, TEST_SECRETS } from "@/tests/support/server";
+import { freePort } from "@/tests/support/server";
 import {
   median,
+  npmStartEnv,
   pinned,
   processTreeCpuMs,
   progress,
@@ -78,17 +79,7 @@ export function requestTemplate(receivingNpi: string): string {
 export type ProductServerOptions = { databaseUrl: string; authSecret: string; pharmacyNpi: string };
 
 function productServerEnv(opts: ProductServerOptions): Record<string, string> {
-  return {
-    NODE_ENV: "production",
-    // The demo pharmacy's NPI, which the fixtures send to (npm start refuses it otherwise).
-    ALLOW_DEMO_PHARMACY: "true",
-    NEXT_TELEMETRY_DISABLED: "1",
-    DATABASE_URL: opts.databaseUrl,
-    ...TEST_SECRETS,
-    AUTH_SECRET: opts.authSecret,
-    PHARMACY_NPI: opts.pharmacyNpi,
-    V1_RATE_LIMIT_PER_MINUTE: "1000000000",
-  };
+  return npmStartEnv({ ...opts, env: { AUTH_SECRET: opts.authSecret } });
 }
 
 /** INTAKE_CPU_PROF_DIR=<dir>: each server writes a V8 CPU profile to <dir>/<name> when it stops (`node --cpu-prof`). */

@@ -4,6 +4,7 @@
 // last name from the request's number), so that no transfer trips duplicate therapy: the immediate-confirmation
 // case (intake-immediate.ts), where each one must qualify.
 import autocannon from "autocannon";
+import { letters } from "./letters";
 import { readLoadArgs } from "./load-args";
 
 const args = readLoadArgs();
@@ -14,16 +15,6 @@ const tag = args.prefix
   .toLowerCase()
   .replace(/[^a-z0-9]/g, "")
   .replace(/[0-9]/g, (d) => "qrstuvwxyz"[Number(d)]!);
-
-/** n as letters: 0 -> a, 25 -> z, 26 -> ba … */
-function letters(n: number): string {
-  let s = "";
-  do {
-    s = String.fromCharCode(97 + (n % 26)) + s;
-    n = Math.floor(n / 26);
-  } while (n > 0);
-  return s;
-}
 
 let n = 0;
 const instance = autocannon(

@@ -18,7 +18,16 @@ import { buildTransferRequest, DEMO_PHARMACY_NPI } from "@/lib/demo/sample-trans
 import { createMigratedDatabase } from "@/tests/support/database";
 import { createTestUser, signedInCookie } from "@/tests/support/dashboard-session";
 import { freePort, TEST_SECRETS } from "@/tests/support/server";
-import { percentile, ROOT, runJsonChild, SERVER_NODE_FLAGS, startProcess, stopProcess, waitForHttp } from "./support";
+import {
+  NPM_START_ARGS,
+  npmStartEnv,
+  percentile,
+  ROOT,
+  runJsonChild,
+  startProcess,
+  stopProcess,
+  waitForHttp,
+} from "./support";
 
 type Timing = { p50: number; p95: number; max: number };
 export type OverviewBenchResult = {
@@ -164,18 +173,12 @@ async function child(args: ChildArgs): Promise<void> {
   const server = startProcess(
     1,
     process.execPath,
-    [...SERVER_NODE_FLAGS, "--import", "tsx", "scripts/serve.ts", "start"],
-    {
-      NODE_ENV: "production",
-      ALLOW_DEMO_PHARMACY: "true",
-      NEXT_TELEMETRY_DISABLED: "1",
-      DATABASE_URL: args.databaseUrl,
-      ...TEST_SECRETS,
-      PHARMACY_NPI: DEMO_PHARMACY_NPI,
-      PORT: String(port),
-      LOG_LEVEL: "warn",
-      RUN_WORKER: "false",
-    },
+    NPM_START_ARGS,
+    npmStartEnv({
+      databaseUrl: args.databaseUrl,
+      pharmacyNpi: DEMO_PHARMACY_NPI,
+      env: { PORT: String(port), LOG_LEVEL: "warn", RUN_WORKER: "false" },
+    }),
   );
   let http: OverviewBenchResult["http"];
   try {

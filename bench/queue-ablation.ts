@@ -11,15 +11,13 @@ import { randomBytes } from "node:crypto";
 import { DEFAULT_ALERT_SETTINGS } from "@/lib/alerts/alert-settings";
 import { arrivedAfterHours } from "@/lib/alerts/opening-hours";
 import { db, enableQueryEvents } from "@/lib/db/prisma";
-import { setEnv } from "@/lib/env";
 import { createPartner } from "@/lib/partners/create-partner";
 import { forgetStoreDirectory, getAllStoreAlertSettings } from "@/lib/stores/store-npis";
 import { listQueue, QueueQuerySchema, type QueueQuery, groupConsecutivePatients } from "@/lib/transfers/queue";
 import { createUser } from "@/lib/users/create-user";
 import { createMigratedDatabase, startTestPostgres } from "@/tests/support/database";
-import { TEST_SECRETS } from "@/tests/support/server";
 import { seedTransfers } from "./seed-transfers";
-import { median, percentile } from "./support";
+import { median, percentile, setBenchEnv } from "./support";
 
 const TOTAL = Number(process.argv[2] ?? 1_000_000);
 const ROUNDS = 4;
@@ -30,13 +28,7 @@ async function main(): Promise<void> {
   const postgres = await startTestPostgres();
   try {
     const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_queue_ablation");
-    setEnv({
-      DATABASE_URL: databaseUrl,
-      ...TEST_SECRETS,
-      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
-      CALLBACK_ALLOW_INSECURE_HTTP: "true",
-      LOG_LEVEL: "warn",
-    });
+    setBenchEnv(databaseUrl);
     enableQueryEvents();
     let statements = 0;
     (db() as unknown as { $on(event: "query", cb: () => void): void }).$on("query", () => statements++);

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { enableQueryEvents } from "@/lib/db/prisma";
-import { env, setEnv } from "@/lib/env";
+import { env } from "@/lib/env";
 import { createUser } from "@/lib/users/create-user";
 import { createPartner } from "@/lib/partners/create-partner";
 import { DEMO_PHARMACY_NPI } from "@/lib/demo/sample-transfers";
@@ -27,55 +27,29 @@ import { benchQueue, type QueueSize } from "./queue";
 import { benchScale, type ScaleResult } from "./scale";
 import { seedTransfers } from "./seed-transfers";
 import { printTables } from "./print-tables";
-import { gib, SCALE_TRANSFERS, scaleDisk } from "./scale-disk";
-import { ROOT } from "./support";
+import { gib, scaleDisk } from "./scale-disk";
+import { runOptions } from "./run-options";
+import { ROOT, setBenchEnv } from "./support";
 
-const quick = process.argv.includes("--quick");
-/** Read before setEnv points DATABASE_URL at the bench's own database: is the server someone else's? */
+/** Read before setBenchEnv points DATABASE_URL at the bench's own database: is the server someone else's? */
 const externalDatabase = Boolean(process.env.DATABASE_URL);
-const PARTS = ["intake", "queue", "dashboard", "overview", "callbacks", "metrics", "approvals", "scale"] as const;
-type Part = (typeof PARTS)[number];
-const onlyArg = process.argv[process.argv.indexOf("--only") + 1];
-if (process.argv.includes("--only") && !PARTS.includes(onlyArg as Part)) {
-  process.stderr.write(`--only takes one of: ${PARTS.join(", ")}\n`);
-  process.exit(2);
-}
-/** `--intake-before <checkout>`: run that built checkout's `npm start` in the intake's rounds too (an A/B). */
-const intakeBefore = process.argv.includes("--intake-before")
-  ? process.argv[process.argv.indexOf("--intake-before") + 1]
-  : undefined;
-/** `--callbacks-before <checkout>` (repeatable): that checkout's worker in the callbacks' drain rounds too (an A/B). */
-const callbacksBefore = process.argv.flatMap((arg, i) => (arg === "--callbacks-before" ? [process.argv[i + 1]!] : []));
-/**
- * `--callbacks-sweep 16x4,32x4,8x8,32x4@0`: more workers of this checkout in the callbacks' rounds, as batch
- * size x concurrency, and @ CALLBACK_GATHER_MS when given.
- */
-const callbacksSweep = process.argv.includes("--callbacks-sweep")
-  ? process.argv[process.argv.indexOf("--callbacks-sweep") + 1]!.split(",").map((spec) => {
-      const [size, delay] = spec.split("@");
-      return [...size!.split("x").map(Number), delay === undefined ? undefined : Number(delay)] as const;
-    })
-  : [];
-const runs = (part: Part) =>
-  process.argv.includes("--only") ? onlyArg === part : part !== "scale" || process.argv.includes("--scale");
-/** `--scale-transfers N`: the scale part's table size instead of SCALE_TRANSFERS. */
-const scaleTransfers = process.argv.includes("--scale-transfers")
-  ? Number(process.argv[process.argv.indexOf("--scale-transfers") + 1])
-  : SCALE_TRANSFERS;
-const settings = quick ? { connections: 10, seconds: 3, rounds: 1 } : { connections: 50, seconds: 20, rounds: 2 };
-/** `--queue-sizes 1000000` (comma-separated): the queue part's table sizes instead of the defaults. */
-const queueSizes = process.argv.includes("--queue-sizes")
-  ? process.argv[process.argv.indexOf("--queue-sizes") + 1]!.split(",").map(Number)
-  : quick
-    ? [20_000]
-    : [100_000, 1_000_000];
-const queueRuns = quick ? 5 : 40;
-const approvalSettings = quick ? { count: 20, rounds: 1 } : { count: 300, rounds: 4 };
-// The dashboard in Chromium: over the largest queue size (seeded here when the queue part did not run).
-const dashboardSettings = quick ? { samples: 3, warmUp: 1 } : { samples: 40, warmUp: 3 };
-const callbackSettings = quick
-  ? { count: 20, latencySamples: 5, drainRounds: 1 }
-  : { count: 500, latencySamples: 50, drainRounds: 3 };
+const {
+  quick,
+  only,
+  runs,
+  immediate,
+  intakeBefore,
+  callbacksBefore,
+  callbacksSweep,
+  scaleTransfers,
+  settings,
+  queueSizes,
+  queueRuns,
+  approvalSettings,
+  dashboardSettings,
+  overviewSettings,
+  callbackSettings,
+} = runOptions(process.argv);
 
 function step(text: string): void {
   process.stdout.write(`\n▶ ${text}\n`);
@@ -125,13 +99,7 @@ async function main(): Promise<void> {
     const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_bench");
     const authSecret = TEST_SECRETS.AUTH_SECRET;
     // `npm start` requires explicit keys; this process writes sealed secrets and audit records with the same.
-    setEnv({
-      DATABASE_URL: databaseUrl,
-      ...TEST_SECRETS,
-      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
-      CALLBACK_ALLOW_INSECURE_HTTP: "true",
-      LOG_LEVEL: "warn",
-    });
+    setBenchEnv(databaseUrl);
     enableQueryEvents();
     const partner = await createPartner({ name: "Bench Sender", callbackUrl: "http://127.0.0.1:9/unused", npis: [] });
     const pgVersion = await serverVersion(databaseUrl);
@@ -150,7 +118,7 @@ async function main(): Promise<void> {
     }
     // Intake with a store's immediate-confirmation policy on vs off (bench/intake-immediate.ts); skip: --no-immediate.
     const intakeImmediate =
-      runs("intake") && !process.argv.includes("--no-immediate")
+      runs("intake") && immediate
         ? (step("intake: immediate confirmation on vs off, alternating rounds"),
           await benchIntakeImmediate({
             databaseUrl,
@@ -229,9 +197,9 @@ async function main(): Promise<void> {
     // The overview's server time over 1,000,000 transfers of its own (bench/overview.ts).
     let overview: OverviewBenchResult | undefined;
     if (runs("overview")) {
-      const transfers = quick ? 20_000 : 1_000_000;
+      const { transfers } = overviewSettings;
       step(`overview: getOverview over ${transfers.toLocaleString()} transfers, without and with the rollups`);
-      overview = await benchOverview({ adminUrl: postgres.adminUrl, transfers, samples: quick ? 3 : 40 });
+      overview = await benchOverview({ adminUrl: postgres.adminUrl, ...overviewSettings });
       process.stdout.write(`  ${JSON.stringify(overview)}\n`);
     }
 
@@ -312,7 +280,7 @@ async function main(): Promise<void> {
     const result = {
       at: new Date().toISOString(),
       quick,
-      only: process.argv.includes("--only") ? onlyArg : null,
+      only,
       machine: { ...machine(), postgres: pgVersion },
       intake,
       intakeImmediate,

@@ -3,18 +3,9 @@
 import { randomBytes } from "node:crypto";
 import { buildTransferRequest } from "@/lib/demo/sample-transfers";
 import type { TransferResponse } from "@/lib/interface";
+import { letters } from "./letters";
 
 export type Pending = { referenceID: string; lastName: string; firstName: string };
-
-/** Letters only: patient names must pass the wire format's name checks. */
-function letters(n: number): string {
-  let s = "";
-  do {
-    s = String.fromCharCode(97 + (n % 26)) + s;
-    n = Math.floor(n / 26);
-  } while (n > 0);
-  return s;
-}
 
 /** Pending transfers sent the way a sender sends them (POST /v1/transfer with its key), each a patient of its own. */
 export async function sendPending(

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { setEnv } from "@/lib/env";
 import { freePort, TEST_SECRETS } from "@/tests/support/server";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
@@ -49,14 +50,49 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/**
+ * This process's settings over the bench's database: the run's keys (what it seals and audits, `npm start`
+ * reads with the same), callbacks allowed to the local plain-HTTP receivers, and warnings only in the log.
+ */
+export function setBenchEnv(databaseUrl: string): void {
+  setEnv({
+    DATABASE_URL: databaseUrl,
+    ...TEST_SECRETS,
+    CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
+    CALLBACK_ALLOW_INSECURE_HTTP: "true",
+    LOG_LEVEL: "warn",
+  });
+}
+
 /** `npm start` as the benchmarks run it: its own Node flags and entry (its callback worker included). */
-const NPM_START_ARGS = [...SERVER_NODE_FLAGS, "--import", "tsx", "scripts/serve.ts", "start"];
+export const NPM_START_ARGS = [...SERVER_NODE_FLAGS, "--import", "tsx", "scripts/serve.ts", "start"];
 
 export type BenchServer = { child: ChildProcess; port: number; baseUrl: string; ready: Promise<void> };
 
 /**
- * `npm start` on core 0 over `databaseUrl`, in production mode with the run's keys, the demo pharmacy's NPI
- * allowed (the fixtures send to it) and no intake rate limit in the way; `env` adds or overrides settings.
+ * `npm start`'s environment over `databaseUrl` as the benchmarks run it: production mode with the run's keys,
+ * the demo pharmacy's NPI allowed (the fixtures send to it, and `npm start` refuses it otherwise) and no intake
+ * rate limit in the way; `env` adds or overrides settings.
+ */
+export function npmStartEnv(opts: {
+  databaseUrl: string;
+  pharmacyNpi: string;
+  env?: Record<string, string>;
+}): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    ALLOW_DEMO_PHARMACY: "true",
+    NEXT_TELEMETRY_DISABLED: "1",
+    DATABASE_URL: opts.databaseUrl,
+    ...TEST_SECRETS,
+    PHARMACY_NPI: opts.pharmacyNpi,
+    V1_RATE_LIMIT_PER_MINUTE: "1000000000",
+    ...opts.env,
+  };
+}
+
+/**
+ * `npm start` on core 0 over `databaseUrl` with npmStartEnv's settings; `env` adds or overrides settings.
  * `ready` settles once it answers (or rejects with its stderr if it exits first).
  */
 export async function startNpmStart(opts: {
@@ -66,17 +102,12 @@ export async function startNpmStart(opts: {
 }): Promise<BenchServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = startProcess(0, process.execPath, NPM_START_ARGS, {
-    NODE_ENV: "production",
-    ALLOW_DEMO_PHARMACY: "true",
-    NEXT_TELEMETRY_DISABLED: "1",
-    DATABASE_URL: opts.databaseUrl,
-    ...TEST_SECRETS,
-    PHARMACY_NPI: opts.pharmacyNpi,
-    PORT: String(port),
-    V1_RATE_LIMIT_PER_MINUTE: "1000000000",
-    ...opts.env,
-  });
+  const child = startProcess(
+    0,
+    process.execPath,
+    NPM_START_ARGS,
+    npmStartEnv({ ...opts, env: { PORT: String(port), ...opts.env } }),
+  );
   const ready = waitForHttp(`${baseUrl}/v1/openapi.json`, child);
   // Awaited by the caller, maybe after another server's: not an unhandled rejection meanwhile.
   ready.catch(() => {});

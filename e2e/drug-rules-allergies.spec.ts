@@ -2,32 +2,21 @@
 // warning, repeated in the approve dialog, and can still be approved; NKDA reads as no known allergies, and
 // the screen speaks a pharmacist's words, says each fact once, and counts problems as the queue does.
 import { expect, test } from "./fixtures";
-import {
-  createPharmacist,
-  createSender,
-  queueName,
-  sendTransfer,
-  signIn,
-  transferRequest,
-  transferStatus,
-} from "./dashboard-helpers";
-import { DAY_MS, drug, isoDaysAgo } from "./support/drug-prescriptions";
+import { queueName, signIn, transferStatus } from "./dashboard-helpers";
+import { drug, isoDaysAgo, isoDaysAhead, sendPrescription } from "./support/drug-prescriptions";
 import { NDC_NOT_CHECKED } from "../lib/drugs";
 
 test("amoxicillin for a patient allergic to penicillin: a red warning in the banner and the dialog, and it can be approved", async ({
   page,
   request,
 }) => {
-  const pharmacist = await createPharmacist("Sam Ortiz, PharmD");
-  const partner = await createSender();
-  const transfer = transferRequest((r) => {
+  const { pharmacist, partner, transfer, referenceID } = await sendPrescription(request, "Sam Ortiz, PharmD", (r) => {
     drug(r, "Amoxicillin", "500 mg", "Capsule");
     r.patient.allergyDetails = { allergiesDescriptor: "KNOWN_ALLERGIES_INCLUDED", allergies: ["Penicillin"] };
     r.prescription.quantityWritten = 30;
     r.prescription.quantityDispensed = 30;
     r.prescription.daysSupply = 10;
   });
-  const referenceID = await sendTransfer(request, partner, transfer);
   await signIn(page, pharmacist);
   const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: queueName(transfer) }) });
   await expect(row).toContainText("Allergy conflict");
@@ -57,18 +46,15 @@ test("NKDA reads as no known allergies; the screen speaks a pharmacist's words a
   page,
   request,
 }) => {
-  const pharmacist = await createPharmacist("Noor Haddad, PharmD");
-  const partner = await createSender();
-  const transfer = transferRequest((r) => {
+  const { pharmacist, transfer } = await sendPrescription(request, "Noor Haddad, PharmD", (r) => {
     drug(r, "Atorvastatin Calcium", "20 mg");
     r.patient.allergyDetails = { allergiesDescriptor: "NO_KNOWN_ALLERGIES", allergies: ["NKDA"] };
     // A sender's date later than the legal expiry: one expiry line, the stricter date deciding.
     r.prescription.writtenDate = isoDaysAgo(40);
     r.prescription.firstFilledDate = isoDaysAgo(39);
     r.prescription.lastFilledDate = isoDaysAgo(9);
-    r.prescription.expirationDate = new Date(Date.now() + 400 * DAY_MS).toISOString().replace(/\.\d{3}Z$/, "Z");
+    r.prescription.expirationDate = isoDaysAhead(400);
   });
-  await sendTransfer(request, partner, transfer);
   await signIn(page, pharmacist);
   const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: queueName(transfer) }) });
   await expect(row).not.toContainText("Allergies (");

@@ -3,7 +3,7 @@
 // lawful number on the screen, in the dialog and on the record.
 import { expect, test } from "./fixtures";
 import { createPharmacist, createSender, sendTransfer, signIn, transferRequest } from "./dashboard-helpers";
-import { DAY_MS, drug, isoDaysAgo } from "./support/drug-prescriptions";
+import { drug, isoDaysAgo, isoDaysAhead, sendPrescription } from "./support/drug-prescriptions";
 import { db } from "../lib/db/prisma";
 
 test("zolpidem needs the one-time-transfer confirmation; the record shows every legal element and prints on one Letter page", async ({
@@ -18,7 +18,7 @@ test("zolpidem needs the one-time-transfer confirmation; the record shows every 
     r.prescription.writtenDate = isoDaysAgo(40);
     r.prescription.firstFilledDate = isoDaysAgo(39);
     r.prescription.lastFilledDate = isoDaysAgo(9);
-    r.prescription.expirationDate = new Date(Date.now() + 130 * DAY_MS).toISOString().replace(/\.\d{3}Z$/, "Z");
+    r.prescription.expirationDate = isoDaysAhead(130);
     r.prescription.refillsAuthorized = 3;
     r.prescription.refillsRemaining = 1;
     r.prescription.quantityWritten = 30;
@@ -89,18 +89,15 @@ test("clonazepam written with 11 refills: the screen, the dialog and the record 
   page,
   request,
 }) => {
-  const pharmacist = await createPharmacist("Lee Carver, RPh");
-  const partner = await createSender();
-  const transfer = transferRequest((r) => {
+  const { pharmacist, referenceID } = await sendPrescription(request, "Lee Carver, RPh", (r) => {
     drug(r, "Clonazepam", "0.5 mg");
     r.prescription.writtenDate = isoDaysAgo(40);
     r.prescription.firstFilledDate = isoDaysAgo(39);
     r.prescription.lastFilledDate = isoDaysAgo(9);
-    r.prescription.expirationDate = new Date(Date.now() + 130 * DAY_MS).toISOString().replace(/\.\d{3}Z$/, "Z");
+    r.prescription.expirationDate = isoDaysAhead(130);
     r.prescription.refillsAuthorized = 12;
     r.prescription.refillsRemaining = 10;
   });
-  const referenceID = await sendTransfer(request, partner, transfer);
   await signIn(page, pharmacist, `/transfers/${referenceID}`);
   const prescription = page.getByRole("region", { name: "Prescription" });
   await expect(prescription).toContainText("4 lawfully (the sender says 10; federal law allows no more)");

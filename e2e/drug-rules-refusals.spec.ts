@@ -11,7 +11,7 @@ import {
   transferRequest,
   transferStatus,
 } from "./dashboard-helpers";
-import { DAY_MS, drug, isoDaysAgo } from "./support/drug-prescriptions";
+import { DAY_MS, drug, isoDaysAgo, isoDaysAhead, sendPrescription } from "./support/drug-prescriptions";
 import { formatLocal } from "../components/ui/local-time";
 import { db } from "../lib/db/prisma";
 import { legalExpiry } from "../lib/drugs";
@@ -21,16 +21,13 @@ test("oxycodone shows C-II in the queue and the review, cannot be approved, and 
   page,
   request,
 }) => {
-  const pharmacist = await createPharmacist("Ellis Grant, PharmD");
-  const partner = await createSender();
-  const transfer = transferRequest((r) => {
+  const { pharmacist, partner, transfer, referenceID } = await sendPrescription(request, "Ellis Grant, PharmD", (r) => {
     drug(r, "Oxycodone Hydrochloride", "5 mg");
     r.prescription.refillsAuthorized = 1;
     r.prescription.refillsRemaining = 0;
     r.prescription.firstFilledDate = null;
     r.prescription.lastFilledDate = null;
   });
-  const referenceID = await sendTransfer(request, partner, transfer);
   await signIn(page, pharmacist);
   const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: queueName(transfer) }) });
   await expect(row).toContainText("C-II");
@@ -65,18 +62,15 @@ test("alprazolam written 200 days ago cannot be approved: a Schedule IV prescrip
   page,
   request,
 }) => {
-  const pharmacist = await createPharmacist("Dana Whit, RPh");
-  const partner = await createSender();
-  const transfer = transferRequest((r) => {
+  const { pharmacist, partner, referenceID } = await sendPrescription(request, "Dana Whit, RPh", (r) => {
     drug(r, "Alprazolam", "0.5 mg");
     r.prescription.writtenDate = isoDaysAgo(200);
     r.prescription.firstFilledDate = isoDaysAgo(199);
     r.prescription.lastFilledDate = isoDaysAgo(20);
-    r.prescription.expirationDate = new Date(Date.now() + 165 * DAY_MS).toISOString().replace(/\.\d{3}Z$/, "Z");
+    r.prescription.expirationDate = isoDaysAhead(165);
     r.prescription.refillsAuthorized = 6;
     r.prescription.refillsRemaining = 3;
   });
-  const referenceID = await sendTransfer(request, partner, transfer);
   await signIn(page, pharmacist, `/transfers/${referenceID}`);
   await expect(page.getByRole("region", { name: "Prescription" })).toContainText("C-IV");
   const checks = page.getByRole("region", { name: /Automated checks/ });
@@ -101,9 +95,7 @@ test("tramadol never filled: flagged in the queue, refused like C-II (1306.25(a)
   page,
   request,
 }) => {
-  const pharmacist = await createPharmacist("Kim Alvarez, PharmD");
-  const partner = await createSender();
-  const transfer = transferRequest((r) => {
+  const { pharmacist, partner, transfer, referenceID } = await sendPrescription(request, "Kim Alvarez, PharmD", (r) => {
     drug(r, "Tramadol Hydrochloride", "50 mg");
     r.prescription.writtenDate = isoDaysAgo(3);
     r.prescription.firstFilledDate = null;
@@ -111,7 +103,6 @@ test("tramadol never filled: flagged in the queue, refused like C-II (1306.25(a)
     r.prescription.refillsAuthorized = 3;
     r.prescription.refillsRemaining = 2;
   });
-  const referenceID = await sendTransfer(request, partner, transfer);
   await signIn(page, pharmacist);
   const row = page.getByRole("row").filter({ has: page.getByRole("link", { name: queueName(transfer) }) });
   await expect(row).toContainText("C-IV");
@@ -174,7 +165,7 @@ test("the six months end at the store's midnight, not UTC's (a lorazepam written
     r.prescription.writtenDate = written;
     r.prescription.firstFilledDate = isoDaysAgo(20);
     r.prescription.lastFilledDate = isoDaysAgo(10);
-    r.prescription.expirationDate = new Date(Date.now() + 60 * DAY_MS).toISOString().replace(/\.\d{3}Z$/, "Z");
+    r.prescription.expirationDate = isoDaysAhead(60);
     r.prescription.refillsAuthorized = 3;
     r.prescription.refillsRemaining = 1;
   });

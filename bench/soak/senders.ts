@@ -5,7 +5,8 @@
 // idempotency key ignores) until it gets its 200. Some transfers are also re-sent after their 200, or
 // sent twice at once, to exercise the idempotency on purpose.
 import { randomInt } from "node:crypto";
-import { randomTransferRequest, formatDateTime } from "@/lib/demo/sample-transfers";
+import { formatDateTime } from "@/lib/demo/sample-transfers";
+import { randomTransferRequest } from "@/lib/demo/random-transfer-request";
 import type { TransferRequest, TransferResponse } from "@/lib/interface";
 import { requestDigest, timedFetch, sleep, type Outcome } from "./util";
 

@@ -2,11 +2,11 @@
 // settings for writing into the soak database, the servers' settings, and the cast, made through the service's
 // own lib code: two sending partners whose callbacks go to the soak receiver, and the pharmacists.
 import { randomBytes } from "node:crypto";
-import { setEnv } from "@/lib/env";
 import { disconnectDb } from "@/lib/db/prisma";
 import { createPartner } from "@/lib/partners/create-partner";
 import { createUser } from "@/lib/users/create-user";
 import { TEST_SECRETS } from "@/tests/support/server";
+import { setBenchEnv } from "../support";
 import { runPharmacist, type DecisionStats, type DecisionTarget, type Pharmacist } from "./pharmacists";
 import { runSender, type IntakeStats, type SenderControl, type SentTransfer, type SoakPartner } from "./senders";
 
@@ -35,13 +35,7 @@ export async function createSoakCast(options: {
   pharmacistCount: number;
 }): Promise<SoakCast> {
   const { databaseUrl, receiverUrl, label, pharmacistCount } = options;
-  setEnv({
-    DATABASE_URL: databaseUrl,
-    ...TEST_SECRETS,
-    CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
-    CALLBACK_ALLOW_INSECURE_HTTP: "true",
-    LOG_LEVEL: "warn",
-  });
+  setBenchEnv(databaseUrl);
   const runTag = randomBytes(3).toString("hex");
   const partners: SoakPartner[] = [];
   for (const index of [0, 1]) {

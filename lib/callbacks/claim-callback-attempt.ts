@@ -4,22 +4,24 @@
 import type { Prisma } from "@/generated/prisma/client";
 import type { CallbackStatus } from "@/generated/prisma/enums";
 import {
+  lockCallback as lockCallbackStatement,
+  lockCallbackForAttempt as lockForAttemptStatement,
+  type CallbackRow,
+  type PartnerRow,
+} from "@/lib/callbacks/queries/callback-row";
+import {
   claimDueAttemptStatement,
   countAutomaticAttempts,
   insertAttemptClaim,
-  lockCallback as lockCallbackStatement,
-  lockCallbackForAttempt as lockForAttemptStatement,
   markInterruptedAttempts,
-  type CallbackRow,
-  type PartnerRow,
-} from "@/lib/callbacks/sql";
+} from "@/lib/callbacks/queries/claim-attempt";
 import { execInPrismaTx, inPrismaTx } from "@/lib/db/kysely";
 import { poolQuery } from "@/lib/db/pool-query";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { scheduleDelivery } from "@/lib/callbacks/job-queue";
 
-export type { CallbackRow, PartnerRow } from "@/lib/callbacks/sql";
+export type { CallbackRow, PartnerRow } from "@/lib/callbacks/queries/callback-row";
 
 export type Tx = Prisma.TransactionClient;
 export type Status = CallbackStatus;

@@ -10,7 +10,7 @@
 // left to those jobs.
 import { poolQuery } from "@/lib/db/pool-query";
 import { attemptLeaseMs, claimOf, EARLY_TOLERANCE_MS, type Claim } from "@/lib/callbacks/claim-callback-attempt";
-import { claimDueCallbacksStatement } from "@/lib/callbacks/sql";
+import { claimDueCallbacksStatement } from "@/lib/callbacks/queries/claim-due-callbacks";
 
 export type ClaimDueCallbacksOptions = {
   /** The callbacks whose jobs are running: each claimed when due; the others are their partners'. */

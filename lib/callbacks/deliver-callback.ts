@@ -34,12 +34,12 @@ import {
   markPartnerFailing,
   markPartnerGone,
   recordAttemptAnswer,
-  selectLatestAutomaticAttempt,
   setLastAnswer,
   setNextAttemptAt,
   setTransferCallbackStatus as transferCallbackStatus,
   settleCallback,
-} from "@/lib/callbacks/sql";
+} from "@/lib/callbacks/queries/record-answer";
+import { selectLatestAutomaticAttempt } from "@/lib/callbacks/queries/claim-attempt";
 import { isUsableOutboundHeaderName } from "@/lib/partners/credential-rules";
 import {
   claimAttempt,

@@ -14,10 +14,10 @@ import {
   removeDeliveryJob,
   scheduleDeliveryStatement,
   selectRedeliveryJob,
-} from "@/lib/callbacks/sql";
+} from "@/lib/callbacks/queries/job-queue";
 import { execInPrismaTx } from "@/lib/db/kysely";
 
-export { DELIVER_TASK } from "@/lib/callbacks/sql";
+export { DELIVER_TASK } from "@/lib/callbacks/queries/job-queue";
 export const RECONCILE_TASK = "reconcile-callbacks";
 
 export type DeliverJobPayload = { callbackId: string; manual?: boolean };
@@ -39,7 +39,7 @@ const priorityOf = (runAt: Date | null) => (runAt === null ? FIRST_ATTEMPT_PRIOR
 
 /**
  * The call that queues (or moves) a callback's automatic delivery job to run at `runAt` (now when null: the
- * first attempt), as an SQL expression (lib/callbacks/sql.ts), so that a statement that writes the callback
+ * first attempt), as an SQL expression (lib/callbacks/queries/job-queue.ts), so that a statement that writes the callback
  * can queue its job in the same round trip.
  */
 export function deliveryJobSql(callbackId: string, runAt: Date | null) {

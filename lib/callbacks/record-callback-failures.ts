@@ -20,7 +20,7 @@ import {
   lockFailedCallbacksStatement,
   recordFailuresStatement,
   type FailureValues,
-} from "@/lib/callbacks/sql";
+} from "@/lib/callbacks/queries/record-failures";
 import { poolTransaction } from "@/lib/db/pool-transaction";
 import { env } from "@/lib/env";
 

@@ -5,7 +5,7 @@
 // set (an unconditional write would lock the partner's row, and concurrent deliveries to that partner
 // would queue on it).
 import { poolQuery } from "@/lib/db/pool-query";
-import { recordSuccessesStatement } from "@/lib/callbacks/sql";
+import { recordSuccessesStatement } from "@/lib/callbacks/queries/record-successes";
 import type { Claim } from "@/lib/callbacks/claim-callback-attempt";
 import type { AttemptResult } from "@/lib/callbacks/post-callback";
 

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import type { Bundle, Coverage, MedicationRequest, Resource } from "@medplum/fhirtypes";
 import { buildTransferBundle } from "@/lib/fhir/build-transfer-bundle";
 import { SYSTEMS } from "@/lib/fhir/systems";
-import { buildTransferRequest, randomTransferRequest, DEMO_PHARMACY_NPI } from "@/lib/demo/sample-transfers";
+import { buildTransferRequest, DEMO_PHARMACY_NPI } from "@/lib/demo/sample-transfers";
+import { randomTransferRequest } from "@/lib/demo/random-transfer-request";
 import { validateTransferRequest, ALLERGIES_DESCRIPTORS, type TransferRequest } from "@/lib/interface";
 import { fhirSchemaErrors } from "@/tests/support/fhir-schema";
 

@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  buildTransferRequest,
-  DEMO_PHARMACY_NPI,
-  DEMO_SENDING_NPI,
-  randomTransferRequest,
-} from "@/lib/demo/sample-transfers";
+import { buildTransferRequest, DEMO_PHARMACY_NPI, DEMO_SENDING_NPI } from "@/lib/demo/sample-transfers";
+import { randomTransferRequest } from "@/lib/demo/random-transfer-request";
 import { computeNpiCheckDigit, isValidDea, isValidNpi } from "@/lib/interface/identifiers";
 import {
   formatPath,

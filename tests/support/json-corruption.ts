@@ -2,7 +2,8 @@
 // validator (lib/interface/validate-request.property.test.ts) and of the published schema's agreement with
 // it (lib/openapi/schema-agreement.property.test.ts).
 import fc from "fast-check";
-import { buildTransferRequest, randomTransferRequest } from "@/lib/demo/sample-transfers";
+import { buildTransferRequest } from "@/lib/demo/sample-transfers";
+import { randomTransferRequest } from "@/lib/demo/random-transfer-request";
 
 export type Segment = string | number;
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -2,6 +2,7 @@
 // its audit row, the first keyset batch of decided transfers built into CSV records: what the download
 // receives first) and the log on screen's
 // first page, for the last 30 days. Floor: the bare read of the same page's keys on the decisions' index.
+import { userActor } from "@/lib/audit/actor";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
 import {
@@ -31,7 +32,7 @@ export async function benchTransferLog(opts: {
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
   const raw = { from: day(-PERIOD_DAYS), to: day(1) };
   const query = parseTransferExportQuery(raw);
-  const actor = { userId: opts.actor.id, label: opts.actor.email, clientAddress: "127.0.0.1" };
+  const actor = userActor(opts.actor, "127.0.0.1");
   const exportFirstPage = async () => {
     const exported = await exportTransfers(query, actor);
     // The header, then the first batch: what the download's first read of the database gives it.

@@ -9,6 +9,7 @@ import pg from "pg";
 import { expect, test } from "./fixtures";
 import { createPharmacist, signIn, transferRequest } from "./dashboard-helpers";
 import { createOwnDatabase, createUserWithCli } from "./own-database";
+import { namedActor } from "../lib/audit/actor";
 import { addStore } from "../lib/stores/add-store";
 import { computeNpiCheckDigit } from "../lib/interface";
 import { startTestServer, TEST_SECRETS } from "../tests/support/server";
@@ -154,7 +155,7 @@ test("an admin sets a store's alert thresholds and opening hours; a bad value is
   const body = `1${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
   const npi = `${body}${computeNpiCheckDigit(body)}`;
   const storeName = `Night Owl ${npi.slice(-4)}`;
-  await addStore({ name: storeName, npi, actor: { userId: null, label: "e2e", clientAddress: null } });
+  await addStore({ name: storeName, npi, actor: namedActor("e2e") });
   await signIn(page, admin, "/admin/stores");
   await page.getByRole("button", { name: `Alerts of ${storeName}` }).click();
   const dialog = page.getByRole("alertdialog", { name: `Alerts of ${storeName}` });

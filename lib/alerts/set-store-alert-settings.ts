@@ -47,10 +47,8 @@ export async function setStoreAlertSettings(
     });
     await recordAuditEvent(
       {
-        userId: opts.actor.userId,
-        actor: opts.actor.label,
+        actor: opts.actor,
         action: "store.alerts_changed",
-        clientAddress: opts.actor.clientAddress,
         details: {
           storeId: opts.storeId,
           npi: row.npi,

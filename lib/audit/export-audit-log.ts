@@ -41,10 +41,8 @@ export async function exportAuditLog({ query, actor }: ExportAuditLogOptions): P
     const records = await tx.auditEvent.count({ where: { AND: [...whereOf(query), { id: { lte: upTo } }] } });
     await recordAuditEvent(
       {
-        userId: actor.userId,
-        actor: actor.label,
+        actor,
         action: "audit.exported",
-        clientAddress: actor.clientAddress,
         details: { filters: filtersOf(query), records },
       },
       tx,

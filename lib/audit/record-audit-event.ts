@@ -11,6 +11,7 @@
 // logs it (audit-head-log.ts) and `audit verify --head` checks every head in it. Order across chains is
 // not part of the chain, as it was never meaningful for transactions that ran at the same time.
 import type { Prisma } from "@/generated/prisma/client";
+import type { Actor } from "@/lib/audit/actor";
 import { auditKey, chainedAuditHash, type HashedContent } from "@/lib/audit/audit-hash";
 import {
   acquireChainStatement,
@@ -29,13 +30,11 @@ export type { AcquiredChain } from "@/lib/audit/sql";
 export { GENESIS_HASH } from "@/lib/audit/audit-hash";
 
 export type AuditEventInput = {
-  userId: string | null;
-  /** Who acted, as people read it: the user's email, "cli" or "system". */
-  actor: string;
+  /** Who acted and from where (lib/audit/actor.ts): the record's user_id, actor and client_address. */
+  actor: Actor;
   /** dotted verb, e.g. `transfer.viewed`, `transfer.approved`, `queue.searched`, `partner.created` */
   action: string;
   transferId?: string | null;
-  clientAddress?: string | null;
   /** Context without patient data: ids, filters, field names. */
   details?: Prisma.InputJsonValue | null;
 };
@@ -67,11 +66,11 @@ export function auditRecordRow(input: AuditEventInput, acquired: AcquiredChain):
   const key = auditKey();
   const event: HashedContent = {
     at: new Date(),
-    userId: input.userId,
-    actor: input.actor,
+    userId: input.actor.userId,
+    actor: input.actor.label,
     action: input.action,
     transferId: input.transferId ?? null,
-    clientAddress: input.clientAddress ?? null,
+    clientAddress: input.actor.clientAddress ?? null,
     details: input.details ?? null,
   };
   const { chain, prev_hash: prevHash } = acquired;

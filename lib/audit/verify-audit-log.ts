@@ -9,10 +9,8 @@ export type VerifyAuditLogOptions = { actor: Actor };
 export async function verifyAuditLog({ actor }: VerifyAuditLogOptions): Promise<AuditChainReport> {
   const report = await verifyAuditChain();
   await recordAuditEvent({
-    userId: actor.userId,
-    actor: actor.label,
+    actor,
     action: "audit.chain_verified",
-    clientAddress: actor.clientAddress,
     details: report.ok
       ? { ok: true, records: report.records }
       : { ok: false, records: report.records, brokenAtId: report.brokenAt.id },

@@ -23,10 +23,8 @@ export function auditKeyChange(
 ) {
   return recordAuditEvent(
     {
-      userId: actor.userId,
-      actor: actor.label,
+      actor,
       action,
-      clientAddress: actor.clientAddress,
       details: { keyId, partnerId, ...details },
     },
     tx,

@@ -20,6 +20,7 @@ import type { Role } from "@/lib/auth/access-policy";
 import { hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
 import { secondFactorDue } from "@/lib/auth/two-factor/policy";
 import { createUserSession } from "@/lib/auth/user-sessions";
+import { namedActor, userActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
@@ -98,12 +99,10 @@ export async function attemptSignIn(input: {
   const digest = emailDigest(email);
   const audit = (action: string, details: AuditDetails) =>
     user
-      ? recordAuditEvent({ userId: user.id, actor: user.email, action, clientAddress: address, details })
+      ? recordAuditEvent({ actor: userActor(user, address), action, details })
       : recordAuditEvent({
-          userId: null,
-          actor: UNKNOWN_ACTOR,
+          actor: namedActor(UNKNOWN_ACTOR, address),
           action,
-          clientAddress: address,
           details: { ...details, emailHmac: digest },
         });
 
@@ -158,10 +157,8 @@ export async function attemptSignIn(input: {
       const id = await createUserSession(tx, user.id, address, now, due);
       await recordAuditEvent(
         {
-          userId: user.id,
-          actor: user.email,
+          actor: userActor(user, address),
           action: due ? "auth.password_verified" : "auth.signed_in",
-          clientAddress: address,
           details: due
             ? { sessionId: id, secondFactor: due, method: "password" }
             : { sessionId: id, method: "password" },
@@ -171,10 +168,8 @@ export async function attemptSignIn(input: {
       if (upgraded) {
         await recordAuditEvent(
           {
-            userId: user.id,
-            actor: user.email,
+            actor: userActor(user, address),
             action: "auth.password_rehashed",
-            clientAddress: address,
             details: { from: hashScheme(user.passwordHash), to: hashScheme(upgraded) },
           },
           tx,

@@ -25,10 +25,8 @@ export async function createOAuthClient({
     if (actor) {
       await recordAuditEvent(
         {
-          userId: actor.userId,
-          actor: actor.label,
+          actor,
           action: "oauth_client.created",
-          clientAddress: actor.clientAddress,
           details: { clientId, partnerId },
         },
         t,

@@ -19,10 +19,8 @@ export async function revokeOAuthClient({
     await tx.oAuthToken.deleteMany({ where: { clientId: client.id } });
     await recordAuditEvent(
       {
-        userId: actor.userId,
-        actor: actor.label,
+        actor,
         action: "oauth_client.revoked",
-        clientAddress: actor.clientAddress,
         details: { clientId, partnerId: client.partner_id },
       },
       tx,

@@ -4,7 +4,7 @@
 // all of a user's rows. Each end is audited in the same transaction. The session_version bump (disable,
 // role change, password reset) still ends every session too, without touching these rows.
 import type { Prisma } from "@/generated/prisma/client";
-import type { Actor } from "@/lib/audit/actor";
+import { userActor, type Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { sessionMaxMs } from "@/lib/auth/session-claims";
 import { PENDING_SIGN_IN_MS, type SecondFactorDue } from "@/lib/auth/two-factor/policy";
@@ -34,22 +34,19 @@ export async function createUserSession(
   return id;
 }
 
-/** Signing out of this one session (idempotent: an already-ended session is fine). */
+/** The user signing out of this one session (idempotent: an already-ended session is fine). */
 export async function endUserSession(input: {
   sessionId: string;
-  userId: string;
-  actorLabel: string;
+  user: { id: string; email: string };
   action: string;
   clientAddress: string | null;
 }): Promise<void> {
   await db().$transaction(async (tx) => {
-    await tx.userSession.deleteMany({ where: { id: input.sessionId, userId: input.userId } });
+    await tx.userSession.deleteMany({ where: { id: input.sessionId, userId: input.user.id } });
     await recordAuditEvent(
       {
-        userId: input.userId,
-        actor: input.actorLabel,
+        actor: userActor(input.user, input.clientAddress),
         action: input.action,
-        clientAddress: input.clientAddress,
         details: { sessionId: input.sessionId },
       },
       tx,
@@ -78,10 +75,8 @@ export async function endAllUserSessions(
     await tx.userSession.deleteMany({ where: { userId } });
     await recordAuditEvent(
       {
-        userId: actor.userId,
-        actor: actor.label,
+        actor,
         action: by === "self" ? "auth.signed_out_everywhere" : "user.sessions_ended",
-        clientAddress: actor.clientAddress,
         details: { userId, sessionsEnded: count },
       },
       tx,

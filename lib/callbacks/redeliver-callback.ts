@@ -21,11 +21,9 @@ export async function requestRedelivery(transferId: string, actor: Actor): Promi
     await scheduleRedelivery(tx, callback.id);
     await recordAuditEvent(
       {
-        userId: actor.userId,
-        actor: actor.label,
+        actor,
         action: "callback.redelivery_requested",
         transferId,
-        clientAddress: actor.clientAddress ?? null,
         details: { callbackId: callback.id, status: callback.status, attemptsSoFar: callback.attemptCount },
       },
       tx,

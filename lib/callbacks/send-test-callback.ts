@@ -78,10 +78,8 @@ export async function sendTestCallback(partnerId: string, actor: Actor): Promise
     latencyMs: attempt.latencyMs,
   };
   await recordAuditEvent({
-    userId: actor.userId,
-    actor: actor.label,
+    actor,
     action: "partner.test_callback_sent",
-    clientAddress: actor.clientAddress,
     details: {
       partnerId,
       webhookId,

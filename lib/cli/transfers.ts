@@ -72,8 +72,7 @@ export const TRANSFER_COMMANDS: readonly CliCommand[] = [
     async run({ args: [referenceID = ""] }) {
       const bundle = await getTransferBundle({ referenceID });
       await recordAuditEvent({
-        userId: CLI_ACTOR.userId,
-        actor: CLI_ACTOR.label,
+        actor: CLI_ACTOR,
         action: "transfer.fhir_downloaded",
         transferId: referenceID,
         details: { via: "cli" },

@@ -6,6 +6,7 @@
 // hourly cap's counts that no bound reads any more (sql.ts).
 import { parseStoreAlertSettings } from "@/lib/alerts/alert-settings";
 import { addOpenMinutes } from "@/lib/alerts/opening-hours";
+import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { execInPrismaTx, inPrismaTx } from "@/lib/db/kysely";
 import { db } from "@/lib/db/prisma";
@@ -60,11 +61,9 @@ export async function claimOverdueVerifications(opts: ClaimOverdueVerificationsO
       const c = byId.get(id)!;
       await recordAuditEvent(
         {
-          userId: null,
-          actor: "system",
+          actor: SYSTEM_ACTOR,
           action: "transfer.immediate_verify_overdue",
           transferId: id,
-          clientAddress: null,
           details: { transferId: id, storeId: c.store_id, verifyWithinHours: c.hours },
         },
         tx,

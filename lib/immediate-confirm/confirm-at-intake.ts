@@ -14,6 +14,7 @@
 // connections); within CAP_MARGIN of it, confirmations take the store's cap lock one at a time and count the
 // hour exactly, so the cap itself is exact.
 import type { SqlBool } from "kysely";
+import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { auditRecordRow, type AuditEventInput } from "@/lib/audit/record-audit-event";
 import { poolTransaction, type PoolTransaction } from "@/lib/db/pool-transaction";
 import { env } from "@/lib/env";
@@ -146,11 +147,9 @@ async function judgeAndStore(opts: ConfirmAtIntakeOptions, policy: CachedPolicy 
         ? { chain: judged.chain, prev_hash: judged.prev_hash }
         : (await tx.query(acquireAuditChain(env().AUDIT_CHAINS)))[0]!;
     const audit: AuditEventInput = {
-      userId: null,
-      actor: "system",
+      actor: SYSTEM_ACTOR,
       action: "transfer.confirmed_immediately",
       transferId: id,
-      clientAddress: null,
       details: { transferId: id, storeId: policy.store_id, policyVersion: policy.version, owner: policy.owner_name },
     };
     const decision = {

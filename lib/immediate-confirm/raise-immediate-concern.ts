@@ -1,5 +1,6 @@
 // A pharmacist's concern about a transfer that was CONFIRMED automatically: a note on the record (audited),
 // and the sender's contact to call. It stays unverified, so it is still not released to dispensing.
+import { userActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
@@ -32,11 +33,9 @@ export async function raiseImmediateConcern(
     const transfer = await tx.transfer.findUniqueOrThrow({ where: { id: opts.transferId }, select: { request: true } });
     await recordAuditEvent(
       {
-        userId: opts.actor.id,
-        actor: opts.actor.email,
+        actor: userActor(opts.actor, opts.clientAddress),
         action: "transfer.immediate_concern",
         transferId: opts.transferId,
-        clientAddress: opts.clientAddress,
         details: { transferId: opts.transferId, noteLength: note.length },
       },
       tx,

@@ -74,10 +74,8 @@ export async function setImmediateConfirmPolicy({
     });
     await recordAuditEvent(
       {
-        userId: actor.userId,
-        actor: actor.label,
+        actor,
         action: "store.immediate_confirm_changed",
-        clientAddress: actor.clientAddress,
         details: {
           storeId: store.id,
           npi: store.npi,

@@ -1,6 +1,7 @@
 // A pharmacist receives and verifies a transfer that was CONFIRMED automatically: recorded as the pharmacist
 // who received it, at that time, and only then released to the dispensing system (its FHIR Bundle and its
 // integration feed entry), in the same transaction. Once only: a second verification is a conflict.
+import { userActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
@@ -41,11 +42,9 @@ export async function verifyImmediateConfirmation({
     await appendFeedEntry(tx, { transferId, approvedAt: now });
     await recordAuditEvent(
       {
-        userId: user.id,
-        actor: user.email,
+        actor: userActor(user, clientAddress),
         action: "transfer.immediate_verified",
         transferId: transferId,
-        clientAddress,
         details: { transferId, policyVersion: row.policyVersion, license: user.licenseNumber },
       },
       tx,

@@ -44,10 +44,8 @@ export async function createIntegrationKey(opts: { name: string; actor: Actor })
     });
     await recordAuditEvent(
       {
-        userId: opts.actor.userId,
-        actor: opts.actor.label,
+        actor: opts.actor,
         action: "integration_key.created",
-        clientAddress: opts.actor.clientAddress,
         details: { keyId: created.id, name: created.name },
       },
       tx,
@@ -66,10 +64,8 @@ export async function revokeIntegrationKey(opts: { keyId: string; actor: Actor }
       await tx.integrationKey.update({ where: { id: opts.keyId }, data: { revokedAt: new Date() } });
       await recordAuditEvent(
         {
-          userId: opts.actor.userId,
-          actor: opts.actor.label,
+          actor: opts.actor,
           action: "integration_key.revoked",
-          clientAddress: opts.actor.clientAddress,
           details: { keyId: opts.keyId },
         },
         tx,

@@ -50,10 +50,8 @@ export async function createPartner({ actor = SYSTEM_ACTOR, ...input }: CreatePa
     const client = await createOAuthClient({ partnerId, tx });
     await recordAuditEvent(
       {
-        userId: actor.userId,
-        actor: actor.label,
+        actor,
         action: "partner.created",
-        clientAddress: actor.clientAddress,
         details: { partnerId, keyId: key.keyId, clientId: client.clientId, ...callbackUrlForAudit(callbackUrl) },
       },
       tx,

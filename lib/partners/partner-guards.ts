@@ -27,10 +27,8 @@ export function auditPartnerChange(
 ) {
   return recordAuditEvent(
     {
-      userId: actor.userId,
-      actor: actor.label,
+      actor,
       action,
-      clientAddress: actor.clientAddress,
       details: { partnerId, ...details },
     },
     tx,

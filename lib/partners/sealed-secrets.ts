@@ -90,10 +90,8 @@ export async function rotateStoredSecrets(actor: Actor): Promise<RotationReport>
       const report = { keyId, partners: partners.length, secrets, resealed, alreadyCurrent: secrets - resealed };
       await recordAuditEvent(
         {
-          userId: actor.userId,
-          actor: actor.label,
+          actor,
           action: "secrets.rotated",
-          clientAddress: actor.clientAddress,
           details: report,
         },
         tx,

@@ -40,10 +40,8 @@ export async function updatePartnerProfile({
     if (data.npis !== undefined) details.npis = data.npis;
     await recordAuditEvent(
       {
-        userId: actor.userId,
-        actor: actor.label,
+        actor,
         action: "partner.updated",
-        clientAddress: actor.clientAddress,
         details,
       },
       tx,

@@ -31,10 +31,8 @@ export async function addStore({ actor, ...given }: AddStoreOptions) {
     });
     await recordAuditEvent(
       {
-        userId: actor.userId,
-        actor: actor.label,
+        actor,
         action: "store.added",
-        clientAddress: actor.clientAddress,
         details: { storeId: store.id, npi: store.npi },
       },
       tx,

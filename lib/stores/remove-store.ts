@@ -17,10 +17,8 @@ export async function removeStore({ storeId, actor }: RemoveStoreOptions): Promi
     await tx.store.delete({ where: { id: storeId } });
     await recordAuditEvent(
       {
-        userId: actor.userId,
-        actor: actor.label,
+        actor,
         action: "store.removed",
-        clientAddress: actor.clientAddress,
         details: { storeId, npi: store.npi },
       },
       tx,

@@ -75,10 +75,8 @@ export async function setStoreRules({ storeRef, change, actor }: SetStoreRulesOp
     });
     await recordAuditEvent(
       {
-        userId: actor.userId,
-        actor: actor.label,
+        actor,
         action: "store.rules_changed",
-        clientAddress: actor.clientAddress,
         details: {
           storeId: found.id,
           npi: found.npi,

@@ -19,10 +19,8 @@ export async function changeUserRole({ userId, role, actor }: ChangeUserRoleOpti
     await tx.user.update({ where: { id: userId }, data: { role: role as UserRole, sessionVersion: { increment: 1 } } });
     await recordAuditEvent(
       {
-        userId: actor.userId,
-        actor: actor.label,
+        actor,
         action: "user.role_changed",
-        clientAddress: actor.clientAddress,
         details: { userId, from: user.role, to: role },
       },
       tx,

@@ -36,10 +36,8 @@ export async function createUser({ actor = SYSTEM_ACTOR, ...given }: CreateUserO
     });
     await recordAuditEvent(
       {
-        userId: actor.userId,
-        actor: actor.label,
+        actor,
         action: "user.created",
-        clientAddress: actor.clientAddress,
         details: { userId: user.id, role: user.role, licenseNumber: user.licenseNumber },
       },
       tx,

@@ -20,10 +20,8 @@ export async function resetUserPassword({ userId, password, actor }: ResetUserPa
     });
     await recordAuditEvent(
       {
-        userId: actor.userId,
-        actor: actor.label,
+        actor,
         action: "user.password_reset",
-        clientAddress: actor.clientAddress,
         details: { userId },
       },
       tx,

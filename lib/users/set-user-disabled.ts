@@ -20,10 +20,8 @@ export async function setUserDisabled({ userId, disabled, actor }: SetUserDisabl
     });
     await recordAuditEvent(
       {
-        userId: actor.userId,
-        actor: actor.label,
+        actor,
         action: disabled ? "user.disabled" : "user.enabled",
-        clientAddress: actor.clientAddress,
         details: { userId },
       },
       tx,

@@ -26,10 +26,8 @@ export async function setUserLicenseNumber({
     await tx.user.update({ where: { id: userId }, data: { licenseNumber: license.value } });
     await recordAuditEvent(
       {
-        userId: actor.userId,
-        actor: actor.label,
+        actor,
         action: "user.license_changed",
-        clientAddress: actor.clientAddress,
         details: { userId, from: user.license_number, to: license.value },
       },
       tx,

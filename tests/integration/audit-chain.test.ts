@@ -5,6 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { namedActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { verifyAuditChain } from "@/lib/audit/verify-audit-chain";
 import { db } from "@/lib/db/prisma";
@@ -41,8 +42,7 @@ describe("audit chain", () => {
   it("verifies, refuses changes, and reports the first record altered by hand", async () => {
     for (let i = 0; i < 5; i++) {
       await recordAuditEvent({
-        userId: null,
-        actor: "test",
+        actor: namedActor("test"),
         action: "test.event",
         details: { i, nested: { b: 1, a: [2, 3] } },
       });

@@ -6,7 +6,7 @@
 // jobs) and its own worker processes, started with a scaled-down schedule (CALLBACK_RETRY_SCALE) and a
 // short attempt deadline (CALLBACK_TIMEOUT_MS) so that hours of backoff take seconds.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { SYSTEM_ACTOR } from "@/lib/audit/actor";
+import { namedActor, SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { reconcileCallbackJobs } from "@/lib/callbacks/job-queue";
 import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
 import { requestRedelivery } from "@/lib/callbacks/redeliver-callback";
@@ -213,7 +213,7 @@ describe("retries, timeouts, redirects, 410 and the 72-hour limit (one worker)",
     await waitUntil("failed", settled(decided.callbackId));
     await new Promise((r) => setTimeout(r, 1100)); // a new second for the new webhook-timestamp
 
-    await requestRedelivery(decided.transferId, { ...SYSTEM_ACTOR, label: "pharmacist@test" });
+    await requestRedelivery(decided.transferId, namedActor("pharmacist@test"));
     const [first, second] = await receiver.waitFor("/again", 2, 10_000);
     expect(second!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
     expect(Number(second!.headers["webhook-timestamp"])).toBeGreaterThan(Number(first!.headers["webhook-timestamp"]));

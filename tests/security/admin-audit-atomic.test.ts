@@ -4,7 +4,7 @@
 // table's insert, by a trigger of the test's own.
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { SYSTEM_ACTOR } from "@/lib/audit/actor";
+import { namedActor } from "@/lib/audit/actor";
 import { createApiKey } from "@/lib/auth/create-api-key";
 import { revokeApiKey } from "@/lib/auth/revoke-api-key";
 import { rotateApiKey } from "@/lib/auth/rotate-api-key";
@@ -25,7 +25,7 @@ import { createMigratedDatabase } from "@/tests/support/database";
 import { TEST_SECRETS } from "@/tests/support/server";
 
 let url: string;
-const actor = { ...SYSTEM_ACTOR, label: "atomic-test" };
+const actor = namedActor("atomic-test");
 
 async function sql(text: string, values: unknown[] = []): Promise<pg.QueryResult> {
   const client = new pg.Client({ connectionString: url });

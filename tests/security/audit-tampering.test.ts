@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { auditKey, keyedAuditHash } from "@/lib/audit/audit-hash";
+import { namedActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { findAuditChainHead, verifyAuditChain } from "@/lib/audit/verify-audit-chain";
 import { canonicalJson } from "@/lib/canonical-json";
@@ -24,10 +25,8 @@ async function chainOf(count: number): Promise<{ url: string; rows: Row[] }> {
   setEnv({ DATABASE_URL: url, ...TEST_SECRETS, LOG_LEVEL: "warn" });
   for (let i = 0; i < count; i++) {
     await recordAuditEvent({
-      userId: null,
-      actor: "test",
+      actor: namedActor("test", "192.0.2.1"),
       action: "test.event",
-      clientAddress: "192.0.2.1",
       details: { i, nested: { b: 1, a: [2, 3] } },
     });
   }
@@ -151,7 +150,7 @@ describe("audit tampering through SQL", () => {
       await c.query("TRUNCATE audit_events");
     });
     // An empty log, or a new one started after the truncation, is a valid chain on its own...
-    await recordAuditEvent({ userId: null, actor: "test", action: "test.after_truncate" });
+    await recordAuditEvent({ actor: namedActor("test"), action: "test.after_truncate" });
     expect((await verifyAuditChain()).ok).toBe(true);
     // ...but not one that holds the head recorded before.
     const cli = await runCli(["audit", "verify", "--head", head.hash, "--head-id", head.id], cliEnv(url));
@@ -182,7 +181,7 @@ describe("audit tampering through SQL", () => {
   it("audit verify --head accepts a head recorded earlier that is still in the chain, and checks --head-id", async () => {
     const { url } = await chainOf(3);
     const head = (await findAuditChainHead())!;
-    for (let i = 0; i < 3; i++) await recordAuditEvent({ userId: null, actor: "test", action: "test.later" });
+    for (let i = 0; i < 3; i++) await recordAuditEvent({ actor: namedActor("test"), action: "test.later" });
     const ok = await runCli(["audit", "verify", "--head", head.hash, "--head-id", head.id], cliEnv(url));
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.json).toMatchObject({ ok: true, records: 6 });
@@ -236,14 +235,14 @@ describe("audit chains written at the same time", () => {
     await Promise.all(
       Array.from({ length: writers }, (_, w) =>
         db().$transaction(async (tx) => {
-          await recordAuditEvent({ userId: null, actor: "test", action: "test.concurrent", details: { w, n: 1 } }, tx);
+          await recordAuditEvent({ actor: namedActor("test"), action: "test.concurrent", details: { w, n: 1 } }, tx);
           if (++arrived === writers) release();
           await allIn; // every writer holds its chain's lock until all have written once
-          await recordAuditEvent({ userId: null, actor: "test", action: "test.concurrent", details: { w, n: 2 } }, tx);
+          await recordAuditEvent({ actor: namedActor("test"), action: "test.concurrent", details: { w, n: 2 } }, tx);
         }),
       ),
     );
-    await recordAuditEvent({ userId: null, actor: "test", action: "test.after" });
+    await recordAuditEvent({ actor: namedActor("test"), action: "test.after" });
     const rows = await sql<{ id: string; chain: number; hash: string }>(
       url,
       "SELECT id::text AS id, chain, hash FROM audit_events ORDER BY id",
@@ -284,7 +283,7 @@ describe("audit chains written at the same time", () => {
       legacyIds.push(row!.id);
       prev = hash;
     }
-    await recordAuditEvent({ userId: null, actor: "test", action: "test.after_migration" });
+    await recordAuditEvent({ actor: namedActor("test"), action: "test.after_migration" });
     const [first] = await sql<{ chain: number; prev_hash: string }>(
       url,
       "SELECT chain, prev_hash FROM audit_events WHERE action = 'test.after_migration'",
@@ -338,7 +337,7 @@ describe("audit chains written at the same time", () => {
 
   async function recordTwoMoreAtOnce(): Promise<void> {
     await Promise.all(
-      [0, 1].map((i) => recordAuditEvent({ userId: null, actor: "test", action: "test.later", details: { i } })),
+      [0, 1].map((i) => recordAuditEvent({ actor: namedActor("test"), action: "test.later", details: { i } })),
     );
   }
 });

@@ -8,6 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { namedActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
 import { db, disconnectDb } from "@/lib/db/prisma";
@@ -78,7 +79,7 @@ describe("db:deploy --print-grants", () => {
   });
 
   it("as the app role, the audit log takes INSERT and SELECT, and refuses UPDATE, DELETE and TRUNCATE by privilege", async () => {
-    await recordAuditEvent({ userId: null, actor: "test", action: "test.as_app_role" });
+    await recordAuditEvent({ actor: namedActor("test"), action: "test.as_app_role" });
     const row = await db().auditEvent.findFirstOrThrow({ where: { action: "test.as_app_role" } });
     await asOwner(async (c) => {
       expect((await c.query("SELECT current_user AS me")).rows[0].me).toBe(role);

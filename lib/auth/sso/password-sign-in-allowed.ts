@@ -4,6 +4,7 @@
 // so a refused attempt neither counts towards a lockout nor tells anything about the password. Audited
 // like any refused sign-in (a typed email that names no user only as its HMAC).
 import { emailDigest, UNKNOWN_ACTOR } from "@/lib/auth/attempt-sign-in";
+import { namedActor, userActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
@@ -26,12 +27,10 @@ export async function passwordSignInAllowed({
   const details = { method: "password", reason: "sso_only" };
   await recordAuditEvent(
     user
-      ? { userId: user.id, actor: user.email, action: "auth.sign_in_refused", clientAddress, details }
+      ? { actor: userActor(user, clientAddress), action: "auth.sign_in_refused", details }
       : {
-          userId: null,
-          actor: UNKNOWN_ACTOR,
+          actor: namedActor(UNKNOWN_ACTOR, clientAddress),
           action: "auth.sign_in_refused",
-          clientAddress,
           details: { ...details, emailHmac: usable ? emailDigest(email) : null },
         },
   );

@@ -7,6 +7,7 @@ import type { Role } from "@/lib/auth/access-policy";
 import type { SignedInUser } from "@/lib/auth/attempt-sign-in";
 import { emailDigest, UNKNOWN_ACTOR } from "@/lib/auth/attempt-sign-in";
 import { createUserSession } from "@/lib/auth/user-sessions";
+import { namedActor, userActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { db } from "@/lib/db/prisma";
 import type { UserRole } from "@/generated/prisma/client";
@@ -37,17 +38,13 @@ export async function signInWithOidc({ claims, clientAddress }: SignInWithOidcOp
     await recordAuditEvent(
       user
         ? {
-            userId: user.id,
-            actor: user.email,
+            actor: userActor(user, clientAddress),
             action: "auth.sign_in_refused",
-            clientAddress,
             details: { ...method, reason },
           }
         : {
-            userId: null,
-            actor: UNKNOWN_ACTOR,
+            actor: namedActor(UNKNOWN_ACTOR, clientAddress),
             action: "auth.sign_in_refused",
-            clientAddress,
             details: { ...method, reason, emailHmac: email ? emailDigest(email) : null },
           },
     );
@@ -82,10 +79,8 @@ export async function signInWithOidc({ claims, clientAddress }: SignInWithOidcOp
       });
       await recordAuditEvent(
         {
-          userId: null,
-          actor: "oidc",
+          actor: namedActor("oidc", clientAddress),
           action: "user.created",
-          clientAddress,
           details: { userId: row.id, role: row.role, ...method },
         },
         tx,
@@ -98,10 +93,8 @@ export async function signInWithOidc({ claims, clientAddress }: SignInWithOidcOp
       });
       await recordAuditEvent(
         {
-          userId: null,
-          actor: "oidc",
+          actor: namedActor("oidc", clientAddress),
           action: "user.role_changed",
-          clientAddress,
           details: { userId: row.id, from: user!.role, to: role, ...method },
         },
         tx,
@@ -110,7 +103,7 @@ export async function signInWithOidc({ claims, clientAddress }: SignInWithOidcOp
     await tx.user.update({ where: { id: row.id }, data: { lastLoginAt: now } });
     const sessionId = await createUserSession(tx, row.id, clientAddress, now, null);
     await recordAuditEvent(
-      { userId: row.id, actor: row.email, action: "auth.signed_in", clientAddress, details: { sessionId, ...method } },
+      { actor: userActor(row, clientAddress), action: "auth.signed_in", details: { sessionId, ...method } },
       tx,
     );
     return {

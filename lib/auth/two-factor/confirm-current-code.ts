@@ -2,6 +2,7 @@
 // off, new recovery codes). Counted on the same account counter and lockout as sign-in (a session left
 // open must not give unlimited guesses), and the accepted step is stored, so a code works once. `then`
 // runs in the transaction that accepts the code, so the change and its audit commit with it.
+import { userActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { reserveAccountAttempt } from "@/lib/auth/attempt-sign-in";
 import { checkTotpCode } from "@/lib/auth/two-factor/totp";
@@ -53,10 +54,8 @@ export async function confirmCurrentCode<T>({
       ? { reason: "clock_skew", offsetSeconds: check.offsetSeconds }
       : { reason: check.reason };
   await recordAuditEvent({
-    userId: user.id,
-    actor: user.email,
+    actor: userActor(user, clientAddress),
     action: "auth.second_factor_failed",
-    clientAddress,
     details: { step, reason: refusal.reason, failures: reserved.failures },
   });
   if (reserved.lockedUntil) return { ok: false, reason: "locked", retryAt: reserved.lockedUntil };

@@ -1,5 +1,6 @@
 // A user turns off their own two-factor from the Security page, after a current code, unless MFA_REQUIRED
 // requires it for their role. Secret and recovery codes go; audited as auth.two_factor_disabled.
+import { userActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { Role } from "@/lib/auth/access-policy";
 import { confirmCurrentCode, type ConfirmedChange } from "@/lib/auth/two-factor/confirm-current-code";
@@ -35,10 +36,8 @@ export async function disableOwnTwoFactor(
       });
       await recordAuditEvent(
         {
-          userId: user.id,
-          actor: user.email,
+          actor: userActor(user, options.clientAddress),
           action: "auth.two_factor_disabled",
-          clientAddress: options.clientAddress,
           details: { sessionId: options.sessionId },
         },
         tx,

@@ -3,6 +3,7 @@
 // confirmed. Then ten recovery codes are made, returned once, and stored as hashes. A session that had
 // to enrol (MFA_REQUIRED) becomes a full session at that moment. Enrolment is audited.
 import QRCode from "qrcode";
+import { userActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { completeSignIn } from "@/lib/auth/two-factor/verify-second-factor";
 import { generateRecoveryCodes, hashRecoveryCode, normalizeRecoveryCode } from "@/lib/auth/two-factor/recovery-codes";
@@ -52,6 +53,7 @@ export async function confirmTwoFactorEnrolment(input: {
   if (!check.ok) return { ok: false, refusal: check };
   const recoveryCodes = generateRecoveryCodes();
   const hashes = recoveryCodes.map((c) => hashRecoveryCode(normalizeRecoveryCode(c)!));
+  const actor = userActor(user, input.clientAddress);
   const done = await db().$transaction(async (tx) => {
     const updated = await tx.user.updateMany({
       where: { id: user.id, twoFactorEnabledAt: null, twoFactorPendingSecret: user.twoFactorPendingSecret },
@@ -66,10 +68,8 @@ export async function confirmTwoFactorEnrolment(input: {
     if (updated.count !== 1) return false;
     await recordAuditEvent(
       {
-        userId: user.id,
-        actor: user.email,
+        actor,
         action: "auth.two_factor_enrolled",
-        clientAddress: input.clientAddress,
         details: { sessionId: input.sessionId, recoveryCodes: hashes.length },
       },
       tx,
@@ -77,8 +77,7 @@ export async function confirmTwoFactorEnrolment(input: {
     const session = await tx.userSession.findFirst({
       where: { id: input.sessionId, userId: user.id, secondFactor: "enrol" },
     });
-    if (session)
-      await completeSignIn(tx, user.id, session.id, session.createdAt, "enrolled", input.clientAddress, user.email);
+    if (session) await completeSignIn(tx, user.id, session.id, session.createdAt, "enrolled", actor);
     return true;
   });
   return done ? { ok: true, recoveryCodes } : { ok: false, refusal: { ok: false, reason: "not_started" } };

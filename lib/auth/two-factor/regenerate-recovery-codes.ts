@@ -1,5 +1,6 @@
 // New recovery codes from the Security page, after a current code: the old ones stop working at once, the
 // new ones are returned once and stored as hashes. Audited as auth.recovery_codes_regenerated.
+import { userActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { confirmCurrentCode, type ConfirmedChange } from "@/lib/auth/two-factor/confirm-current-code";
 import { generateRecoveryCodes, hashRecoveryCode, normalizeRecoveryCode } from "@/lib/auth/two-factor/recovery-codes";
@@ -27,10 +28,8 @@ export async function regenerateRecoveryCodes(
       });
       await recordAuditEvent(
         {
-          userId: user.id,
-          actor: user.email,
+          actor: userActor(user, options.clientAddress),
           action: "auth.recovery_codes_regenerated",
-          clientAddress: options.clientAddress,
           details: { sessionId: options.sessionId, recoveryCodes: codes.length },
         },
         tx,

@@ -27,10 +27,8 @@ export async function resetTwoFactor(
     const result = { userId, wasEnabled: user.twoFactorEnabledAt !== null, sessionsEnded: ended.count };
     await recordAuditEvent(
       {
-        userId: actor.userId,
-        actor: actor.label,
+        actor,
         action: "user.two_factor_reset",
-        clientAddress: actor.clientAddress,
         details: result,
       },
       tx,

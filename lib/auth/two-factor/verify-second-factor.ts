@@ -4,6 +4,7 @@
 // password gives only SIGNIN_LOCKOUT_THRESHOLD guesses per lock. An accepted TOTP step is stored and
 // the UPDATE refuses any step not later than it (atomic: two requests with one code cannot both pass). A
 // recovery code is removed from the stored hashes by the statement that accepts it.
+import { userActor, type Actor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { reserveAccountAttempt } from "@/lib/auth/attempt-sign-in";
 import { sessionMaxMs } from "@/lib/auth/session-claims";
@@ -41,14 +42,9 @@ export async function verifySecondFactor(input: {
     return { ok: false, reason: "expired_sign_in" };
   const user = session.user;
   const sealedSecret = session.user.twoFactorSecret;
+  const actor = userActor(user, input.clientAddress);
   const audit = (action: string, details: Record<string, string | number | null>) =>
-    recordAuditEvent({
-      userId: user.id,
-      actor: user.email,
-      action,
-      clientAddress: input.clientAddress,
-      details: { sessionId: session.id, ...details },
-    });
+    recordAuditEvent({ actor, action, details: { sessionId: session.id, ...details } });
 
   const reserved = await reserveAccountAttempt(user.id);
   if (!reserved.ok) {
@@ -62,18 +58,8 @@ export async function verifySecondFactor(input: {
   }
 
   const outcome = looksLikeRecoveryCode(code)
-    ? await tryRecoveryCode(user.id, session.id, session.createdAt, code, input.clientAddress, user.email)
-    : await tryTotp(
-        user.id,
-        sealedSecret,
-        user.twoFactorLastStep,
-        session.id,
-        session.createdAt,
-        code,
-        now,
-        input.clientAddress,
-        user.email,
-      );
+    ? await tryRecoveryCode(user.id, session.id, session.createdAt, code, actor)
+    : await tryTotp(user.id, sealedSecret, user.twoFactorLastStep, session.id, session.createdAt, code, now, actor);
   if (outcome.ok) return outcome;
 
   await audit("auth.second_factor_failed", { reason: outcome.reason, failures: reserved.failures });
@@ -94,8 +80,7 @@ async function tryTotp(
   sessionCreatedAt: Date,
   code: string,
   now: number,
-  address: string | null,
-  email: string,
+  actor: Actor,
 ): Promise<Attempt> {
   const check = checkTotpCode(
     openSecret(sealed, secretOwner.totpSecret(userId)),
@@ -110,7 +95,7 @@ async function tryTotp(
   const accepted = await db().$transaction(async (tx) => {
     const rows = await inPrismaTx(tx, acceptTotpStep(userId, check.step, { clearLockout: false }));
     if (rows.length === 0) return false;
-    await completeSignIn(tx, userId, sessionId, sessionCreatedAt, "totp", address, email);
+    await completeSignIn(tx, userId, sessionId, sessionCreatedAt, "totp", actor);
     return true;
   });
   return accepted ? { ok: true, method: "totp" } : { ok: false, reason: "replayed" };
@@ -121,8 +106,7 @@ async function tryRecoveryCode(
   sessionId: string,
   sessionCreatedAt: Date,
   code: string,
-  address: string | null,
-  email: string,
+  actor: Actor,
 ): Promise<Attempt> {
   const normalized = normalizeRecoveryCode(code);
   if (!normalized) return { ok: false, reason: "recovery_used" };
@@ -132,16 +116,10 @@ async function tryRecoveryCode(
     const row = rows[0];
     if (!row) return null;
     await recordAuditEvent(
-      {
-        userId,
-        actor: email,
-        action: "auth.recovery_code_used",
-        clientAddress: address,
-        details: { sessionId, recoveryCodesLeft: row.left },
-      },
+      { actor, action: "auth.recovery_code_used", details: { sessionId, recoveryCodesLeft: row.left } },
       tx,
     );
-    await completeSignIn(tx, userId, sessionId, sessionCreatedAt, "recovery_code", address, email);
+    await completeSignIn(tx, userId, sessionId, sessionCreatedAt, "recovery_code", actor);
     return row.left;
   });
   return left === null
@@ -158,8 +136,7 @@ export async function completeSignIn(
   sessionId: string,
   sessionCreatedAt: Date,
   method: string,
-  address: string | null,
-  email: string,
+  actor: Actor,
 ): Promise<void> {
   await tx.user.update({
     where: { id: userId },
@@ -170,13 +147,7 @@ export async function completeSignIn(
     data: { secondFactor: null, expiresAt: new Date(sessionCreatedAt.getTime() + sessionMaxMs()) },
   });
   await recordAuditEvent(
-    {
-      userId,
-      actor: email,
-      action: "auth.signed_in",
-      clientAddress: address,
-      details: { sessionId, method: "password", secondFactor: method },
-    },
+    { actor, action: "auth.signed_in", details: { sessionId, method: "password", secondFactor: method } },
     tx,
   );
 }

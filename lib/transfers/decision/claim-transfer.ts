@@ -3,6 +3,7 @@
 // on its own when the pharmacist leaves. Taking it is one conditional UPDATE, so two pharmacists can
 // never both hold it:
 //   … WHERE status = 'RECEIVED' AND (claimed_by_id IS NULL OR claim_expires_at <= now() OR claimed_by_id = me)
+import { userActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
@@ -30,11 +31,9 @@ export async function claimTransfer(input: {
   if (!claimed?.claim_expires_at) throw await whyNotClaimable(transferId);
   if (!claimed.was_mine) {
     await recordAuditEvent({
-      userId: actor.id,
-      actor: actor.email,
+      actor: userActor(actor, input.clientAddress),
       action: "transfer.claimed",
       transferId,
-      clientAddress: input.clientAddress,
       details: { until: claimed.claim_expires_at.toISOString() },
     });
   }
@@ -56,11 +55,9 @@ export async function releaseClaim(input: {
   const released = Number(numUpdatedRows);
   if (released > 0) {
     await recordAuditEvent({
-      userId: input.actor.id,
-      actor: input.actor.email,
+      actor: userActor(input.actor, input.clientAddress),
       action: "transfer.claim_released",
       transferId: input.transferId,
-      clientAddress: input.clientAddress,
     });
   }
   return released > 0;

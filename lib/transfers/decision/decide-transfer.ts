@@ -12,6 +12,7 @@
 // If the row lock were ever bypassed, the primary key still refuses the second decision; that refusal
 // is turned into the same "already decided by X at T" answer, never a 500.
 import type { Decision } from "@/generated/prisma/enums";
+import { userActor } from "@/lib/audit/actor";
 import { recordAuditEvent, type AuditEventInput } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { isUniqueViolation } from "@/lib/db/errors";
@@ -81,11 +82,9 @@ export async function decideTransfer(input: DecideInput): Promise<DecisionResult
       refusal instanceof ApprovalRefusedError
     ) {
       await recordAuditEvent({
-        userId: actor.id,
-        actor: actor.email,
+        actor: userActor(actor, input.clientAddress),
         action: "transfer.decision_refused",
         transferId,
-        clientAddress: input.clientAddress,
         details: {
           attempted: decision.kind,
           reason: refusal.extensions.reason,
@@ -150,11 +149,9 @@ function decisionWrite(
   const outcome = decision.kind === "approve" ? "APPROVED" : "REJECTED";
   const callbackId = newId("msg");
   const audit: AuditEventInput = {
-    userId: actor.id,
-    actor: actor.email,
+    actor: userActor(actor, input.clientAddress),
     action: outcome === "APPROVED" ? "transfer.approved" : "transfer.rejected",
     transferId,
-    clientAddress: input.clientAddress,
     details: {
       responseID: response.metadata.responseID,
       callbackId,

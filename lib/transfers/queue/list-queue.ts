@@ -16,6 +16,7 @@
 // SQL: conditions, pages, counts), queue-pages.ts (cursors, phases, counts), queue-items.ts (the rows as the
 // screen shows them).
 import { loadStoreAlertSettings } from "@/lib/alerts/find-alerting-transfers";
+import { userActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
@@ -100,10 +101,8 @@ export async function listQueue(
       referenceIDs: items.map((i) => i.referenceID),
     };
     await recordAuditEvent({
-      userId: ctx.actor.id,
-      actor: ctx.actor.email,
+      actor: userActor(ctx.actor, ctx.clientAddress),
       action: query.q ? "queue.searched" : "queue.viewed",
-      clientAddress: ctx.clientAddress,
       details: query.q ? { searchKind: classifySearch(query.q).kind, ...details } : details,
     });
   }

@@ -225,10 +225,8 @@ export async function exportTransfers(query: TransferExportQuery, actor: Actor):
   const filter = decidedFilter(query, upTo);
   const { n } = await countDecided(filter).executeTakeFirstOrThrow();
   await recordAuditEvent({
-    userId: actor.userId,
-    actor: actor.label,
+    actor,
     action: "transfers.exported",
-    clientAddress: actor.clientAddress,
     details: { filters: { from: query.from, to: query.to, schedule: query.schedule, outcome: query.outcome }, rows: n },
   });
 

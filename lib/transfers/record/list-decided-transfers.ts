@@ -65,10 +65,8 @@ export async function listDecidedTransfers(
     selectDecidedPage(filter, { sort, dir, limit: LOG_PAGE_SIZE, offset: (page - 1) * LOG_PAGE_SIZE }).execute(),
   ]);
   await recordAuditEvent({
-    userId: actor.userId,
-    actor: actor.label,
+    actor,
     action: "transfers.log_viewed",
-    clientAddress: actor.clientAddress,
     details: {
       filters: { from: filters.from, to: filters.to, schedule: filters.schedule, outcome: filters.outcome },
       sort,

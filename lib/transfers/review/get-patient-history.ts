@@ -11,6 +11,7 @@
 // substance key (lib/drugs substanceKeyOf: brand and generic, any strength or form), received within
 // DUPLICATE_THERAPY_DAYS of this one, either side.
 // Reading it shows other transfers' patient data, so it is audited like a view (`transfer.history_viewed`).
+import { userActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { DomainError } from "@/lib/errors";
@@ -69,11 +70,9 @@ export async function getPatientHistory(opts: GetPatientHistoryOptions): Promise
   const next = pending.find((r) => r.after_current) ?? pending[0];
 
   await recordAuditEvent({
-    userId: opts.actor.id,
-    actor: opts.actor.email,
+    actor: userActor(opts.actor, opts.clientAddress),
     action: "transfer.history_viewed",
     transferId: referenceID,
-    clientAddress: opts.clientAddress,
     details: { referenceIDs: entries.map((e) => e.referenceID) },
   });
 

@@ -1,5 +1,6 @@
 // Everything the review screen and the printable transfer record show about one transfer. Reading it is a
 // view of patient data, so every call is recorded in the audit log (who, when, from where, which screen).
+import { userActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import type { SessionUser } from "@/lib/auth/require-user";
 import { db } from "@/lib/db/prisma";
@@ -70,11 +71,9 @@ export async function getTransferReview(
   // The view's audit record and the store's rules do not wait for each other.
   const [, store] = await Promise.all([
     recordAuditEvent({
-      userId: ctx.actor.id,
-      actor: ctx.actor.email,
+      actor: userActor(ctx.actor, ctx.clientAddress),
       action: "transfer.viewed",
       transferId: referenceID,
-      clientAddress: ctx.clientAddress,
       details: { screen: ctx.screen },
     }),
     db().store.findUnique({ where: { npi: row.receivingNpi } }),

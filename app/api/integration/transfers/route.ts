@@ -1,5 +1,6 @@
 // GET /api/integration/transfers?since=<cursor>&limit=<1-100>: approved transfers after the cursor, in
 // approval order, each with its FHIR R4 Bundle; `nextCursor` continues. Integration key required.
+import { namedActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { DomainError } from "@/lib/errors";
 import { integrationRoute } from "@/lib/http/problem-api";
@@ -25,8 +26,7 @@ export const GET = integrationRoute(async (ctx) => {
   const page = await listIntegrationFeed({ after, limit: Number(limitText) });
   if (page.items.length > 0) {
     await recordAuditEvent({
-      userId: null,
-      actor: `integration:${ctx.keyId}`,
+      actor: namedActor(`integration:${ctx.keyId}`),
       action: "integration.feed_read",
       details: { keyId: ctx.keyId, transferIds: page.items.map((i) => i.referenceID) },
     });

@@ -21,8 +21,7 @@ export async function POST(request: Request): Promise<Response> {
     if (session) {
       await endUserSession({
         sessionId: session.sessionId,
-        userId: session.user.id,
-        actorLabel: session.user.email,
+        user: session.user,
         action: reason === "idle" ? "auth.idle_logoff" : "auth.signed_out",
         clientAddress: clientAddressOf(request),
       });

@@ -1,5 +1,6 @@
 // GET /api/transfers/export?from&to&schedule&outcome: the transfer log for inspections as CSV (every element
 // of the legal transfer record, oldest decision first), streamed in batches; pharmacists and admins. Audited.
+import { userActor } from "@/lib/audit/actor";
 import { csvDownload } from "@/lib/http/csv-download";
 import { dashboardRoute } from "@/lib/http/problem-api";
 import { exportTransfers, parseTransferExportQuery } from "@/lib/transfers/record";
@@ -11,11 +12,7 @@ export const GET = dashboardRoute(async (ctx) => {
   const query = parseTransferExportQuery(
     Object.fromEntries(["from", "to", "schedule", "outcome"].map((k) => [k, params.get(k) ?? undefined])),
   );
-  const exported = await exportTransfers(query, {
-    userId: ctx.user.id,
-    label: ctx.user.email,
-    clientAddress: ctx.clientAddress,
-  });
+  const exported = await exportTransfers(query, userActor(ctx.user, ctx.clientAddress));
   return csvDownload({
     lines: exported.lines,
     filename: exported.filename,

@@ -1,5 +1,6 @@
 // GET /api/transfers/log?from&to&schedule&outcome&sort&dir&page: the transfer log's table (the export's
 // filters, one sorted page of decided transfers); pharmacists and admins. Audited.
+import { userActor } from "@/lib/audit/actor";
 import { dashboardRoute, json } from "@/lib/http/problem-api";
 import { listDecidedTransfers, parseDecidedTransfersQuery } from "@/lib/transfers/record";
 
@@ -12,7 +13,5 @@ export const GET = dashboardRoute(async (ctx) => {
       ["from", "to", "schedule", "outcome", "sort", "dir", "page"].map((k) => [k, params.get(k) ?? undefined]),
     ),
   );
-  return json(
-    await listDecidedTransfers(query, { userId: ctx.user.id, label: ctx.user.email, clientAddress: ctx.clientAddress }),
-  );
+  return json(await listDecidedTransfers(query, userActor(ctx.user, ctx.clientAddress)));
 });

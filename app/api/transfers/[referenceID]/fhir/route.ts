@@ -1,5 +1,6 @@
 // GET /api/transfers/{referenceID}/fhir: the approved transfer's FHIR R4 Bundle as a file download, for
 // pharmacists and admins (the review screen's and the record page's download button). Audited.
+import { userActor } from "@/lib/audit/actor";
 import { recordAuditEvent } from "@/lib/audit/record-audit-event";
 import { getTransferBundle } from "@/lib/fhir/get-transfer-bundle";
 import { dashboardRoute } from "@/lib/http/problem-api";
@@ -9,11 +10,9 @@ export const dynamic = "force-dynamic";
 export const GET = dashboardRoute<{ referenceID: string }>(async (ctx) => {
   const bundle = await getTransferBundle({ referenceID: ctx.params.referenceID });
   await recordAuditEvent({
-    userId: ctx.user.id,
-    actor: ctx.user.email,
+    actor: userActor(ctx.user, ctx.clientAddress),
     action: "transfer.fhir_downloaded",
     transferId: ctx.params.referenceID,
-    clientAddress: ctx.clientAddress,
   });
   return new Response(JSON.stringify(bundle, null, 2), {
     status: 200,

@@ -5,7 +5,7 @@
 // stale entry never confirms under a policy changed or turned off: intake starts again with a fresh read.
 import { sqlDb } from "@/lib/db/kysely";
 import { db } from "@/lib/db/prisma";
-import { selectEnabledPolicies, type PolicyFacts } from "@/lib/immediate-confirm/sql";
+import { selectEnabledPolicies, type PolicyFacts } from "@/lib/immediate-confirm/policy-sql";
 import { defaultPolicy, policyOf, type ImmediateConfirmPolicy } from "@/lib/immediate-confirm/policy-rules";
 import { inZone, parseStoreRules, type StoreRulesInZone } from "@/lib/stores/store-rules";
 

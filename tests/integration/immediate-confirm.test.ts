@@ -78,15 +78,20 @@ beforeAll(async () => {
   await db().user.update({ where: { id: pharmacist.id }, data: { licenseNumber: "RPH-40417" } });
   adminCookie = await signedInCookie(baseUrl, admin);
   pharmacistCookie = await signedInCookie(baseUrl, pharmacist);
+  store = await addStore("Immediate Store");
+});
+
+/** A store of its own, added through the admin API. */
+async function addStore(name: string): Promise<{ storeId: string; npi: string }> {
   const npi = randomNpi();
   const added = await dashboardFetch<{ storeId: string }>(baseUrl, "/api/admin/stores", {
     method: "POST",
-    body: { name: "Immediate Store", npi },
+    body: { name, npi },
     cookie: adminCookie,
   });
   expect(added.status, added.text).toBe(201);
-  store = { storeId: added.body.storeId, npi };
-});
+  return { storeId: added.body.storeId, npi };
+}
 
 describe("the store policy", () => {
   it("is off by default: a qualifying transfer is RECEIVED with no reason stored", async () => {
@@ -371,14 +376,7 @@ describe("a policy change in the middle of a judgment", () => {
   };
 
   beforeAll(async () => {
-    const npi = randomNpi();
-    const added = await dashboardFetch<{ storeId: string }>(baseUrl, "/api/admin/stores", {
-      method: "POST",
-      body: { name: "Moving Policy Store", npi },
-      cookie: adminCookie,
-    });
-    expect(added.status, added.text).toBe(201);
-    moving = { storeId: added.body.storeId, npi };
+    moving = await addStore("Moving Policy Store");
     const on = await dashboardFetch(baseUrl, `/api/admin/stores/${moving.storeId}/immediate-confirm`, {
       method: "PUT",
       body: {

@@ -3,7 +3,7 @@
 // transfer, alerted_at claimed by an UPDATE (so concurrent scans raise it once), with its audit event and the
 // email job queued in the same transaction. The email goes out from the worker (send-verify-overdue-email.ts),
 // like the pending alerts. The "to verify" list marks the transfer past its limit. The same scan drops the
-// hourly cap's counts that no bound reads any more (sql.ts).
+// hourly cap's counts that no bound reads any more (queries/cap-count.ts).
 import { parseStoreAlertSettings } from "@/lib/alerts/alert-settings";
 import { addOpenMinutes } from "@/lib/alerts/opening-hours";
 import { SYSTEM_ACTOR } from "@/lib/audit/actor";
@@ -15,7 +15,7 @@ import {
   queueVerifyOverdueEmail,
   selectOverdueCandidates,
 } from "@/lib/immediate-confirm/queries/verification";
-import { deleteCountsBefore } from "@/lib/immediate-confirm/sql";
+import { deleteCountsBefore } from "@/lib/immediate-confirm/queries/cap-count";
 import { log } from "@/lib/log";
 
 export const SEND_VERIFY_OVERDUE_TASK = "send-verify-overdue-email";

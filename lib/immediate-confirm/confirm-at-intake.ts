@@ -2,12 +2,15 @@
 // confirms it (status CONFIRMED, the CONFIRMED answer stored as the response a replay returns, the decision
 // record in immediate_confirmations, an audit event) or leaves it RECEIVED with the reason it did not qualify.
 //
-// Two statements in the common case (sql.ts): the request's own part is judged before the transaction under
-// the cached policy (find-immediate-confirm-policy.ts); the first statement takes the policy's shared lock,
-// reads the policy, the rules and the database's signals, and stores the transfer, CONFIRMED when all of them
-// allow it; the second writes the decision record, the count and the audit record, and fails unless the
+// Two statements in the common case: the request's own part is judged before the transaction under the cached
+// policy (find-immediate-confirm-policy.ts), from the drug review and checks intake classifies the row with;
+// the first statement (queries/store-and-judge.ts) takes the policy's shared lock, reads the policy, the rules and
+// the database's signals, and stores the transfer, CONFIRMED when all of them allow it; the second
+// (queries/confirmation.ts) writes the decision record, the count and the audit record, and fails unless the
 // policy is still the version read, which it sees after the lock is held. A policy or rules other than the
-// cached ones roll the transaction back, and it starts again with a fresh read.
+// cached ones roll the transaction back, and it starts again with a fresh read. When the policy moves under
+// every attempt, the transfer is stored RECEIVED with that reason: an answer the sender need not retry, and
+// a pharmacist reviews it as any other.
 //
 // The hourly cap: far from it, an upper bound from per-store counts decides without serialising intake (exact
 // unless more than CAP_MARGIN confirmations are in flight at once for that store; a process's pool holds 10
@@ -16,82 +19,94 @@
 import type { SqlBool } from "kysely";
 import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { auditRecordRow, type AuditEventInput } from "@/lib/audit/record-audit-event";
+import { acquireChainStatement } from "@/lib/audit/sql";
 import { poolTransaction, type PoolTransaction } from "@/lib/db/pool-transaction";
 import { env } from "@/lib/env";
 import { newId } from "@/lib/ids";
+import {
+  bucketStart,
+  CAP_MARGIN,
+  countRecentConfirmations,
+  lockStoreCap,
+} from "@/lib/immediate-confirm/queries/cap-count";
+import {
+  confirmImmediately,
+  isPolicyMoved,
+  recordConfirmation,
+  recordMiss,
+  recordMissUnguarded,
+} from "@/lib/immediate-confirm/queries/confirmation";
 import {
   findImmediatePolicy,
   forgetImmediatePolicies,
   type CachedPolicy,
 } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
-import { whyNotImmediate } from "@/lib/immediate-confirm/qualify-transfer";
-import {
-  acquireAuditChain,
-  bucketStart,
-  CAP_MARGIN,
-  confirmImmediately,
-  countRecentConfirmations,
-  isPolicyMoved,
-  lockStoreCap,
-  policyLockKey,
-  recordConfirmation,
-  recordMiss,
-  storeAndJudge,
-  type PolicyFacts,
-} from "@/lib/immediate-confirm/sql";
+import { policyLockKey, type PolicyFacts } from "@/lib/immediate-confirm/queries/policy";
+import { whyNotReviewed } from "@/lib/immediate-confirm/qualify-transfer";
+import { storeAndJudge } from "@/lib/immediate-confirm/queries/store-and-judge";
 import type { KnownApiKey } from "@/lib/auth/find-sender-by-api-key";
-import { DUPLICATE_THERAPY_DAYS } from "@/lib/transfers/review";
+import type { StoreRulesInZone } from "@/lib/stores/store-rules";
+import { DUPLICATE_THERAPY_DAYS, type DrugReview, type ReviewCheck } from "@/lib/transfers/review";
 import { keyArgs, type TransferInsert } from "@/lib/transfers/queries/intake";
-import { reviewCheckOptions } from "@/lib/transfers/review";
 import type { TransferRequest, TransferResponse } from "@/lib/interface";
+
+/** The row as classified by a store's rules, with the drug review and checks it was classified by. */
+export type ReviewedRow = { row: TransferInsert; review: { drug: DrugReview; checks: readonly ReviewCheck[] } };
 
 export type ConfirmAtIntakeOptions = {
   request: TransferRequest;
-  /** The RECEIVED answer and the row (receive-transfer.ts transferRow). */
+  /** The RECEIVED answer (receive-transfer.ts). */
   response: TransferResponse;
-  row: TransferInsert;
+  /** The row classified by these rules (the policy's), or by the store's as intake reads them when null. */
+  rowFor: (rules: StoreRulesInZone | null) => Promise<ReviewedRow>;
   /** The store's policy as cached: the request is judged by it before the transaction. */
   policy: CachedPolicy;
   /** A key intake trusts: then nothing is stored unless the key is still as it was found. */
   key?: KnownApiKey;
+  /** Judgments before the transfer is stored RECEIVED unjudged (MOVED_MISS); ATTEMPTS unless given. */
+  attempts?: number;
 };
 
 const HOUR_MS = 3_600_000;
 const ATTEMPTS = 3;
+
+/** Why a transfer was not confirmed when the policy changed under every judgment of it. */
+export const MOVED_MISS = "the store's policy changed while this transfer was judged: a pharmacist reviews it";
 
 /** Thrown inside the transaction when the policy or rules are not the ones judged by: rolls it back. */
 class PolicyMoved extends Error {}
 
 /** The answer owed (CONFIRMED or RECEIVED), or null when nothing was stored (a conflict, or the key refused). */
 export async function storeUnderImmediatePolicy(opts: ConfirmAtIntakeOptions): Promise<TransferResponse | null> {
+  const attempts = opts.attempts ?? ATTEMPTS;
   let policy: CachedPolicy | null = opts.policy;
-  for (let attempt = 1; ; attempt++) {
+  // One classification per set of rules: a retry under the same policy entry reuses it.
+  let reviewed: { rules: StoreRulesInZone | null; value: ReviewedRow } | null = null;
+  const rowUnder = async (rules: StoreRulesInZone | null) => {
+    if (reviewed?.rules !== rules) reviewed = { rules, value: await opts.rowFor(rules) };
+    return reviewed.value;
+  };
+  for (let attempt = 1; attempt <= attempts; attempt++) {
     try {
-      return await judgeAndStore(opts, policy);
+      return await judgeAndStore(opts, policy, await rowUnder(policy?.rules ?? null));
     } catch (err) {
-      if (!(err instanceof PolicyMoved) || attempt === ATTEMPTS) throw err;
+      if (!(err instanceof PolicyMoved)) throw err;
       forgetImmediatePolicies();
       policy = await findImmediatePolicy(opts.request.receivingPharmacy.npi);
     }
   }
+  return storeUnjudged(opts, await rowUnder(policy?.rules ?? null));
 }
 
 /** With `policy` null (turned off since): stored RECEIVED, in the same statement, under the same lock. */
-async function judgeAndStore(opts: ConfirmAtIntakeOptions, policy: CachedPolicy | null) {
-  const { request, response, row, key } = opts;
+async function judgeAndStore(opts: ConfirmAtIntakeOptions, policy: CachedPolicy | null, { row, review }: ReviewedRow) {
+  const { request, response, key } = opts;
   const id = row.id;
   const now = new Date();
   // The request's own part, before the transaction, under the cached policy: the database's part follows.
   const pure = policy
-    ? whyNotImmediate({
-        request,
-        rules: policy.rules,
-        allowListedAllergies: policy.allow_listed_allergies,
-        now,
-        checkOptions: reviewCheckOptions(),
-      })
+    ? whyNotReviewed({ request, ...review, allowListedAllergies: policy.allow_listed_allergies })
     : null;
-  const npi = request.receivingPharmacy.npi;
   const confirmed: TransferResponse = {
     requestID: request.metadata.requestID,
     metadata: {
@@ -105,22 +120,11 @@ async function judgeAndStore(opts: ConfirmAtIntakeOptions, policy: CachedPolicy 
   const confirmedJson = JSON.stringify(confirmed);
   return poolTransaction(async (tx) => {
     const [judged] = await tx.query(
-      storeAndJudge(
-        {
-          ...row,
-          npi,
-          policyLockKey: policyLockKey(npi),
-          boundSince: bucketStart(new Date(now.getTime() - HOUR_MS)),
-          mayConfirm: policy !== null && pure === null,
-          cachedVersion: policy?.version ?? -1,
-          confirmedResponse: confirmedJson,
-          confirmedResponseId: confirmed.metadata.responseID,
-          decidedAt: now,
-          chains: env().AUDIT_CHAINS,
-          duplicateDays: DUPLICATE_THERAPY_DAYS,
-        },
-        key ? keyArgs(key) : null,
-      ),
+      judgeStatement({ row, npi: request.receivingPharmacy.npi, now, key }, policy, {
+        mayConfirm: policy !== null && pure === null,
+        json: confirmedJson,
+        responseId: confirmed.metadata.responseID,
+      }),
     );
     if (!judged?.id) return null;
     const fresh: PolicyFacts | null = judged.store_id ? (judged as PolicyFacts) : null;
@@ -145,7 +149,7 @@ async function judgeAndStore(opts: ConfirmAtIntakeOptions, policy: CachedPolicy 
     const chain =
       judged.chain !== null && judged.prev_hash !== null
         ? { chain: judged.chain, prev_hash: judged.prev_hash }
-        : (await tx.query(acquireAuditChain(env().AUDIT_CHAINS)))[0]!;
+        : (await tx.query(acquireChainStatement({ chains: env().AUDIT_CHAINS })))[0]!;
     const audit: AuditEventInput = {
       actor: SYSTEM_ACTOR,
       action: "transfer.confirmed_immediately",
@@ -174,6 +178,53 @@ async function judgeAndStore(opts: ConfirmAtIntakeOptions, policy: CachedPolicy 
     }
     return confirmed;
   });
+}
+
+/**
+ * After the policy moved under every attempt: stored RECEIVED by the same statement under the same lock, never
+ * confirmed, with MOVED_MISS while the policy is on as read there. The answer is RECEIVED, which a replay
+ * returns, and which is right whatever the policy now says.
+ */
+async function storeUnjudged(opts: ConfirmAtIntakeOptions, { row }: ReviewedRow) {
+  const { request, response, key } = opts;
+  return poolTransaction(async (tx) => {
+    const [judged] = await tx.query(
+      judgeStatement({ row, npi: request.receivingPharmacy.npi, now: new Date(), key }, null, {
+        mayConfirm: false,
+        json: row.response,
+        responseId: row.response_id,
+      }),
+    );
+    if (!judged?.id) return null;
+    if (judged.enabled) await tx.queryThenCommit(recordMissUnguarded({ transferId: row.id, miss: MOVED_MISS }));
+    return response;
+  });
+}
+
+type JudgeInput = { row: TransferInsert; npi: string; now: Date; key: KnownApiKey | undefined };
+
+/** Statement 1's arguments: `confirmed` is the CONFIRMED answer the row is stored with if it qualifies. */
+function judgeStatement(
+  { row, npi, now, key }: JudgeInput,
+  policy: CachedPolicy | null,
+  confirmed: { mayConfirm: boolean; json: string; responseId: string },
+) {
+  return storeAndJudge(
+    {
+      ...row,
+      npi,
+      policyLockKey: policyLockKey(npi),
+      boundSince: bucketStart(new Date(now.getTime() - HOUR_MS)),
+      mayConfirm: confirmed.mayConfirm,
+      cachedVersion: policy?.version ?? -1,
+      confirmedResponse: confirmed.json,
+      confirmedResponseId: confirmed.responseId,
+      decidedAt: now,
+      chains: env().AUDIT_CHAINS,
+      duplicateDays: DUPLICATE_THERAPY_DAYS,
+    },
+    key ? keyArgs(key) : null,
+  );
 }
 
 type Judged = { rejected: SqlBool | null; duplicate: SqlBool | null; bound: number | null };

@@ -1,11 +1,11 @@
 // The stores (by NPI) that have immediate confirmation on, with their policy and drug rules as intake judges
 // by them, cached for a few seconds per process and forgotten on a change made here. The cache routes a
 // request and lets intake judge the request's own part before its transaction; inside the transaction the
-// policy and rules are read again, and the decision is written only under the version read (sql.ts), so a
+// policy and rules are read again, and the decision is written only under the version read (queries/confirmation.ts), so a
 // stale entry never confirms under a policy changed or turned off: intake starts again with a fresh read.
 import { sqlDb } from "@/lib/db/kysely";
 import { db } from "@/lib/db/prisma";
-import { selectEnabledPolicies, type PolicyFacts } from "@/lib/immediate-confirm/sql";
+import { selectEnabledPolicies, type PolicyFacts } from "@/lib/immediate-confirm/queries/policy";
 import { defaultPolicy, policyOf, type ImmediateConfirmPolicy } from "@/lib/immediate-confirm/policy-rules";
 import { inZone, parseStoreRules, type StoreRulesInZone } from "@/lib/stores/store-rules";
 

@@ -13,6 +13,7 @@ const SHORT: readonly [RegExp, string][] = [
   [/earlier transfer of the same prescription was rejected/, "earlier rejection"],
   [/^the store's cap of/, "hourly cap reached"],
   [/^the policy's owner/, "policy owner inactive"],
+  [/^the store's policy changed/, "policy changed meanwhile"],
   [/: (warning|failed): /, "check flagged"],
 ];
 

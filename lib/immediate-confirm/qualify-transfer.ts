@@ -3,7 +3,14 @@
 // explains is what intake decided. The database's part (duplicate therapy, an earlier rejection, the hourly
 // cap) is confirm-at-intake.ts. Pure: no server-only imports.
 import type { StoreRulesInZone } from "@/lib/stores/store-rules";
-import { reviewDrug, scheduleLabel, reviewChecks, type ReviewCheckOptions } from "@/lib/transfers/review";
+import {
+  reviewDrug,
+  scheduleLabel,
+  reviewChecks,
+  type DrugReview,
+  type ReviewCheck,
+  type ReviewCheckOptions,
+} from "@/lib/transfers/review";
 import { listedAllergies } from "@/lib/interface";
 import type { TransferRequest } from "@/lib/interface";
 
@@ -24,6 +31,19 @@ export function whyNotImmediate({
   checkOptions,
 }: QualifyOptions): string | null {
   const drug = reviewDrug(request, rules, now);
+  return whyNotReviewed({ request, drug, checks: reviewChecks(request, drug, checkOptions), allowListedAllergies });
+}
+
+export type QualifyReviewedOptions = {
+  request: TransferRequest;
+  /** The drug review and the checks as intake's classification made them for the store's rules. */
+  drug: DrugReview;
+  checks: readonly ReviewCheck[];
+  allowListedAllergies: boolean;
+};
+
+/** whyNotImmediate over a review already made (intake classifies every transfer with the same one). */
+export function whyNotReviewed({ request, drug, checks, allowListedAllergies }: QualifyReviewedOptions): string | null {
   if (drug.match.status === "unknown") {
     return `the drug is not recognised (${request.prescription.medicationName}): an unknown drug never qualifies`;
   }
@@ -38,7 +58,7 @@ export function whyNotImmediate({
   }
   if (drug.allergyWarnings.length > 0) return `allergy signal: ${drug.allergyWarnings[0]!.message}`;
   if (drug.blocks.length > 0) return `refused for approval: ${drug.blocks[0]!.title}`;
-  const flagged = reviewChecks(request, drug, checkOptions).find((c) => c.status === "warn" || c.status === "fail");
+  const flagged = checks.find((c) => c.status === "warn" || c.status === "fail");
   if (flagged) return `${flagged.title}: ${flagged.status === "fail" ? "failed" : "warning"}: ${flagged.detail}`;
   return null;
 }

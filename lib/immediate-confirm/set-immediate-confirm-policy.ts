@@ -7,7 +7,7 @@ import { inPrismaTx } from "@/lib/db/kysely";
 import { db } from "@/lib/db/prisma";
 import { DomainError } from "@/lib/errors";
 import { forgetImmediatePolicies } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
-import { lockPolicyExclusively, lockStoreRow } from "@/lib/immediate-confirm/sql";
+import { lockPolicyExclusively, lockStoreRow } from "@/lib/immediate-confirm/queries/policy";
 import {
   defaultPolicy,
   PolicyChangeSchema,

@@ -4,8 +4,13 @@
 // the hourly cap, the replay, and the release to dispensing (FHIR, the feed) only once a pharmacist verifies it.
 import { randomInt, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { CLI_ACTOR } from "@/lib/audit/actor";
 import { db } from "@/lib/db/prisma";
 import { claimOverdueVerifications } from "@/lib/immediate-confirm/claim-overdue-verifications";
+import { MOVED_MISS, storeUnderImmediatePolicy } from "@/lib/immediate-confirm/confirm-at-intake";
+import { findImmediateConfirmPolicy, findImmediatePolicy } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
+import { setImmediateConfirmPolicy } from "@/lib/immediate-confirm/set-immediate-confirm-policy";
+import { hashRequestContent, prepareTransfer } from "@/lib/transfers/intake";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { computeNpiCheckDigit } from "@/lib/interface";
 import type { TransferRequest } from "@/lib/interface";
@@ -73,15 +78,20 @@ beforeAll(async () => {
   await db().user.update({ where: { id: pharmacist.id }, data: { licenseNumber: "RPH-40417" } });
   adminCookie = await signedInCookie(baseUrl, admin);
   pharmacistCookie = await signedInCookie(baseUrl, pharmacist);
+  store = await addStore("Immediate Store");
+});
+
+/** A store of its own, added through the admin API. */
+async function addStore(name: string): Promise<{ storeId: string; npi: string }> {
   const npi = randomNpi();
   const added = await dashboardFetch<{ storeId: string }>(baseUrl, "/api/admin/stores", {
     method: "POST",
-    body: { name: "Immediate Store", npi },
+    body: { name, npi },
     cookie: adminCookie,
   });
   expect(added.status, added.text).toBe(201);
-  store = { storeId: added.body.storeId, npi };
-});
+  return { storeId: added.body.storeId, npi };
+}
 
 describe("the store policy", () => {
   it("is off by default: a qualifying transfer is RECEIVED with no reason stored", async () => {
@@ -353,5 +363,120 @@ describe("intake under the policy", () => {
     expect((await setPolicy({ enabled: false })).status).toBe(200);
     const answer = await post(qualifying());
     expect(answer.body.metadata.responseType).toBe("RECEIVED");
+  });
+});
+
+describe("a policy change in the middle of a judgment", () => {
+  // A store of its own, its policy changed from this process: the server's cached policy goes stale, so its
+  // judgments meet a policy other than the one they started with (PolicyMoved) and start again.
+  let moving: { storeId: string; npi: string };
+  const sulfa = (r: TransferRequest) => {
+    r.receivingPharmacy.npi = moving.npi;
+    r.patient.allergyDetails = { allergiesDescriptor: "KNOWN_ALLERGIES_INCLUDED", allergies: ["Sulfa drugs"] };
+  };
+
+  beforeAll(async () => {
+    moving = await addStore("Moving Policy Store");
+    const on = await dashboardFetch(baseUrl, `/api/admin/stores/${moving.storeId}/immediate-confirm`, {
+      method: "PUT",
+      body: {
+        enabled: true,
+        ownerUserId: pharmacist.id,
+        state: "TX",
+        boardRule: "22 TAC 291.34(g)",
+        hourlyCap: 10_000,
+        allowListedAllergies: false,
+      },
+      cookie: adminCookie,
+    });
+    expect(on.status, on.text).toBe(200);
+  });
+
+  it("answers every request well formed, judged by the policy in force, while the policy keeps changing", async () => {
+    // A listed allergy (sulfa, atorvastatin) qualifies only under the versions that allow listed allergies.
+    const allows = new Map<number, boolean>();
+    const first = await findImmediateConfirmPolicy(moving.storeId);
+    allows.set(first.version, first.allowListedAllergies);
+    let changing = true;
+    const changes = (async () => {
+      for (let allow = true; changing; allow = !allow) {
+        const changed = await setImmediateConfirmPolicy({
+          storeRef: moving.storeId,
+          change: { allowListedAllergies: allow },
+          actor: CLI_ACTOR,
+        });
+        allows.set(changed.version, changed.allowListedAllergies);
+      }
+    })();
+    const requests = Array.from({ length: 60 }, () => qualifying(sulfa));
+    const answers: Awaited<ReturnType<typeof send>>[] = [];
+    try {
+      for (let wave = 0; wave < requests.length; wave += 15) {
+        answers.push(
+          ...(await Promise.all(
+            requests
+              .slice(wave, wave + 15)
+              .map((request) => send(baseUrl, { body: request, authorization: senderKey(partner.apiKey) })),
+          )),
+        );
+      }
+    } finally {
+      changing = false;
+      await changes;
+    }
+    expect(allows.size).toBeGreaterThan(2);
+    for (const answer of answers) {
+      expect(answer.status, answer.text).toBe(200);
+      expect(["CONFIRMED", "RECEIVED"]).toContain(answer.body.metadata.responseType);
+      const id: string = answer.body.metadata.referenceID;
+      const row = await db().transfer.findUniqueOrThrow({ where: { id } });
+      expect(row.status).toBe(answer.body.metadata.responseType);
+      const record = await db().immediateConfirmation.findUnique({ where: { transferId: id } });
+      if (answer.body.metadata.responseType === "CONFIRMED") {
+        // Confirmed under a version that allowed it, and recorded with that version.
+        expect(record).not.toBeNull();
+        expect(allows.get(record!.policyVersion)).toBe(true);
+        expect(row.immediateMiss).toBeNull();
+      } else {
+        expect(record).toBeNull();
+        expect(row.immediateMiss).toMatch(/listed allergies|policy changed while this transfer was judged/);
+      }
+    }
+    // A replay returns the answer first given, whatever the policy says now.
+    for (const [i, request] of requests.entries()) {
+      const replay = await post(request);
+      expect(replay.body).toEqual(answers[i]!.body);
+    }
+  });
+
+  it("when the policy moves under every attempt, stores RECEIVED with the reason; a replay returns that answer", async () => {
+    const stale = await findImmediatePolicy(moving.npi);
+    expect(stale).not.toBeNull();
+    // A new version after the read: every judgment by `stale` fails the version check.
+    await setImmediateConfirmPolicy({
+      storeRef: moving.storeId,
+      change: { allowListedAllergies: false, hourlyCap: 9_999 },
+      actor: CLI_ACTOR,
+    });
+    const request = qualifying((r) => (r.receivingPharmacy.npi = moving.npi));
+    const { response, rowFor } = prepareTransfer(partner.partnerId, request, hashRequestContent(request));
+    const answer = await storeUnderImmediatePolicy({ request, response, rowFor, policy: stale!, attempts: 1 });
+    expect(answer?.metadata.responseType).toBe("RECEIVED");
+    const row = await db().transfer.findUniqueOrThrow({ where: { id: answer!.metadata.referenceID } });
+    expect(row).toMatchObject({ status: "RECEIVED", immediateMiss: MOVED_MISS });
+    expect(await db().immediateConfirmation.count({ where: { transferId: row.id } })).toBe(0);
+    const replay = await post(request);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body).toEqual(answer);
+
+    // With attempts left, the same stale policy is read again and the transfer judged by the one in force.
+    const next = qualifying((r) => (r.receivingPharmacy.npi = moving.npi));
+    const prepared = prepareTransfer(partner.partnerId, next, hashRequestContent(next));
+    const confirmed = await storeUnderImmediatePolicy({ request: next, ...prepared, policy: stale! });
+    expect(confirmed?.metadata.responseType).toBe("CONFIRMED");
+    const record = await db().immediateConfirmation.findUniqueOrThrow({
+      where: { transferId: confirmed!.metadata.referenceID },
+    });
+    expect(record.policyVersion).toBe((await findImmediateConfirmPolicy(moving.storeId)).version);
   });
 });

@@ -18,6 +18,8 @@ import {
   reviewDrug,
   reviewCheckOptions,
   reviewChecks,
+  type DrugReview,
+  type ReviewCheck,
   type ReviewCheckOptions,
   expiryWarnsFrom,
 } from "@/lib/transfers/review";
@@ -48,9 +50,26 @@ export function classifyTransfer(
   now: Date = new Date(),
   options: ReviewCheckOptions = reviewCheckOptions(),
 ): TransferClassification {
+  return classificationOf(request, reviewAtIntake(request, rules, now, options));
+}
+
+/** The drug review and the checks a transfer is classified by (and, under a store's policy, qualified by). */
+export type IntakeReview = { drug: DrugReview; checks: ReviewCheck[] };
+
+export function reviewAtIntake(
+  request: TransferRequest,
+  rules: StoreRulesInZone,
+  now: Date,
+  options: ReviewCheckOptions = reviewCheckOptions(),
+): IntakeReview {
   const drug = reviewDrug(request, rules, now);
+  return { drug, checks: reviewChecks(request, drug, options) };
+}
+
+/** classifyTransfer over a review already made. */
+export function classificationOf(request: TransferRequest, { drug, checks }: IntakeReview): TransferClassification {
   const warnsFrom = expiryWarnsFrom(drug);
-  const checkFlags = reviewChecks(request, drug, options)
+  const checkFlags = checks
     .filter((c) => (c.status === "warn" || c.status === "fail") && !(c.id === "expiry" && warnsFrom !== null))
     .map((c) => c.id);
   const { match, allergyWarnings } = drug;

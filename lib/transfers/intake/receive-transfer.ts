@@ -7,11 +7,12 @@
 // "Idempotency and duplicates").
 import type { KnownApiKey } from "@/lib/auth/find-sender-by-api-key";
 import { poolQuery } from "@/lib/db/pool-query";
-import { storeUnderImmediatePolicy } from "@/lib/immediate-confirm/confirm-at-intake";
+import { storeUnderImmediatePolicy, type ReviewedRow } from "@/lib/immediate-confirm/confirm-at-intake";
 import { findImmediatePolicy } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
 import { newId } from "@/lib/ids";
 import { getStoreRules } from "@/lib/stores/store-npis";
-import { classifyTransfer } from "./classify-transfer";
+import type { StoreRulesInZone } from "@/lib/stores/store-rules";
+import { classificationOf, reviewAtIntake, type IntakeReview } from "./classify-transfer";
 import { hashRequestContent } from "./content-hash";
 import { listedAllergies } from "@/lib/interface";
 import {
@@ -70,25 +71,22 @@ export async function receiveTransfer(partnerId: string, request: TransferReques
 }
 
 /** The row's values, shared by the plain insert, the key-checked one and the immediate-confirmation path. */
-async function transferRow(
+function transferRow(
   partnerId: string,
   request: TransferRequest,
   contentHash: string,
-): Promise<{ response: TransferResponse; row: TransferInsert }> {
-  const id = newId("trf");
-  const response = receivedResponse(request.metadata.requestID, id);
+  response: TransferResponse,
+  review: IntakeReview,
+): TransferInsert {
   const { patient, prescription, sendingPharmacy, receivingPharmacy } = request;
   // "NKDA" under NO_KNOWN_ALLERGIES is no allergy (no-known-allergies.ts).
   const hasAllergies =
     listedAllergies(patient.allergyDetails).length > 0 ||
     patient.allergyDetails.allergiesDescriptor === "KNOWN_ALLERGIES_INCLUDED";
-  const { drugSchedule, allergyAlert, substanceKey, checkFlags, warnsFrom } = classifyTransfer(
-    request,
-    await getStoreRules(receivingPharmacy.npi),
-  );
+  const { drugSchedule, allergyAlert, substanceKey, checkFlags, warnsFrom } = classificationOf(request, review);
   // The request passed as a single JSON parameter: no ORM walk over the 3 KB body (docs/performance.md).
-  const row: TransferInsert = {
-    id,
+  return {
+    id: response.metadata.referenceID,
     partner_id: partnerId,
     request_id: request.metadata.requestID,
     content_hash: contentHash,
@@ -114,19 +112,43 @@ async function transferRow(
     response: JSON.stringify(response),
     response_id: response.metadata.responseID,
   };
-  return { response, row };
 }
 
+/** A new transfer's RECEIVED answer, and its row classified by a store's rules (the store's own when null). */
+export function prepareTransfer(
+  partnerId: string,
+  request: TransferRequest,
+  contentHash: string,
+): { response: TransferResponse; rowFor: (rules: StoreRulesInZone | null) => Promise<ReviewedRow> } {
+  const response = receivedResponse(request.metadata.requestID, newId("trf"));
+  const at = new Date(response.metadata.responseTimestamp);
+  const rowFor = async (rules: StoreRulesInZone | null): Promise<ReviewedRow> => {
+    const review = reviewAtIntake(request, rules ?? (await getStoreRules(request.receivingPharmacy.npi)), at);
+    return { row: transferRow(partnerId, request, contentHash, response, review), review };
+  };
+  return { response, rowFor };
+}
+
+/**
+ * Stores the transfer (with `key`, only if the key is still as intake found it). For a store with immediate
+ * confirmation on, the row is classified by the rules read with the policy, and the same drug review and
+ * checks judge whether it qualifies (lib/immediate-confirm/confirm-at-intake.ts): one review per transfer.
+ */
 async function storeTransfer(
   partnerId: string,
   request: TransferRequest,
   contentHash: string,
+  key?: KnownApiKey,
 ): Promise<TransferResponse | null> {
-  const { response, row } = await transferRow(partnerId, request, contentHash);
-  // A store that confirms qualifying transfers at once (lib/immediate-confirm): stored and judged in one transaction.
+  const { response, rowFor } = prepareTransfer(partnerId, request, contentHash);
   const policy = await findImmediatePolicy(request.receivingPharmacy.npi);
-  if (policy) return storeUnderImmediatePolicy({ request, response, row, policy });
-  const rows = await poolQuery(insertTransfer(row), "receive_transfer");
+  if (policy) return storeUnderImmediatePolicy({ request, response, rowFor, policy, key });
+  const { row } = await rowFor(null);
+  // Straight on the client's pool, prepared once per connection (lib/db/pool-query.ts says why): its text
+  // is the same for every request.
+  const rows = key
+    ? await poolQuery(insertTransferWithKeyCheck(row, key), "receive_transfer_with_key_check")
+    : await poolQuery(insertTransfer(row), "receive_transfer");
   return rows.length > 0 ? response : null;
 }
 
@@ -146,11 +168,5 @@ export type ReceiveWithKeyCheckOptions = {
  */
 export async function receiveTransferWithKeyCheck(opts: ReceiveWithKeyCheckOptions): Promise<TransferResponse | null> {
   const { key, request } = opts;
-  const { response, row } = await transferRow(key.partnerId, request, hashRequestContent(request));
-  const policy = await findImmediatePolicy(request.receivingPharmacy.npi);
-  if (policy) return storeUnderImmediatePolicy({ request, response, row, policy, key });
-  // Straight on the client's pool, prepared once per connection (lib/db/pool-query.ts says why): its text
-  // is the same for every request.
-  const rows = await poolQuery(insertTransferWithKeyCheck(row, key), "receive_transfer_with_key_check");
-  return rows.length > 0 ? response : null;
+  return storeTransfer(key.partnerId, request, hashRequestContent(request), key);
 }

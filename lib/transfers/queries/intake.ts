@@ -1,7 +1,7 @@
 // The intake's statements (receive-transfer.ts): the transfer's insert, plain or with the API key checked in
 // the same statement, and the two reads that explain a conflicting insert. Typed with Kysely (lib/db/kysely.ts);
 // the inserts are hot, so each is built and compiled once (lib/db/compiled-statement.ts) and prepared once per
-// connection. The immediate-confirmation path builds on transferSource (lib/immediate-confirm/sql.ts).
+// connection. The immediate-confirmation path builds on transferSource (lib/immediate-confirm/queries/store-and-judge.ts).
 import { sql, type RawBuilder } from "kysely";
 import type { KnownApiKey } from "@/lib/auth/find-sender-by-api-key";
 import { selectValidApiKey } from "@/lib/auth/sql";

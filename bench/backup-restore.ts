@@ -6,12 +6,7 @@ import { readFileSync } from "node:fs";
 import { rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
-import { disconnectDb } from "@/lib/db/prisma";
-import { setEnv } from "@/lib/env";
-import { createPartner } from "@/lib/partners/create-partner";
-import { createMigratedDatabase, startTestPostgres } from "@/tests/support/database";
-import { TEST_SECRETS } from "@/tests/support/server";
+import { startBenchDatabase } from "./bench-database";
 import { runCliTimed } from "./scale-backup";
 import { seedTransfers } from "./seed-transfers";
 import { processTreeCpuMs } from "./support";
@@ -30,20 +25,9 @@ function cpuMs(): number {
 }
 
 async function main(): Promise<void> {
-  const postgres = await startTestPostgres();
+  const { postgres, databaseUrl, partner } = await startBenchDatabase("rx_backup_bench");
   const file = path.join(os.tmpdir(), `rx-bench-backup-${process.pid}.rxbackup.gz`);
   try {
-    const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_backup_bench");
-    await installJobQueue(databaseUrl);
-    setEnv({
-      DATABASE_URL: databaseUrl,
-      ...TEST_SECRETS,
-      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
-      CALLBACK_ALLOW_INSECURE_HTTP: "true",
-      LOG_LEVEL: "warn",
-    });
-    const partner = await createPartner({ name: "Bench Sender", callbackUrl: "http://127.0.0.1:9/unused", npis: [] });
-    await disconnectDb();
     const seedSeconds = await seedTransfers(databaseUrl, partner.partnerId, TOTAL);
     process.stdout.write(`seeded ${TOTAL.toLocaleString()} transfers in ${seedSeconds} s; load ${load()}\n`);
     for (const args of [

@@ -6,13 +6,8 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import pg from "pg";
-import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
-import { disconnectDb } from "@/lib/db/prisma";
 import { DEMO_PHARMACY_NPI } from "@/lib/demo/sample-transfers";
-import { setEnv } from "@/lib/env";
-import { createPartner } from "@/lib/partners/create-partner";
-import { createMigratedDatabase, startTestPostgres } from "@/tests/support/database";
-import { TEST_SECRETS } from "@/tests/support/server";
+import { startBenchDatabase } from "./bench-database";
 import { measureLoad, requestTemplate } from "./intake";
 import { seedTransfers } from "./seed-transfers";
 import { startNpmStart, stopProcess } from "./support";
@@ -23,19 +18,8 @@ const SECONDS = 20;
 const ROUNDS = 2;
 
 async function main(): Promise<void> {
-  const postgres = await startTestPostgres();
+  const { postgres, databaseUrl, partner } = await startBenchDatabase("rx_startup_pass");
   try {
-    const databaseUrl = await createMigratedDatabase(postgres.adminUrl, "rx_startup_pass");
-    await installJobQueue(databaseUrl);
-    setEnv({
-      DATABASE_URL: databaseUrl,
-      ...TEST_SECRETS,
-      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
-      CALLBACK_ALLOW_INSECURE_HTTP: "true",
-      LOG_LEVEL: "warn",
-    });
-    const partner = await createPartner({ name: "Bench Sender", callbackUrl: "http://127.0.0.1:9/unused", npis: [] });
-    await disconnectDb();
     await seedTransfers(databaseUrl, partner.partnerId, ROWS);
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();

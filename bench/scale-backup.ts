@@ -23,7 +23,7 @@ export type BackupRestoreResult = {
 
 type CliOutcome = CliTimed & { json: Record<string, unknown> };
 
-function runCliTimed(args: string[], databaseUrl: string, label: string): Promise<CliOutcome> {
+export function runCliTimed(args: string[], databaseUrl: string, label: string): Promise<CliOutcome> {
   const started = performance.now();
   const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/cli.ts", ...args, "--json"], {
     cwd: ROOT,

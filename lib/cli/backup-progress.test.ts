@@ -27,7 +27,7 @@ describe("progress lines", () => {
     );
   });
 
-  it("say how much of the file a restore has checked, then how many rows it has loaded of all", () => {
+  it("say how much of the file a restore has checked, how many rows it has loaded of all, then the indexes built", () => {
     const file = { fileBytes: 4 * 2 ** 30, totalRows: null };
     expect(restoreProgressLine({ phase: "verifying", rows: 900_000, bytesRead: 2 ** 30, ...file }, 10_000)).toBe(
       "restore: checking the file, 25 % read (1.00 GiB of 4.00 GiB, 900,000 rows), 10 s",
@@ -38,5 +38,19 @@ describe("progress lines", () => {
         70_000,
       ),
     ).toBe("restore: loading, 2,000,000 rows of 5,000,000 (40 %), 70 s");
+    expect(
+      restoreProgressLine(
+        {
+          ...file,
+          phase: "indexing",
+          rows: 5_000_000,
+          totalRows: 5_000_000,
+          bytesRead: 0,
+          indexesBuilt: 3,
+          indexes: 21,
+        },
+        95_000,
+      ),
+    ).toBe("restore: building indexes, 3 of 21 (5,000,000 rows loaded), 95 s");
   });
 });

@@ -41,6 +41,8 @@ export function backupProgressLine(p: BackupProgress, elapsedMs: number): string
 export function restoreProgressLine(p: RestoreProgress, elapsedMs: number): string {
   if (p.phase === "verifying")
     return `restore: checking the file, ${percent(p.bytesRead, p.fileBytes)} read (${size(p.bytesRead)} of ${size(p.fileBytes)}, ${p.rows.toLocaleString("en-US")} rows), ${seconds(elapsedMs)}`;
+  if (p.phase === "indexing")
+    return `restore: building indexes, ${p.indexesBuilt ?? 0} of ${p.indexes ?? 0} (${p.rows.toLocaleString("en-US")} rows loaded), ${seconds(elapsedMs)}`;
   const of = p.totalRows === null ? "" : ` of ${p.totalRows.toLocaleString("en-US")} (${percent(p.rows, p.totalRows)})`;
   return `restore: loading, ${p.rows.toLocaleString("en-US")} rows${of}, ${seconds(elapsedMs)}`;
 }

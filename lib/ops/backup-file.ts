@@ -17,10 +17,12 @@ export class BackupError extends Error {}
 /**
  * Each line of a backup file in order, parsed; throws BackupError on anything that is not a complete, intact
  * backup. onRead hears the file's bytes read so far (compressed), chunk by chunk: a long read's progress.
+ * `rowsChecked`: the file was verified already; its rows are not parsed again.
  */
 export async function* readBackup(
   file: string,
   onRead?: (bytesRead: number) => void,
+  opts: { rowsChecked?: boolean } = {},
 ): AsyncGenerator<
   | { kind: "header"; header: Header }
   | { kind: "table"; name: string }
@@ -46,6 +48,13 @@ export async function* readBackup(
       if (next.done) break;
       const line = next.value;
       if (ended) throw new BackupError(`${file} has data after its end line`);
+      // A file verifyBackup has read whole: its rows are known to be JSON, and a row is passed on as its
+      // text, so only the lines that may be a table's start or the end are parsed (the checksum still is).
+      if (opts.rowsChecked && !first && !line.startsWith('{"table":') && !line.startsWith('{"end":')) {
+        hash.update(`${line}\n`);
+        yield { kind: "row", line };
+        continue;
+      }
       let value: unknown;
       try {
         value = JSON.parse(line);

@@ -124,11 +124,10 @@ export async function createBackup(
       let count = 0;
       for (;;) {
         const batch = await client.query<{ row: string }>(`FETCH ${FETCH_ROWS} FROM backup_rows`);
-        for (const r of batch.rows) {
-          const line = `${r.row}\n`;
-          hash.update(line);
-          if (!gzip.write(line)) await Promise.race([new Promise((res) => gzip.once("drain", res)), sinkFailed]);
-        }
+        // One write and one hash update a batch: the same bytes as line by line, without a call per row.
+        const lines = batch.rows.map((r) => `${r.row}\n`).join("");
+        hash.update(lines);
+        if (!gzip.write(lines)) await Promise.race([new Promise((res) => gzip.once("drain", res)), sinkFailed]);
         count += batch.rows.length;
         rowsSoFar += batch.rows.length;
         opts.onProgress?.({ table: name, rows: rowsSoFar, bytes: sink.bytesWritten });

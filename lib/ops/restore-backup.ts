@@ -7,8 +7,11 @@ import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
 import { deployMigrations } from "@/lib/db/migrate";
 import { BackupError, readBackup, verifyBackup, type Header } from "@/lib/ops/backup-file";
 import { connect, ident, listTables, qualified, SCHEMAS, sqlName, type TableSpec } from "@/lib/ops/backup-tables";
+import { createIndexesAgain, dropSecondaryIndexes } from "@/lib/ops/restore-indexes";
 
-const INSERT_ROWS = 500;
+// Rows per INSERT: large statements (a few MiB of JSON) spend the time on rows, not on round trips.
+const INSERT_ROWS = 5_000;
+const INSERT_BYTES = 4 * 2 ** 20;
 
 /** Tables holding data (migration bookkeeping aside): a restore over them needs --yes. */
 async function nonEmptyTables(client: pg.Client): Promise<string[]> {
@@ -44,15 +47,18 @@ async function refuseWritableByOthers(file: string): Promise<number> {
 
 export type RestoreSummary = { file: string; rows: Record<string, number>; replaced: boolean };
 /**
- * How far a restore is: checking the whole file first, then loading its rows; rows so far of `totalRows` (known
- * once the file is checked), and the file's bytes read of `fileBytes` (compressed).
+ * How far a restore is: checking the whole file first, then loading its rows, then building the indexes set
+ * aside for the load; rows so far of `totalRows` (known once the file is checked), the file's bytes read of
+ * `fileBytes` (compressed), and while indexing, indexes built of `indexes`.
  */
 export type RestoreProgress = {
-  phase: "verifying" | "loading";
+  phase: "verifying" | "loading" | "indexing";
   rows: number;
   totalRows: number | null;
   bytesRead: number;
   fileBytes: number;
+  indexesBuilt?: number;
+  indexes?: number;
 };
 
 /**
@@ -65,7 +71,26 @@ export async function restoreBackup(
   opts: { overwrite: boolean; codeMigrations: string[]; onProgress?: (p: RestoreProgress) => void },
 ): Promise<RestoreSummary> {
   const fileBytes = await refuseWritableByOthers(file);
-  const report = opts.onProgress;
+  // The last state is told again every second, so that a step with no batches of its own (an index built
+  // over millions of rows) still shows a line every few seconds and its time growing.
+  let last: RestoreProgress | null = null;
+  const heard = opts.onProgress;
+  const report = heard && ((p: RestoreProgress) => heard((last = p)));
+  const heartbeat = heard && setInterval(() => last && heard(last), 1_000);
+  heartbeat?.unref();
+  try {
+    return await restoreReported(databaseUrl, file, { ...opts, fileBytes, report });
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+async function restoreReported(
+  databaseUrl: string,
+  file: string,
+  opts: { overwrite: boolean; codeMigrations: string[]; fileBytes: number; report?: (p: RestoreProgress) => void },
+): Promise<RestoreSummary> {
+  const { fileBytes, report } = opts;
   const { header, rows } = await verifyBackup(
     file,
     report && ((p) => report({ phase: "verifying", ...p, totalRows: null, fileBytes })),
@@ -103,18 +128,29 @@ export async function restoreBackup(
     client = await connect(databaseUrl);
     const totalRows = Object.values(rows).reduce((n, r) => n + r, 0);
     await loadRows(client, file, header, report && ((p) => report({ phase: "loading", ...p, totalRows, fileBytes })));
+    // Fresh statistics for the planner: the loaded tables have none until autovacuum comes round.
+    await client.query("ANALYZE");
     return { file: path.resolve(file), rows, replaced };
   } finally {
     await client.end().catch(() => {});
   }
 }
 
-/** onProgress hears each batch inserted: the rows loaded and the file's bytes read so far. */
+/**
+ * onProgress hears each batch inserted (the rows loaded and the file's bytes read so far), then each index
+ * built again (with `phase: "indexing"`).
+ */
 async function loadRows(
   client: pg.Client,
   file: string,
   header: Header,
-  onProgress?: (p: { rows: number; bytesRead: number }) => void,
+  onProgress?: (p: {
+    rows: number;
+    bytesRead: number;
+    phase?: "indexing";
+    indexesBuilt?: number;
+    indexes?: number;
+  }) => void,
 ): Promise<void> {
   const specs = new Map(header.tables.map((t) => [qualified(t), t]));
   const present = new Map((await listTables(client)).map((t) => [qualified(t), t]));
@@ -127,16 +163,22 @@ async function loadRows(
   } catch {
     await client.query("ROLLBACK TO SAVEPOINT replica");
   }
+  // The index builds at the end sort in memory rather than in temporary files where they can.
+  await client.query("SET LOCAL maintenance_work_mem = '256MB'");
   // The migrations' own bookkeeping rows are replaced by the backup's.
   for (const t of present.values()) {
     if (t.name === "_prisma_migrations" || (t.schema === "graphile_worker" && t.name === "migrations"))
       await client.query(`DELETE FROM ${sqlName(t)}`);
   }
+  const indexes = await dropSecondaryIndexes(client);
   let table: TableSpec | null = null;
   // Rows as their JSON text from the file: json columns keep their exact text (a re-serialisation would not).
   let batch: string[] = [];
+  let batchBytes = 0;
   let loaded = 0;
   let bytesRead = 0;
+  // One INSERT in flight while the next batch is read and unzipped: the file and the server work side by side.
+  let inFlight: Promise<void> = Promise.resolve();
   const flush = async () => {
     if (!table || batch.length === 0) return;
     const target = present.get(qualified(table));
@@ -146,24 +188,38 @@ async function loadRows(
       .filter((c) => target.columns.includes(c))
       .map(ident)
       .join(", ");
-    await client.query(
-      `INSERT INTO ${sqlName(table)} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM json_populate_recordset(null::${sqlName(table)}, $1::json)`,
-      [`[${batch.join(",")}]`],
-    );
-    loaded += batch.length;
+    const rows = `[${batch.join(",")}]`;
+    const count = batch.length;
     batch = [];
-    onProgress?.({ rows: loaded, bytesRead });
+    batchBytes = 0;
+    await inFlight;
+    const insert = client
+      .query(
+        `INSERT INTO ${sqlName(table)} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM json_populate_recordset(null::${sqlName(table)}, $1::json)`,
+        [rows],
+      )
+      .then(() => {
+        loaded += count;
+        onProgress?.({ rows: loaded, bytesRead });
+      });
+    insert.catch(() => {}); // awaited at the next flush or the end; not unhandled meanwhile
+    inFlight = insert;
   };
-  for await (const item of readBackup(file, (n) => (bytesRead = n))) {
+  for await (const item of readBackup(file, (n) => (bytesRead = n), { rowsChecked: true })) {
     if (item.kind === "table") {
       await flush();
       table = specs.get(item.name) ?? null;
     } else if (item.kind === "row") {
       batch.push(item.line);
-      if (batch.length >= INSERT_ROWS) await flush();
+      batchBytes += item.line.length;
+      if (batch.length >= INSERT_ROWS || batchBytes >= INSERT_BYTES) await flush();
     }
   }
   await flush();
+  await inFlight;
+  await createIndexesAgain(client, indexes, (built) =>
+    onProgress?.({ rows: loaded, bytesRead, phase: "indexing", indexesBuilt: built, indexes: indexes.length }),
+  );
   // Sequences (identity and serial columns) continue after the restored rows.
   const { rows: sequences } = await client.query<{ seq: string; tbl: string; col: string }>(
     `SELECT quote_ident(sn.nspname) || '.' || quote_ident(s.relname) AS seq,

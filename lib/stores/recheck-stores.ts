@@ -8,7 +8,7 @@ import { reviewCheckOptions, type ReviewCheckOptions } from "@/lib/transfers/rev
 export type RecheckResult = { stores: number; transfers: number };
 
 export async function recheckStoresForCheckOptions(
-  opts: { options?: Required<ReviewCheckOptions>; signal?: AbortSignal } = {},
+  opts: { options?: Required<ReviewCheckOptions>; signal?: AbortSignal; gentle?: boolean } = {},
 ): Promise<RecheckResult> {
   const options = opts.options ?? reviewCheckOptions();
   const current = JSON.stringify(options);
@@ -20,7 +20,12 @@ export async function recheckStoresForCheckOptions(
     .execute();
   const result: RecheckResult = { stores: 0, transfers: 0 };
   for (const { npi } of stale) {
-    result.transfers += await classifyStoredTransfers({ receivingNpi: npi, options, signal: opts.signal });
+    result.transfers += await classifyStoredTransfers({
+      receivingNpi: npi,
+      options,
+      signal: opts.signal,
+      gentle: opts.gentle,
+    });
     if (opts.signal?.aborted) break;
     await sqlDb().updateTable("stores").set({ check_options: current }).where("npi", "=", npi).execute();
     result.stores += 1;
@@ -28,20 +33,30 @@ export async function recheckStoresForCheckOptions(
   return result;
 }
 
+const secondsSince = (started: number) => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+
 /**
  * At start-up, while the server answers: fills the check flags of rows stored before they existed, then
  * re-checks the stores checked with other settings. Until then the warnings filter shows such a row (NULL
- * flags) as not yet checked. `stop()` ends it between batches; the next start-up resumes it.
+ * flags) as not yet checked. It goes gently (small batches with pauses: classifyStoredTransfers), so that
+ * the requests the server answers meanwhile do not wait behind it; it says how long it took, so that an
+ * operator sees how long a start-up's requests shared the process with it. `stop()` ends it between
+ * batches; the next start-up resumes it.
  */
 export function startCheckFlagsPass(say: (msg: string) => void): { stop(): Promise<void> } {
   const abort = new AbortController();
   const done = (async () => {
-    const classified = await classifyStoredTransfers({ signal: abort.signal });
-    if (classified > 0) say(`classified ${classified} stored transfers (schedule, allergy alert, review checks)`);
-    const rechecked = await recheckStoresForCheckOptions({ signal: abort.signal });
+    let started = performance.now();
+    const classified = await classifyStoredTransfers({ signal: abort.signal, gentle: true });
+    if (classified > 0)
+      say(
+        `classified ${classified} stored transfers (schedule, allergy alert, review checks) in ${secondsSince(started)}`,
+      );
+    started = performance.now();
+    const rechecked = await recheckStoresForCheckOptions({ signal: abort.signal, gentle: true });
     if (rechecked.transfers > 0) {
       say(
-        `checked ${rechecked.transfers} pending transfers of ${rechecked.stores} stores again with this server's review-check settings`,
+        `checked ${rechecked.transfers} pending transfers of ${rechecked.stores} stores again with this server's review-check settings in ${secondsSince(started)}`,
       );
     }
   })().catch((err: unknown) => {

@@ -87,15 +87,27 @@ export function classificationOf(request: TransferRequest, { drug, checks }: Int
 }
 
 const BATCH = 500;
+/**
+ * A pass that runs beside the server's requests (the start-up pass) goes gently: small batches, each its own
+ * short statements, the event loop given back every few milliseconds of classifying (a batch of 500 held it
+ * for tens of milliseconds, which requests arriving meanwhile waited out), and a pause after each batch as long
+ * as the batch took, so that the pass takes at most about half of the process while it runs.
+ */
+const GENTLE_BATCH = 200;
+const GENTLE_SLICE_MS = 4;
+
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+const pauseFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Classifies stored transfers with a column not set (rows from before it existed), or, with `receivingNpi`,
  * re-classifies that store's pending transfers after its rules changed. Batched and idempotent: several
  * instances starting at once only repeat each other's work. `options`: the review checks' settings (the
- * environment's unless given); `signal`: stop between batches (the server shutting down).
+ * environment's unless given); `signal`: stop between batches (the server shutting down); `gentle`: beside
+ * live requests, in small batches with pauses (GENTLE_BATCH).
  */
 export async function classifyStoredTransfers(
-  opts: { receivingNpi?: string; options?: Required<ReviewCheckOptions>; signal?: AbortSignal } = {},
+  opts: { receivingNpi?: string; options?: Required<ReviewCheckOptions>; signal?: AbortSignal; gentle?: boolean } = {},
 ): Promise<number> {
   let done = 0;
   let after = "";
@@ -106,8 +118,11 @@ export async function classifyStoredTransfers(
   const options = opts.options ?? reviewCheckOptions();
   for (;;) {
     if (opts.signal?.aborted) return done;
-    const rows = await selectUnclassified({ receivingNpi: opts.receivingNpi, after, limit: BATCH }).execute();
+    const batchStarted = performance.now();
+    const limit = opts.gentle ? GENTLE_BATCH : BATCH;
+    const rows = await selectUnclassified({ receivingNpi: opts.receivingNpi, after, limit }).execute();
     if (rows.length === 0) return done;
+    let sliceStarted = performance.now();
     const batch: ClassificationColumns = {
       ids: [],
       schedules: [],
@@ -117,6 +132,10 @@ export async function classifyStoredTransfers(
       warnsFrom: [],
     };
     for (const row of rows) {
+      if (opts.gentle && performance.now() - sliceStarted >= GENTLE_SLICE_MS) {
+        await yieldToRequests();
+        sliceStarted = performance.now();
+      }
       const parsed = TransferRequestSchema.safeParse(row.request);
       const c: TransferClassification = parsed.success
         ? classifyTransfer(parsed.data, await getStoreRules(row.receiving_npi), now, options)
@@ -133,5 +152,6 @@ export async function classifyStoredTransfers(
     await updateClassification(batch, reclassify).execute();
     done += rows.length;
     after = rows[rows.length - 1]!.id;
+    if (opts.gentle) await pauseFor(performance.now() - batchStarted);
   }
 }

@@ -2,10 +2,9 @@
 // installed, this process set up to write to it with the run's keys (as bench/run.ts is), and a sender.
 import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
 import { disconnectDb } from "@/lib/db/prisma";
-import { setEnv } from "@/lib/env";
 import { createPartner, type CreatedPartner } from "@/lib/partners/create-partner";
+import { setBenchEnv } from "./support";
 import { createMigratedDatabase, startTestPostgres, type TestPostgres } from "@/tests/support/database";
-import { TEST_SECRETS } from "@/tests/support/server";
 
 export type BenchDatabase = { postgres: TestPostgres; databaseUrl: string; partner: CreatedPartner };
 
@@ -15,13 +14,7 @@ export async function startBenchDatabase(prefix: string): Promise<BenchDatabase>
   try {
     const databaseUrl = await createMigratedDatabase(postgres.adminUrl, prefix);
     await installJobQueue(databaseUrl);
-    setEnv({
-      DATABASE_URL: databaseUrl,
-      ...TEST_SECRETS,
-      CALLBACK_ALLOW_PRIVATE_NETWORKS: "true",
-      CALLBACK_ALLOW_INSECURE_HTTP: "true",
-      LOG_LEVEL: "warn",
-    });
+    setBenchEnv(databaseUrl);
     const partner = await createPartner({ name: "Bench Sender", callbackUrl: "http://127.0.0.1:9/unused", npis: [] });
     await disconnectDb();
     return { postgres, databaseUrl, partner };

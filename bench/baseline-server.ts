@@ -54,8 +54,8 @@ const server = createServer((req, res) => {
       const inserted = await pool.query(
         `INSERT INTO transfers (id, partner_id, request_id, content_hash, status, active_rx_key,
            patient_first_name, patient_last_name, patient_search, patient_dob, sending_npi, sending_name, receiving_npi,
-           rx_number, drug_name, drug_strength, has_allergies, drug_schedule, allergy_alert, check_flags, warns_from, received_at, request, response, response_id)
-         VALUES ($1,$2,$3,$4,'RECEIVED',$5,$6,$7,$8,$9::date,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19::text[],$20::date,now(),$21::jsonb,$22::jsonb,$23)
+           rx_number, drug_name, drug_strength, has_allergies, drug_schedule, allergy_alert, drug_substance_key, check_flags, warns_from, received_at, request, response, response_id)
+         VALUES ($1,$2,$3,$4,'RECEIVED',$5,$6,$7,$8,$9::date,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20::text[],$21::date,now(),$22::jsonb,$23::jsonb,$24)
          ON CONFLICT DO NOTHING RETURNING id`,
         [
           id,
@@ -76,6 +76,7 @@ const server = createServer((req, res) => {
           r.patient.allergyDetails.allergies.length > 0,
           drug.drugSchedule,
           drug.allergyAlert,
+          drug.substanceKey ?? "",
           drug.checkFlags,
           drug.warnsFrom,
           JSON.stringify(r),

@@ -8,7 +8,7 @@ import { buildMedicationRequest } from "@/lib/fhir/medication-request";
 import { buildPharmacy, buildPrescriber } from "@/lib/fhir/parties";
 import { buildAllergies, buildPatient } from "@/lib/fhir/patient";
 import { SYSTEMS, senderPatientSystem } from "@/lib/fhir/systems";
-import { scheduleOfRecord } from "@/lib/transfers/record";
+import { scheduleOfText } from "@/lib/drugs";
 import type { TransferRequest } from "@/lib/interface";
 
 export type ApprovedTransfer = {
@@ -64,7 +64,7 @@ export function buildTransferBundle(transfer: ApprovedTransfer): Bundle {
       referenceID,
       request,
       localRxNumber: transfer.localRxNumber,
-      schedule: scheduleOfRecord(transfer.drugSchedule),
+      schedule: scheduleOfText(transfer.drugSchedule),
       refs: { patient, prescriber, sendingPharmacy, receivingPharmacy, coverages },
     }),
   );

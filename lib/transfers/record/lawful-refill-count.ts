@@ -1,15 +1,11 @@
 // The lawful refill count as every output states it: the legal record (and so the CSV export), the FHIR
 // MedicationRequest (the dispensing hand-off and the integration feed). One computation, `lawfulRefills` in
-// lib/drugs, which the review screen and the approve dialog use too; this module only reads the schedule the
-// decision recorded and words the sender's number beside the lawful one. As of the approval: a Schedule
-// III/IV prescription six months old is never approved (drug-review.ts), so none here has lapsed.
-import { lawfulRefills, scheduleOfText, type LawfulRefills, type Schedule } from "@/lib/drugs";
+// lib/drugs, which the review screen and the approve dialog use too; this module words the sender's number
+// beside the lawful one, for the schedule recorded (read with scheduleOfText, however it was spelled). As of
+// the approval: a Schedule III/IV prescription six months old is never approved (drug-review.ts), so none
+// here has lapsed.
+import { lawfulRefills, type LawfulRefills, type Schedule } from "@/lib/drugs";
 import type { TransferRequest } from "@/lib/interface";
-
-/** A recorded schedule, the decision's ("CIV") or the intake's ("IV", "none", "unknown"), as a Schedule or null. */
-export function scheduleOfRecord(recorded: string | null | undefined): Schedule | null {
-  return scheduleOfText(recorded);
-}
 
 export function lawfulRefillCount(request: TransferRequest, schedule: Schedule | null): LawfulRefills {
   const rx = request.prescription;

@@ -2,7 +2,7 @@
 // labelled elements: the printable record page lays them out, and the inspection export (CSV) writes the
 // same elements as columns, so the two can never disagree about what the record holds.
 import { normalizeNdc, scheduleName, scheduleOfText } from "@/lib/drugs";
-import { lawfulRefillCount, scheduleOfRecord } from "@/lib/transfers/record/lawful-refill-count";
+import { lawfulRefillCount } from "@/lib/transfers/record/lawful-refill-count";
 import { formatQuantity } from "@/lib/transfers/review";
 import { DRUG_SCHEDULE_LABELS, type DrugSchedule } from "@/lib/transfers/decision";
 import type { DecisionRecord } from "@/lib/transfers/review";
@@ -54,7 +54,7 @@ export function buildTransferRecord(input: {
   const fills = rx.firstFilledDate ? 1 + (refillsAfterFirst - rx.refillsRemaining) : 0;
   // The valid refills remaining (1306.25(b)(3)(iv)) under the schedule the decision recorded (the intake's for a
   // rejection): the lawful number, the sender's beside it.
-  const refills = lawfulRefillCount(request, scheduleOfRecord(approved ? decision.drugSchedule : input.intakeSchedule));
+  const refills = lawfulRefillCount(request, scheduleOfText(approved ? decision.drugSchedule : input.intakeSchedule));
   const e = (key: string, label: string, value: string | number | null | undefined): RecordElement => ({
     key,
     label,

@@ -37,6 +37,8 @@ export function runOptions(argv: readonly string[]) {
     runs: (part: Part) => (only !== undefined ? only === part : part !== "scale" || argv.includes("--scale")),
     /** Intake with a store's immediate-confirmation policy on vs off (bench/intake-immediate.ts); skip: --no-immediate. */
     immediate: !argv.includes("--no-immediate"),
+    /** `--immediate-only`: of the intake part, only the policy on vs off rounds. */
+    immediateOnly: argv.includes("--immediate-only"),
     /** `--intake-before <checkout>`: run that built checkout's `npm start` in the intake's rounds too (an A/B). */
     intakeBefore: valueOf(argv, "--intake-before"),
     /** `--callbacks-before <checkout>` (repeatable): that checkout's worker in the callbacks' drain rounds too (an A/B). */

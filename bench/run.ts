@@ -38,6 +38,7 @@ const {
   only,
   runs,
   immediate,
+  immediateOnly,
   intakeBefore,
   callbacksBefore,
   callbacksSweep,
@@ -105,7 +106,7 @@ async function main(): Promise<void> {
     const pgVersion = await serverVersion(databaseUrl);
 
     let intake: IntakeResult | undefined;
-    if (runs("intake")) {
+    if (runs("intake") && !immediateOnly) {
       step(`intake: ${settings.rounds} round(s) of ${settings.seconds} s at ${settings.connections} connections`);
       intake = await benchIntake({
         databaseUrl,

@@ -8,6 +8,7 @@
 // (bench/HISTORY.md). A statement is built with Kysely (lib/db/kysely.ts); Prisma.sql is still taken, for
 // tests and benchmarks that send text of their own. Each is a single autocommit statement; every other query
 // stays on Prisma. Errors are plain pg errors, which lib/db/errors.ts recognises as well.
+import { createHash } from "node:crypto";
 import type { Compilable, CompiledQuery } from "kysely";
 import type pg from "pg";
 import type { Prisma } from "@/generated/prisma/client";
@@ -43,4 +44,35 @@ export async function poolQuery(statement: Prisma.Sql | Statement<unknown>, prep
     ? await dbPool().query({ name: preparedAs, text, values })
     : await dbPool().query(text, values);
   return rows;
+}
+
+/** A prepared statement's name, from its text: the same text gets the same name on every connection. */
+const names = new Map<string, string>(); // the few statement texts the code has, each hashed once
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) names.set(text, (name = `rx_${createHash("sha256").update(text).digest("base64url").slice(0, 24)}`));
+  return name;
+}
+
+/** A statement as pg sends it prepared: parsed and planned once per connection, then only bound. */
+export function preparedStatement(statement: Prisma.Sql | Statement<unknown>): pg.QueryConfig {
+  const { text, values } = poolStatement(statement);
+  return { name: statementName(text), text, values };
+}
+
+/**
+ * One pooled connection for work that must stay on it (statements that rely on what the connection holds:
+ * lib/audit/owned-chain.ts). Any failure drops the connection rather than return it to the pool, so nothing
+ * it held outlives a state this process no longer knows.
+ */
+export async function withPoolClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await dbPool().connect();
+  try {
+    const result = await work(client);
+    client.release();
+    return result;
+  } catch (err) {
+    client.release(err instanceof Error ? err : new Error(String(err)));
+    throw err;
+  }
 }

@@ -4,10 +4,9 @@
 // query path (a large share of an approving process's CPU: bench/HISTORY.md), and each statement prepared once
 // per connection, so PostgreSQL parses and plans it once. Any failure rolls back; errors are plain pg errors
 // (lib/db/errors.ts recognises them). Why poolQuery's statements skip Prisma: lib/db/pool-query.ts.
-import { createHash } from "node:crypto";
 import type pg from "pg";
 import type { Prisma } from "@/generated/prisma/client";
-import { poolStatement, type Statement } from "@/lib/db/pool-query";
+import { preparedStatement, type Statement } from "@/lib/db/pool-query";
 import { dbPool } from "@/lib/db/prisma";
 
 export type PoolTransaction = {
@@ -22,14 +21,6 @@ export type PoolTransaction = {
   queryThenCommit<R>(statement: Statement<R>): Promise<R[]>;
 };
 
-/** A prepared statement's name, from its text: the same text gets the same name on every connection. */
-const names = new Map<string, string>(); // the few statement texts the code has, each hashed once
-function statementName(text: string): string {
-  let name = names.get(text);
-  if (!name) names.set(text, (name = `rx_${createHash("sha256").update(text).digest("base64url").slice(0, 24)}`));
-  return name;
-}
-
 const STATEMENT_TIMEOUT_MS = 20_000;
 
 export async function poolTransaction<T>(work: (tx: PoolTransaction) => Promise<T>): Promise<T> {
@@ -41,10 +32,7 @@ export async function poolTransaction<T>(work: (tx: PoolTransaction) => Promise<
     // Queued, not awaited: the connection sends the first statement as soon as BEGIN completes.
     let begun: Promise<unknown> | null = client.query(`BEGIN; SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
     begun.catch(() => undefined); // awaited below, before any statement's result is used
-    const send = (statement: Prisma.Sql | Statement<unknown>) => {
-      const { text, values } = poolStatement(statement);
-      return client.query({ name: statementName(text), text, values });
-    };
+    const send = (statement: Prisma.Sql | Statement<unknown>) => client.query(preparedStatement(statement));
     const afterBegin = async () => {
       if (begun) {
         const b = begun;

@@ -1,28 +1,29 @@
-// Stores a transfer for a store whose immediate-confirmation policy is on, and in the same transaction either
-// confirms it (status CONFIRMED, the CONFIRMED answer stored as the response a replay returns, the decision
-// record in immediate_confirmations, an audit event) or leaves it RECEIVED with the reason it did not qualify.
+// Stores a transfer for a store whose immediate-confirmation policy is on, and either confirms it (status
+// CONFIRMED, the CONFIRMED answer stored as the response a replay returns, the decision record in
+// immediate_confirmations, an audit event, all in the transaction that stores it) or leaves it RECEIVED with the
+// reason it did not qualify. The request's own part is judged before anything is sent, under the cached policy
+// (find-immediate-confirm-policy.ts), from the drug review and checks intake classifies the row with.
 //
-// Two statements in the common case: the request's own part is judged before the transaction under the cached
-// policy (find-immediate-confirm-policy.ts), from the drug review and checks intake classifies the row with;
-// the first statement (queries/store-and-judge.ts) takes the policy's shared lock, reads the policy, the rules and
-// the database's signals, and stores the transfer, CONFIRMED when all of them allow it; the second
-// (queries/confirmation.ts) writes the decision record, the count and the audit record, and fails unless the
-// policy is still the version read, which it sees after the lock is held. A policy or rules other than the
-// cached ones roll the transaction back, and it starts again with a fresh read. When the policy moves under
-// every attempt, the transfer is stored RECEIVED with that reason: an answer the sender need not retry, and
-// a pharmacist reviews it as any other.
+// The common case is one statement (confirm-in-one-statement.ts). The long way, here, is a transaction of two
+// statements, for what that one leaves to it (no audit chain of its own free, near the hourly cap) and for a
+// policy turned off since it was cached: the first statement (queries/store-and-judge.ts) takes the policy's
+// shared lock, reads the policy, the rules and the database's signals, and stores the transfer, CONFIRMED when
+// all of them allow it; the second (queries/confirmation.ts) writes the decision record, the count and the audit
+// record, and fails unless the policy is still the version read, which it sees after the lock is held. Either
+// way, a policy or rules other than the cached ones store nothing, and intake starts again with a fresh read.
+// When the policy moves under every attempt, the transfer is stored RECEIVED with that reason: an answer the
+// sender need not retry, and a pharmacist reviews it as any other.
 //
 // The hourly cap: far from it, an upper bound from per-store counts decides without serialising intake (exact
 // unless more than CAP_MARGIN confirmations are in flight at once for that store; a process's pool holds 10
 // connections); within CAP_MARGIN of it, confirmations take the store's cap lock one at a time and count the
 // hour exactly, so the cap itself is exact.
 import type { SqlBool } from "kysely";
-import { SYSTEM_ACTOR } from "@/lib/audit/actor";
-import { auditRecordRow, type AuditEventInput } from "@/lib/audit/record-audit-event";
+import { auditRecordRow } from "@/lib/audit/record-audit-event";
+import type { KnownApiKey } from "@/lib/auth/find-sender-by-api-key";
 import { acquireChainStatement } from "@/lib/audit/sql";
 import { poolTransaction, type PoolTransaction } from "@/lib/db/pool-transaction";
 import { env } from "@/lib/env";
-import { newId } from "@/lib/ids";
 import {
   bucketStart,
   CAP_MARGIN,
@@ -44,28 +45,22 @@ import {
 import { policyLockKey, type PolicyFacts } from "@/lib/immediate-confirm/queries/policy";
 import { whyNotReviewed } from "@/lib/immediate-confirm/qualify-transfer";
 import { storeAndJudge } from "@/lib/immediate-confirm/queries/store-and-judge";
-import type { KnownApiKey } from "@/lib/auth/find-sender-by-api-key";
-import type { StoreRulesInZone } from "@/lib/stores/store-rules";
-import { DUPLICATE_THERAPY_DAYS, type DrugReview, type ReviewCheck } from "@/lib/transfers/review";
+import { DUPLICATE_THERAPY_DAYS } from "@/lib/transfers/review";
 import { keyArgs, type TransferInsert } from "@/lib/transfers/queries/intake";
-import type { TransferRequest, TransferResponse } from "@/lib/interface";
+import type { TransferResponse } from "@/lib/interface";
+import { confirmInOneStatement } from "@/lib/immediate-confirm/confirm-in-one-statement";
+import {
+  confirmationAudit,
+  confirmedAnswer,
+  DUPLICATE_MISS,
+  OWNER_MISS,
+  REJECTED_MISS,
+  type ConfirmAtIntakeOptions,
+  type ReviewedRow,
+} from "@/lib/immediate-confirm/judging";
+import type { StoreRulesInZone } from "@/lib/stores/store-rules";
 
-/** The row as classified by a store's rules, with the drug review and checks it was classified by. */
-export type ReviewedRow = { row: TransferInsert; review: { drug: DrugReview; checks: readonly ReviewCheck[] } };
-
-export type ConfirmAtIntakeOptions = {
-  request: TransferRequest;
-  /** The RECEIVED answer (receive-transfer.ts). */
-  response: TransferResponse;
-  /** The row classified by these rules (the policy's), or by the store's as intake reads them when null. */
-  rowFor: (rules: StoreRulesInZone | null) => Promise<ReviewedRow>;
-  /** The store's policy as cached: the request is judged by it before the transaction. */
-  policy: CachedPolicy;
-  /** A key intake trusts: then nothing is stored unless the key is still as it was found. */
-  key?: KnownApiKey;
-  /** Judgments before the transfer is stored RECEIVED unjudged (MOVED_MISS); ATTEMPTS unless given. */
-  attempts?: number;
-};
+export type { ConfirmAtIntakeOptions, ReviewedRow } from "@/lib/immediate-confirm/judging";
 
 const HOUR_MS = 3_600_000;
 const ATTEMPTS = 3;
@@ -88,7 +83,13 @@ export async function storeUnderImmediatePolicy(opts: ConfirmAtIntakeOptions): P
   };
   for (let attempt = 1; attempt <= attempts; attempt++) {
     try {
-      return await judgeAndStore(opts, policy, await rowUnder(policy?.rules ?? null));
+      const reviewed = await rowUnder(policy?.rules ?? null);
+      if (policy) {
+        const done = await confirmInOneStatement(opts, policy, reviewed);
+        if (done === "moved") throw new PolicyMoved();
+        if (done !== "long-way") return done.answer;
+      }
+      return await judgeAndStore(opts, policy, reviewed);
     } catch (err) {
       if (!(err instanceof PolicyMoved)) throw err;
       forgetImmediatePolicies();
@@ -107,16 +108,7 @@ async function judgeAndStore(opts: ConfirmAtIntakeOptions, policy: CachedPolicy 
   const pure = policy
     ? whyNotReviewed({ request, ...review, allowListedAllergies: policy.allow_listed_allergies })
     : null;
-  const confirmed: TransferResponse = {
-    requestID: request.metadata.requestID,
-    metadata: {
-      responseType: "CONFIRMED",
-      referenceID: id,
-      responseID: newId("rsp"),
-      responseTimestamp: now.toISOString(),
-    },
-    prescription: request.prescription,
-  };
+  const confirmed = confirmedAnswer(request, id, now);
   const confirmedJson = JSON.stringify(confirmed);
   return poolTransaction(async (tx) => {
     const [judged] = await tx.query(
@@ -150,12 +142,6 @@ async function judgeAndStore(opts: ConfirmAtIntakeOptions, policy: CachedPolicy 
       judged.chain !== null && judged.prev_hash !== null
         ? { chain: judged.chain, prev_hash: judged.prev_hash }
         : (await tx.query(acquireChainStatement({ chains: env().AUDIT_CHAINS })))[0]!;
-    const audit: AuditEventInput = {
-      actor: SYSTEM_ACTOR,
-      action: "transfer.confirmed_immediately",
-      transferId: id,
-      details: { transferId: id, storeId: policy.store_id, policyVersion: policy.version, owner: policy.owner_name },
-    };
     const decision = {
       transferId: id,
       storeId: policy.store_id,
@@ -167,7 +153,7 @@ async function judgeAndStore(opts: ConfirmAtIntakeOptions, policy: CachedPolicy 
       ownerLicense: policy.owner_license,
       bucket: bucketStart(now),
     };
-    const record = auditRecordRow(audit, chain);
+    const record = auditRecordRow(confirmationAudit(id, policy), chain);
     // The last statement, its COMMIT queued behind it (pool-transaction.ts).
     try {
       await tx.queryThenCommit(
@@ -234,11 +220,10 @@ async function whyNot(
   tx: PoolTransaction,
   { policy, pure, judged, now }: { policy: CachedPolicy; pure: string | null; judged: Judged; now: Date },
 ): Promise<string | null> {
-  if (!policy.owner_name) return "the policy's owner is no longer an active pharmacist";
+  if (!policy.owner_name) return OWNER_MISS;
   if (pure) return pure;
-  if (judged.rejected) return "this sender's earlier transfer of the same prescription was rejected here";
-  if (judged.duplicate)
-    return "duplicate therapy: the patient has another transfer of the same drug in the last 90 days";
+  if (judged.rejected) return REJECTED_MISS;
+  if (judged.duplicate) return DUPLICATE_MISS;
   if ((judged.bound ?? 0) + CAP_MARGIN < policy.hourly_cap) return null;
   await tx.query(lockStoreCap(policy.store_id));
   const [recent] = await tx.query(

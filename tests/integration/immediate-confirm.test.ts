@@ -6,7 +6,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI_ACTOR } from "@/lib/audit/actor";
 import { db } from "@/lib/db/prisma";
-import { claimOverdueVerifications } from "@/lib/immediate-confirm/claim-overdue-verifications";
+import { claimOverdueVerifications, verifyDueAt } from "@/lib/immediate-confirm/claim-overdue-verifications";
 import { MOVED_MISS, storeUnderImmediatePolicy } from "@/lib/immediate-confirm/confirm-at-intake";
 import { findImmediateConfirmPolicy, findImmediatePolicy } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
 import { setImmediateConfirmPolicy } from "@/lib/immediate-confirm/set-immediate-confirm-policy";
@@ -349,8 +349,16 @@ describe("intake under the policy", () => {
     expect((await setPolicy({ hourlyCap: 1000 })).status).toBe(200);
     const id = (await post(qualifying())).body.metadata.referenceID;
     expect(await claimOverdueVerifications()).not.toContain(id);
-    // The policy's limit is 6 hours (set through the CLI above).
-    const later = new Date(Date.now() + 6 * 3_600_000 + 60_000);
+    // The policy's limit is 6 hours (set through the CLI above) of the store's opening time: a minute past it.
+    const record = await db().immediateConfirmation.findUniqueOrThrow({ where: { transferId: id } });
+    const store = await db().store.findUniqueOrThrow({
+      where: { id: record.storeId },
+      select: { openingHours: true, timeZone: true },
+    });
+    const due = verifyDueAt({ confirmedAt: record.confirmedAt, hours: 6, ...store });
+    expect(due.getTime()).toBeGreaterThanOrEqual(record.confirmedAt.getTime() + 6 * 3_600_000);
+    expect(await claimOverdueVerifications({ now: new Date(due.getTime() - 60_000) })).not.toContain(id);
+    const later = new Date(due.getTime() + 60_000);
     expect(await claimOverdueVerifications({ now: later })).toContain(id);
     expect(await claimOverdueVerifications({ now: later })).not.toContain(id);
     const audit = await db().auditEvent.findFirst({

@@ -2,7 +2,7 @@
 // concurrent confirmations rarely wait on one row) that give the judging statement an upper bound of the last
 // hour's confirmations, and, near the cap, the store's cap lock and the exact count (confirm-at-intake.ts says
 // how the two keep the cap exact).
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import { sqlDb } from "@/lib/db/kysely";
 
 /** Confirmations in flight at one store that may go ahead on the bound without the store's cap lock. */
@@ -15,16 +15,24 @@ export function bucketStart(at: Date): Date {
   return new Date(Math.floor(at.getTime() / BUCKET_MS) * BUCKET_MS);
 }
 
-/** One more confirmation in its bucket, on the writing connection's shard (a CTE of the decision's statement). */
-export function countConfirmation(storeId: string, bucket: Date) {
+/**
+ * One more confirmation in its bucket, on the writing connection's shard (a CTE of the decision's statement);
+ * with `when`, only if it holds.
+ */
+export function countConfirmation(storeId: string, bucket: Date, when: RawBuilder<boolean> = sql<boolean>`true`) {
   return sqlDb()
     .insertInto("immediate_confirm_counts")
-    .values({
-      store_id: storeId,
-      bucket_start: bucket,
-      shard: sql<number>`pg_backend_pid() % ${sql.lit(SHARDS)}`,
-      n: 1,
-    })
+    .columns(["store_id", "bucket_start", "shard", "n"])
+    .expression(
+      sqlDb()
+        .selectNoFrom([
+          sql<string>`${storeId}::text`.as("store_id"),
+          sql<Date>`${bucket}::timestamptz`.as("bucket_start"),
+          sql<number>`pg_backend_pid() % ${sql.lit(SHARDS)}`.as("shard"),
+          sql<number>`1`.as("n"),
+        ])
+        .where(when),
+    )
     .onConflict((oc) =>
       oc.columns(["store_id", "bucket_start", "shard"]).doUpdateSet({ n: sql<number>`immediate_confirm_counts.n + 1` }),
     );

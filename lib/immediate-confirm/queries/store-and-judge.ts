@@ -34,11 +34,59 @@ type JudgeArgs = TransferInsert & {
   duplicateDays: number;
 };
 
+/** The transfer's own values the database's signals are read by. */
+export type SignalArgs = Pick<
+  TransferInsert,
+  | "partner_id"
+  | "sending_npi"
+  | "rx_number"
+  | "patient_last_name"
+  | "patient_first_name"
+  | "patient_dob"
+  | "drug_substance_key"
+  | "received_at"
+> & { duplicateDays: number };
+
+/**
+ * The database's signals, one row: an earlier rejection of the same prescription from this sender, and
+ * another transfer of the same drug for the same patient in the last duplicateDays. The patient's name key is
+ * the trigger's (migration 20261124130000_patient_history), computed by the same SQL function.
+ */
+export function signalsOf(a: SignalArgs) {
+  return sqlDb().selectNoFrom(({ exists, selectFrom }) => [
+    exists(
+      selectFrom("transfers as h")
+        .select(sql.lit(1).as("one"))
+        .where("h.partner_id", "=", a.partner_id)
+        .where("h.sending_npi", "=", a.sending_npi)
+        .where("h.rx_number", "=", a.rx_number)
+        .where("h.status", "=", "REJECTED"),
+    ).as("rejected"),
+    exists(
+      selectFrom("transfers as h")
+        .select(sql.lit(1).as("one"))
+        .where("h.status", "in", ["RECEIVED", "CONFIRMED"])
+        .where(
+          "h.patient_name_key",
+          "=",
+          sql<string>`transfers_patient_name_part(${a.patient_last_name}::text) || '|' || transfers_patient_name_part(${a.patient_first_name}::text)`,
+        )
+        .where("h.patient_dob", "=", sql<Date>`${a.patient_dob}::date`)
+        .where(sql<boolean>`${a.drug_substance_key}::text <> ''`)
+        .where("h.drug_substance_key", "=", a.drug_substance_key)
+        .where(
+          "h.received_at",
+          ">=",
+          sql<Date>`${a.received_at}::timestamptz - make_interval(days => ${a.duplicateDays}::int)`,
+        ),
+    ).as("duplicate"),
+  ]);
+}
+
 /**
  * The database's part of the judgment is read before the row is written, from the request's own values (the
  * new row is not visible to its own statement anyway), so that a transfer that qualifies is stored CONFIRMED
- * at once: no second version of the row. The patient's name key is the trigger's (migration
- * 20261124130000_patient_history), computed by the same SQL function.
+ * at once: no second version of the row.
  */
 function judge(a: JudgeArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValidKey>) | null) {
   const start = keyed
@@ -55,36 +103,7 @@ function judge(a: JudgeArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValid
         ),
       )
       .with("policy", () => policyFacts(sqlDb()).where("s.npi", "=", a.npi))
-      .with("signals", (db) =>
-        db.selectNoFrom(({ exists, selectFrom }) => [
-          exists(
-            selectFrom("transfers as h")
-              .select(sql.lit(1).as("one"))
-              .where("h.partner_id", "=", a.partner_id)
-              .where("h.sending_npi", "=", a.sending_npi)
-              .where("h.rx_number", "=", a.rx_number)
-              .where("h.status", "=", "REJECTED"),
-          ).as("rejected"),
-          exists(
-            selectFrom("transfers as h")
-              .select(sql.lit(1).as("one"))
-              .where("h.status", "in", ["RECEIVED", "CONFIRMED"])
-              .where(
-                "h.patient_name_key",
-                "=",
-                sql<string>`transfers_patient_name_part(${a.patient_last_name}::text) || '|' || transfers_patient_name_part(${a.patient_first_name}::text)`,
-              )
-              .where("h.patient_dob", "=", sql<Date>`${a.patient_dob}::date`)
-              .where(sql<boolean>`${a.drug_substance_key}::text <> ''`)
-              .where("h.drug_substance_key", "=", a.drug_substance_key)
-              .where(
-                "h.received_at",
-                ">=",
-                sql<Date>`${a.received_at}::timestamptz - make_interval(days => ${a.duplicateDays}::int)`,
-              ),
-          ).as("duplicate"),
-        ]),
-      )
+      .with("signals", () => signalsOf(a))
       .with("bound", (db) =>
         db
           .selectFrom("immediate_confirm_counts as c")

@@ -1,0 +1,195 @@
+// Intake under a store's policy in one autocommit statement (confirm-in-one-statement.ts): the policy and rules
+// as the statement's snapshot sees them, compared with the cached ones the request was judged by; the
+// database's signals; the hour's bound; and, when all allow it, the transfer stored CONFIRMED with its decision
+// record, the hour's count and the audit record, linked to the head of the connection's own chain
+// (lib/audit/owned-chain.ts). A transfer that does not qualify is stored RECEIVED with the reason the queue
+// shows. Nothing is stored, and the verdict says why, when the cached facts are not the ones in force
+// ("moved"), near the hourly cap ("near_cap": counted exactly the long way) or when the chain's head is not the
+// one the record was hashed against ("head").
+import { sql } from "kysely";
+import { ownedHeadMatches } from "@/lib/audit/owned-chain";
+import type { AuditRecordRow } from "@/lib/audit/sql";
+import { sqlDb } from "@/lib/db/kysely";
+import { compiledStatement } from "@/lib/db/compiled-statement";
+import { CAP_MARGIN, countConfirmation } from "@/lib/immediate-confirm/queries/cap-count";
+import { policyFacts } from "@/lib/immediate-confirm/queries/policy";
+import { signalsOf } from "@/lib/immediate-confirm/queries/store-and-judge";
+import {
+  TRANSFER_COLUMNS,
+  transferSource,
+  withValidKey,
+  type KeyArgs,
+  type TransferInsert,
+} from "@/lib/transfers/queries/intake";
+
+/** What the statement did: stored (confirmed or with a reason), or nothing and why. */
+export type Verdict = "confirm" | "miss" | "rejected" | "duplicate" | "moved" | "near_cap" | "head";
+
+export type ConfirmInOneArgs = TransferInsert & {
+  npi: string;
+  /** The cached facts the request was judged by: the statement stores nothing unless they are in force. */
+  storeId: string;
+  version: number;
+  allowListedAllergies: boolean;
+  hourlyCap: number;
+  ownerName: string | null;
+  ownerLicense: string | null;
+  /** JSON text */
+  extraSchedules: string;
+  rxExpiryMonths: number;
+  timeZone: string;
+  /** Why the request itself does not qualify under those facts, or null. */
+  ownMiss: string | null;
+  rejectedMiss: string;
+  duplicateMiss: string;
+  duplicateDays: number;
+  /** The first bucket the bound reads: bucketStart(an hour ago). */
+  boundSince: Date;
+  bucket: Date;
+  /** The CONFIRMED answer, JSON text, and its id and time. */
+  confirmedResponse: string;
+  confirmedResponseId: string;
+  decidedAt: Date;
+} & { [K in keyof AuditRecordRow as `audit_${K}`]: AuditRecordRow[K] };
+
+function confirmInOne(a: ConfirmInOneArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValidKey>) | null) {
+  const start = keyed
+    ? keyed(a as unknown as KeyArgs)
+    : sqlDb().with("valid_key", (db) => db.selectNoFrom(sql<string>`'-'::text`.as("id")));
+  const confirmed = sql<boolean>`stored.status = 'CONFIRMED'`;
+  return (
+    start
+      .with("policy", () => policyFacts(sqlDb()).where("s.npi", "=", a.npi))
+      .with("facts", (db) =>
+        db.selectNoFrom(({ exists, selectFrom }) =>
+          exists(
+            selectFrom("policy")
+              .select(sql.lit(1).as("one"))
+              .where("policy.store_id", "=", a.storeId)
+              .where("policy.version", "=", sql<number>`${a.version}::int`)
+              .where("policy.enabled", "=", true)
+              .where("policy.allow_listed_allergies", "=", sql<boolean>`${a.allowListedAllergies}::boolean`)
+              .where("policy.hourly_cap", "=", sql<number>`${a.hourlyCap}::int`)
+              .where(sql<boolean>`policy.owner_name IS NOT DISTINCT FROM ${a.ownerName}::text`)
+              .where(sql<boolean>`policy.owner_license IS NOT DISTINCT FROM ${a.ownerLicense}::text`)
+              .where(sql<boolean>`policy.extra_schedules = ${a.extraSchedules}::jsonb`)
+              .where("policy.rx_expiry_months", "=", sql<number>`${a.rxExpiryMonths}::int`)
+              .where("policy.time_zone", "=", sql<string>`${a.timeZone}::text`),
+          ).as("in_force"),
+        ),
+      )
+      .with("signals", () => signalsOf(a))
+      .with("bound", (db) =>
+        db
+          .selectFrom("immediate_confirm_counts as c")
+          .where("c.store_id", "=", a.storeId)
+          .where("c.bucket_start", ">=", a.boundSince)
+          .select(sql<number>`coalesce(sum(c.n), 0)::int`.as("n")),
+      )
+      // In whyNot's order (confirm-at-intake.ts): the request's own reason, then the database's, then the cap.
+      .with("verdict", (db) =>
+        db.selectFrom(["facts", "signals", "bound"]).select(
+          sql<Verdict>`CASE
+            WHEN NOT facts.in_force THEN 'moved'
+            WHEN ${a.ownMiss}::text IS NOT NULL THEN 'miss'
+            WHEN signals.rejected THEN 'rejected'
+            WHEN signals.duplicate THEN 'duplicate'
+            WHEN bound.n + ${sql.lit(CAP_MARGIN)} >= ${a.hourlyCap}::int THEN 'near_cap'
+            WHEN NOT ${ownedHeadMatches(a.audit_chain, a.audit_prevHash)} THEN 'head'
+            ELSE 'confirm' END`.as("v"),
+        ),
+      )
+      .with("answer", (db) => db.selectNoFrom(sql<unknown>`${a.confirmedResponse}::jsonb`.as("confirmed")))
+      .with("stored", (db) =>
+        db
+          .insertInto("transfers")
+          .columns([...TRANSFER_COLUMNS, "decided_at", "outcome", "immediate_miss"])
+          .expression((eb) =>
+            eb
+              .selectFrom(["valid_key", "verdict", "answer"])
+              .select(
+                [
+                  ...transferSource(a, {
+                    status: sql`CASE WHEN verdict.v = 'confirm' THEN 'CONFIRMED' ELSE 'RECEIVED' END::"TransferStatus"`,
+                    response: sql`CASE WHEN verdict.v = 'confirm' THEN answer.confirmed ELSE ${a.response}::jsonb END`,
+                    response_id: sql`CASE WHEN verdict.v = 'confirm' THEN ${a.confirmedResponseId}::text ELSE ${a.response_id}::text END`,
+                  }),
+                  sql`CASE WHEN verdict.v = 'confirm' THEN ${a.decidedAt}::timestamptz END`,
+                  sql`CASE WHEN verdict.v = 'confirm' THEN answer.confirmed END`,
+                  sql`CASE verdict.v WHEN 'miss' THEN ${a.ownMiss}::text WHEN 'rejected' THEN ${a.rejectedMiss}::text WHEN 'duplicate' THEN ${a.duplicateMiss}::text END`,
+                ].map((v, i) => v.as(`c${i}`)),
+              )
+              .where(sql<boolean>`verdict.v IN ('confirm', 'miss', 'rejected', 'duplicate')`),
+          )
+          .onConflict((oc) => oc.doNothing())
+          .returning(["id", "status"]),
+      )
+      .with("record", (db) =>
+        db
+          .insertInto("immediate_confirmations")
+          .columns(["transfer_id", "store_id", "policy_version", "owner_name", "owner_license", "confirmed_at"])
+          .expression((eb) =>
+            eb
+              .selectFrom("stored")
+              .select([
+                "stored.id",
+                sql<string>`${a.storeId}::text`.as("store_id"),
+                sql<number>`${a.version}::int`.as("policy_version"),
+                sql<string>`${a.ownerName}::text`.as("owner_name"),
+                sql<string>`${a.ownerLicense}::text`.as("owner_license"),
+                sql<Date>`${a.decidedAt}::timestamptz`.as("confirmed_at"),
+              ])
+              .where(confirmed),
+          ),
+      )
+      .with("counted", () =>
+        countConfirmation(a.storeId, a.bucket, sql<boolean>`EXISTS (SELECT 1 FROM stored WHERE ${confirmed})`),
+      )
+      .with("audit", (db) =>
+        db
+          .insertInto("audit_events")
+          .columns([
+            "at",
+            "user_id",
+            "actor",
+            "action",
+            "transfer_id",
+            "client_address",
+            "details",
+            "prev_hash",
+            "hash",
+            "hash_alg",
+            "chain",
+          ])
+          .expression((eb) =>
+            eb
+              .selectFrom("stored")
+              .select([
+                sql<Date>`${a.audit_at}::timestamptz`.as("at"),
+                sql<string>`${a.audit_userId}::text`.as("user_id"),
+                sql<string>`${a.audit_actor}::text`.as("actor"),
+                sql<string>`${a.audit_action}::text`.as("action"),
+                sql<string>`${a.audit_transferId}::text`.as("transfer_id"),
+                sql<string>`${a.audit_clientAddress}::text`.as("client_address"),
+                sql<unknown>`${a.audit_details}::jsonb`.as("details"),
+                sql<string>`${a.audit_prevHash}::text`.as("prev_hash"),
+                sql<string>`${a.audit_hash}::text`.as("hash"),
+                sql<string>`${a.audit_hashAlg}::text`.as("hash_alg"),
+                sql<number>`${a.audit_chain}::smallint`.as("chain"),
+              ])
+              .where(confirmed),
+          ),
+      )
+      .selectFrom("verdict")
+      .leftJoin("stored", (join) => join.onTrue())
+      .select(["verdict.v", "stored.id", sql<boolean>`coalesce(${confirmed}, false)`.as("confirmed")])
+  );
+}
+
+const keyedShape = compiledStatement((a: ConfirmInOneArgs & KeyArgs) => confirmInOne(a, withValidKey));
+const unkeyedShape = compiledStatement((a: ConfirmInOneArgs) => confirmInOne(a, null));
+
+/** The statement (see the top): with `key`, nothing is stored unless the key is still as intake found it. */
+export function storeAndConfirmInOne(a: ConfirmInOneArgs, key: KeyArgs | null) {
+  return key ? keyedShape({ ...a, ...key }) : unkeyedShape(a);
+}

@@ -40,21 +40,37 @@ export type AuditRecordRow = {
 };
 
 export function insertAuditRecord(r: AuditRecordRow) {
+  return sqlDb().insertInto("audit_events").values(auditValues(r));
+}
+
+/** The same record, written only if `when` holds (a CTE of a statement that decides whether it happened). */
+export function insertAuditRecordIf(r: AuditRecordRow, when: RawBuilder<boolean>) {
+  const values = auditValues(r);
+  const columns = Object.keys(values) as (keyof typeof values)[];
   return sqlDb()
     .insertInto("audit_events")
-    .values({
-      at: r.at,
-      user_id: r.userId,
-      actor: r.actor,
-      action: r.action,
-      transfer_id: r.transferId,
-      client_address: r.clientAddress,
-      details: sql`${r.details}::jsonb`,
-      prev_hash: r.prevHash,
-      hash: r.hash,
-      hash_alg: r.hashAlg,
-      chain: r.chain,
-    });
+    .columns(columns)
+    .expression(
+      sqlDb()
+        .selectNoFrom(columns.map((c) => sql`${values[c]}`.as(c)))
+        .where(when),
+    );
+}
+
+function auditValues(r: AuditRecordRow) {
+  return {
+    at: sql<Date>`${r.at}::timestamptz`,
+    user_id: sql<string | null>`${r.userId}::text`,
+    actor: sql<string>`${r.actor}::text`,
+    action: sql<string>`${r.action}::text`,
+    transfer_id: sql<string | null>`${r.transferId}::text`,
+    client_address: sql<string | null>`${r.clientAddress}::text`,
+    details: sql`${r.details}::jsonb`,
+    prev_hash: sql<string>`${r.prevHash}::text`,
+    hash: sql<string>`${r.hash}::text`,
+    hash_alg: sql<string>`${r.hashAlg}::text`,
+    chain: sql<number>`${r.chain}::smallint`,
+  };
 }
 
 /** insertAuditRecord compiled once (every audited action runs it). */

@@ -47,11 +47,10 @@ import { whyNotReviewed } from "@/lib/immediate-confirm/qualify-transfer";
 import { storeAndJudge } from "@/lib/immediate-confirm/queries/store-and-judge";
 import { DUPLICATE_THERAPY_DAYS } from "@/lib/transfers/review";
 import { keyArgs, type TransferInsert } from "@/lib/transfers/queries/intake";
-import type { TransferResponse } from "@/lib/interface";
+import { confirmedResponseOf, type TransferResponse } from "@/lib/interface";
 import { confirmInOneStatement } from "@/lib/immediate-confirm/confirm-in-one-statement";
 import {
   confirmationAudit,
-  confirmedAnswer,
   DUPLICATE_MISS,
   OWNER_MISS,
   REJECTED_MISS,
@@ -108,7 +107,7 @@ async function judgeAndStore(opts: ConfirmAtIntakeOptions, policy: CachedPolicy 
   const pure = policy
     ? whyNotReviewed({ request, ...review, allowListedAllergies: policy.allow_listed_allergies })
     : null;
-  const confirmed = confirmedAnswer(request, id, now);
+  const confirmed = confirmedResponseOf(request, id, now);
   const confirmedJson = JSON.stringify(confirmed);
   return poolTransaction(async (tx) => {
     const [judged] = await tx.query(

@@ -14,7 +14,6 @@ import { preparedStatement, withPoolClient } from "@/lib/db/pool-query";
 import type { CachedPolicy } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
 import {
   confirmationAudit,
-  confirmedAnswer,
   DUPLICATE_MISS,
   OWNER_MISS,
   REJECTED_MISS,
@@ -26,7 +25,7 @@ import { storeAndConfirmInOne, type Verdict } from "@/lib/immediate-confirm/quer
 import { whyNotReviewed } from "@/lib/immediate-confirm/qualify-transfer";
 import { DUPLICATE_THERAPY_DAYS } from "@/lib/transfers/review";
 import { keyArgs } from "@/lib/transfers/queries/intake";
-import type { TransferResponse } from "@/lib/interface";
+import { confirmedResponseOf, type TransferResponse } from "@/lib/interface";
 
 const HOUR_MS = 3_600_000;
 
@@ -43,7 +42,7 @@ export async function confirmInOneStatement(
   const ownMiss = policy.owner_name
     ? whyNotReviewed({ request, ...review, allowListedAllergies: policy.allow_listed_allergies })
     : OWNER_MISS;
-  const confirmed = confirmedAnswer(request, row.id, now);
+  const confirmed = confirmedResponseOf(request, row.id, now);
   const confirmedJson = JSON.stringify(confirmed);
   return withPoolClient(async (client) => {
     // A head found moved is read again once; moved twice, the long way decides.

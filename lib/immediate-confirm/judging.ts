@@ -1,10 +1,8 @@
 // What both ways of judging a transfer under a store's policy share (confirm-at-intake.ts, the long way in a
-// transaction; confirm-in-one-statement.ts, the common case in one statement): their options, the CONFIRMED
-// answer, the audit event of a confirmation and the reasons the database's signals give.
+// transaction; confirm-in-one-statement.ts, the common case in one statement): their options, the audit event of a confirmation and the reasons the database's signals give.
 import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import type { AuditEventInput } from "@/lib/audit/record-audit-event";
 import type { KnownApiKey } from "@/lib/auth/find-sender-by-api-key";
-import { newId } from "@/lib/ids";
 import type { CachedPolicy } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
 import type { StoreRulesInZone } from "@/lib/stores/store-rules";
 import { DUPLICATE_THERAPY_DAYS, type DrugReview, type ReviewCheck } from "@/lib/transfers/review";
@@ -31,20 +29,6 @@ export type ConfirmAtIntakeOptions = {
 export const OWNER_MISS = "the policy's owner is no longer an active pharmacist";
 export const REJECTED_MISS = "this sender's earlier transfer of the same prescription was rejected here";
 export const DUPLICATE_MISS = `duplicate therapy: the patient has another transfer of the same drug in the last ${DUPLICATE_THERAPY_DAYS} days`;
-
-/** The CONFIRMED answer: the prescription as transferred (product.md). */
-export function confirmedAnswer(request: TransferRequest, referenceID: string, at: Date): TransferResponse {
-  return {
-    requestID: request.metadata.requestID,
-    metadata: {
-      responseType: "CONFIRMED",
-      referenceID,
-      responseID: newId("rsp"),
-      responseTimestamp: at.toISOString(),
-    },
-    prescription: request.prescription,
-  };
-}
 
 /** The audit event written with a confirmation. */
 export function confirmationAudit(transferId: string, policy: CachedPolicy): AuditEventInput {

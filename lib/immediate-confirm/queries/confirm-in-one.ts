@@ -8,7 +8,7 @@
 // one the record was hashed against ("head").
 import { sql } from "kysely";
 import { ownedHeadMatches } from "@/lib/audit/owned-chain";
-import type { AuditRecordRow } from "@/lib/audit/sql";
+import { insertAuditRecordIf, type AuditRecordRow } from "@/lib/audit/sql";
 import { sqlDb } from "@/lib/db/kysely";
 import { compiledStatement } from "@/lib/db/compiled-statement";
 import { CAP_MARGIN, countConfirmation } from "@/lib/immediate-confirm/queries/cap-count";
@@ -57,6 +57,7 @@ function confirmInOne(a: ConfirmInOneArgs, keyed: ((k: KeyArgs) => ReturnType<ty
     ? keyed(a as unknown as KeyArgs)
     : sqlDb().with("valid_key", (db) => db.selectNoFrom(sql<string>`'-'::text`.as("id")));
   const confirmed = sql<boolean>`stored.status = 'CONFIRMED'`;
+  const anyConfirmed = sql<boolean>`EXISTS (SELECT 1 FROM stored WHERE ${confirmed})`;
   return (
     start
       .with("policy", () => policyFacts(sqlDb()).where("s.npi", "=", a.npi))
@@ -145,40 +146,23 @@ function confirmInOne(a: ConfirmInOneArgs, keyed: ((k: KeyArgs) => ReturnType<ty
       .with("counted", () =>
         countConfirmation(a.storeId, a.bucket, sql<boolean>`EXISTS (SELECT 1 FROM stored WHERE ${confirmed})`),
       )
-      .with("audit", (db) =>
-        db
-          .insertInto("audit_events")
-          .columns([
-            "at",
-            "user_id",
-            "actor",
-            "action",
-            "transfer_id",
-            "client_address",
-            "details",
-            "prev_hash",
-            "hash",
-            "hash_alg",
-            "chain",
-          ])
-          .expression((eb) =>
-            eb
-              .selectFrom("stored")
-              .select([
-                sql<Date>`${a.audit_at}::timestamptz`.as("at"),
-                sql<string>`${a.audit_userId}::text`.as("user_id"),
-                sql<string>`${a.audit_actor}::text`.as("actor"),
-                sql<string>`${a.audit_action}::text`.as("action"),
-                sql<string>`${a.audit_transferId}::text`.as("transfer_id"),
-                sql<string>`${a.audit_clientAddress}::text`.as("client_address"),
-                sql<unknown>`${a.audit_details}::jsonb`.as("details"),
-                sql<string>`${a.audit_prevHash}::text`.as("prev_hash"),
-                sql<string>`${a.audit_hash}::text`.as("hash"),
-                sql<string>`${a.audit_hashAlg}::text`.as("hash_alg"),
-                sql<number>`${a.audit_chain}::smallint`.as("chain"),
-              ])
-              .where(confirmed),
-          ),
+      .with("audit", () =>
+        insertAuditRecordIf(
+          {
+            at: a.audit_at,
+            userId: a.audit_userId,
+            actor: a.audit_actor,
+            action: a.audit_action,
+            transferId: a.audit_transferId,
+            clientAddress: a.audit_clientAddress,
+            details: a.audit_details,
+            prevHash: a.audit_prevHash,
+            hash: a.audit_hash,
+            hashAlg: a.audit_hashAlg,
+            chain: a.audit_chain,
+          },
+          anyConfirmed,
+        ),
       )
       .selectFrom("verdict")
       .leftJoin("stored", (join) => join.onTrue())

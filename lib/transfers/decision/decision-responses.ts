@@ -1,8 +1,8 @@
 // The TransferResponse a decision owes the sender (docs/interface.md): the request's requestID, our referenceID,
 // a new responseID; CONFIRMED carries the prescription as transferred (the sender's own values) and our
 // local Rx number in metadata.localRxNumber; ERROR carries the pharmacist's type and description.
-import { newId } from "@/lib/ids";
 import {
+  confirmedResponseOf,
   errorResponse,
   TransferResponseSchema,
   type ErrorType,
@@ -16,17 +16,7 @@ export function confirmedResponse(
   at: Date,
   localRxNumber?: string,
 ): TransferResponse {
-  return TransferResponseSchema.parse({
-    requestID: request.metadata.requestID,
-    metadata: {
-      responseType: "CONFIRMED",
-      referenceID,
-      responseID: newId("rsp"),
-      responseTimestamp: at.toISOString(),
-      ...(localRxNumber ? { localRxNumber } : {}),
-    },
-    prescription: request.prescription,
-  });
+  return TransferResponseSchema.parse(confirmedResponseOf(request, referenceID, at, localRxNumber));
 }
 
 export function rejectionResponse(

@@ -59,7 +59,15 @@ export type IntakeResult = {
   /** Ours paced at half the baseline's req/s (the aim: p99 < 100 ms there), by autocannon: a burst at each second's start. */
   atHalfBaseline: { rate: number; requestsPerSecond: number; p50: number; p99: number };
   /** The same rate with starts spread evenly over each second (bench/intake-even-child.ts). */
-  atHalfBaselineEven: { rate: number; requestsPerSecond: number; p50: number; p99: number; cpuMsPerRequest: number };
+  atHalfBaselineEven: {
+    rate: number;
+    requestsPerSecond: number;
+    p50: number;
+    p99: number;
+    cpuMsPerRequest: number;
+    /** The baseline paced the same way: the tail the database and the machine give any server. */
+    baseline: { p50: number; p99: number };
+  };
   /** The machine's 1-minute load average when the intake part started and when it ended. */
   loadAverage: { start: number; end: number };
   ratio: number;
@@ -269,9 +277,16 @@ export async function benchIntake(
       halfRate,
       true,
     );
+    const baselineEven = await run(
+      "baseline",
+      opts.seconds,
+      `intake baseline paced evenly at ${halfRate} req/s`,
+      halfRate,
+      true,
+    );
     const loadAverage = { start: loadStart, end: Math.round(loadavg()[0]! * 100) / 100 };
     process.stdout.write(
-      `  ours paced evenly at ${halfRate} req/s: p50 ${even.p50} ms, p99 ${even.p99} ms, ${even.cpuMsPerRequest} ms CPU/request; load average ${loadAverage.start} -> ${loadAverage.end}\n`,
+      `  ours paced evenly at ${halfRate} req/s: p50 ${even.p50} ms, p99 ${even.p99} ms, ${even.cpuMsPerRequest} ms CPU/request (the baseline paced so: p50 ${baselineEven.p50} ms, p99 ${baselineEven.p99} ms); load average ${loadAverage.start} -> ${loadAverage.end}\n`,
     );
     return {
       connections: opts.connections,
@@ -302,6 +317,7 @@ export async function benchIntake(
         p50: even.p50,
         p99: even.p99,
         cpuMsPerRequest: even.cpuMsPerRequest,
+        baseline: { p50: baselineEven.p50, p99: baselineEven.p99 },
       },
       loadAverage,
       ratio: Math.round((o.requestsPerSecond / b.requestsPerSecond) * 100) / 100,

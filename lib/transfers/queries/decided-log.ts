@@ -165,6 +165,9 @@ export function selectDecidedPage(
   f: DecidedFilter,
   page: { sort: LogSort; dir: "asc" | "desc"; limit: number; offset: number },
 ) {
+  // Sorted by decision time, the order is exactly the decisions' index (decided_at, transfer_id; t.id is the
+  // same id), never null, so the scan reads one page of it and stops. NULLS LAST, or t.id, would not match
+  // the index: PostgreSQL would sort every decision of the period first.
   return decided()
     .select((eb) => [
       "t.id",
@@ -179,9 +182,6 @@ export function selectDecidedPage(
       "t.sending_name",
     ])
     .where(decidedWhere(f))
-    // Sorted by decision time, the order is exactly the decisions' index (decided_at, transfer_id; t.id is the
-    // same id), never null, so the scan reads one page of it and stops. NULLS LAST, or t.id, would not match
-    // the index: PostgreSQL would sort every decision of the period first.
     .$if(page.sort !== "decidedAt", (q) =>
       q.orderBy(
         (eb) => sortKey(eb, page.sort),

@@ -128,6 +128,9 @@ async function restoreReported(
     client = await connect(databaseUrl);
     const totalRows = Object.values(rows).reduce((n, r) => n + r, 0);
     await loadRows(client, file, header, report && ((p) => report({ phase: "loading", ...p, totalRows, fileBytes })));
+    // The transfer log's hourly counts from the decisions just loaded: the rows were loaded without their
+    // triggers where allowed, with them elsewhere, and a file from an earlier release has none.
+    await client.query("SELECT rebuild_transfer_decision_hours()");
     // Fresh statistics for the planner: the loaded tables have none until autovacuum comes round.
     await client.query("ANALYZE");
     return { file: path.resolve(file), rows, replaced };

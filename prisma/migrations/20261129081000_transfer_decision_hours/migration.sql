@@ -1,0 +1,73 @@
+-- The transfer log's counts (lib/transfers/queries/decided-log.ts): decisions per UTC hour, outcome and the
+-- schedule the log filters on, so a period's total reads its whole hours here and only the partial hours at
+-- its two ends from transfer_decisions. Kept exact by triggers in the writing transaction: decisions are
+-- append-only (no UPDATE, DELETE or TRUNCATE: 20261122123246_init, 20261123170100_audit_hardening), and the
+-- transfer's schedule, read where the decision has none, is moved between rows when it changes.
+
+-- CreateTable
+CREATE TABLE "transfer_decision_hours" (
+    "hour" TIMESTAMPTZ(3) NOT NULL,
+    "decision" "Decision" NOT NULL,
+    "schedule" TEXT NOT NULL,
+    "count" INTEGER NOT NULL,
+
+    CONSTRAINT "transfer_decision_hours_pkey" PRIMARY KEY ("hour","decision","schedule")
+);
+
+-- The log's schedule ('' for none): the decision's ("CIV" → "IV"), else the transfer's as classified at intake.
+CREATE FUNCTION transfer_log_schedule(decided text, intake text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT coalesce(substr(decided, 2), intake, '')
+$$;
+
+CREATE FUNCTION count_inserted_decisions() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO transfer_decision_hours AS h (hour, decision, schedule, count)
+  SELECT date_trunc('hour', n.decided_at, 'UTC'), n.decision, transfer_log_schedule(n.drug_schedule, t.drug_schedule),
+         count(*)
+    FROM inserted_decisions n JOIN transfers t ON t.id = n.transfer_id
+   GROUP BY 1, 2, 3
+  ON CONFLICT (hour, decision, schedule) DO UPDATE SET count = h.count + excluded.count;
+  RETURN NULL;
+END;
+$$;
+
+-- Once per statement: a bulk insert (a restore, the bench's seed) adds each hour's rows once.
+CREATE TRIGGER transfer_decisions_count_hours AFTER INSERT ON "transfer_decisions"
+  REFERENCING NEW TABLE AS inserted_decisions
+  FOR EACH STATEMENT EXECUTE FUNCTION count_inserted_decisions();
+
+CREATE FUNCTION recount_rescheduled_decision() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  d record;
+BEGIN
+  SELECT decided_at, decision, drug_schedule INTO d FROM transfer_decisions WHERE transfer_id = NEW.id;
+  IF NOT FOUND OR d.drug_schedule IS NOT NULL THEN
+    RETURN NULL;
+  END IF;
+  UPDATE transfer_decision_hours SET count = count - 1
+   WHERE hour = date_trunc('hour', d.decided_at, 'UTC') AND decision = d.decision
+     AND schedule = transfer_log_schedule(NULL, OLD.drug_schedule);
+  INSERT INTO transfer_decision_hours AS h (hour, decision, schedule, count)
+  VALUES (date_trunc('hour', d.decided_at, 'UTC'), d.decision, transfer_log_schedule(NULL, NEW.drug_schedule), 1)
+  ON CONFLICT (hour, decision, schedule) DO UPDATE SET count = h.count + 1;
+  RETURN NULL;
+END;
+$$;
+
+-- A decided transfer's schedule is filled in later only where it had none (lib/transfers/queries/classification.ts).
+CREATE TRIGGER transfers_recount_decision_hours AFTER UPDATE OF "drug_schedule" ON "transfers"
+  FOR EACH ROW WHEN (OLD.drug_schedule IS DISTINCT FROM NEW.drug_schedule)
+  EXECUTE FUNCTION recount_rescheduled_decision();
+
+-- The rows again from the decisions: here for the decisions already written, and after a restore, which loads
+-- tables with triggers off (lib/ops/restore-backup.ts).
+CREATE FUNCTION rebuild_transfer_decision_hours() RETURNS void LANGUAGE sql AS $$
+  DELETE FROM transfer_decision_hours;
+  INSERT INTO transfer_decision_hours (hour, decision, schedule, count)
+  SELECT date_trunc('hour', d.decided_at, 'UTC'), d.decision, transfer_log_schedule(d.drug_schedule, t.drug_schedule),
+         count(*)
+    FROM transfer_decisions d JOIN transfers t ON t.id = d.transfer_id
+   GROUP BY 1, 2, 3;
+$$;
+
+SELECT rebuild_transfer_decision_hours();

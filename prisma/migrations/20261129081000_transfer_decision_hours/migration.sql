@@ -2,16 +2,19 @@
 -- schedule the log filters on, so a period's total reads its whole hours here and only the partial hours at
 -- its two ends from transfer_decisions. Kept exact by triggers in the writing transaction: decisions are
 -- append-only (no UPDATE, DELETE or TRUNCATE: 20261122123246_init, 20261123170100_audit_hardening), and the
--- transfer's schedule, read where the decision has none, is moved between rows when it changes.
+-- transfer's schedule, read where the decision has none, is moved between rows when it changes. Each hour's
+-- count is kept in a few shards (the writing connection's), so that approvals made at the same time do not
+-- wait on one row until each commits; a total sums them.
 
 -- CreateTable
 CREATE TABLE "transfer_decision_hours" (
     "hour" TIMESTAMPTZ(3) NOT NULL,
     "decision" "Decision" NOT NULL,
     "schedule" TEXT NOT NULL,
+    "shard" SMALLINT NOT NULL,
     "count" INTEGER NOT NULL,
 
-    CONSTRAINT "transfer_decision_hours_pkey" PRIMARY KEY ("hour","decision","schedule")
+    CONSTRAINT "transfer_decision_hours_pkey" PRIMARY KEY ("hour","decision","schedule","shard")
 );
 
 -- The log's schedule ('' for none): the decision's ("CIV" → "IV"), else the transfer's as classified at intake.
@@ -21,12 +24,12 @@ $$;
 
 CREATE FUNCTION count_inserted_decisions() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO transfer_decision_hours AS h (hour, decision, schedule, count)
+  INSERT INTO transfer_decision_hours AS h (hour, decision, schedule, shard, count)
   SELECT date_trunc('hour', n.decided_at, 'UTC'), n.decision, transfer_log_schedule(n.drug_schedule, t.drug_schedule),
-         count(*)
+         pg_backend_pid() % 8, count(*)
     FROM inserted_decisions n JOIN transfers t ON t.id = n.transfer_id
    GROUP BY 1, 2, 3
-  ON CONFLICT (hour, decision, schedule) DO UPDATE SET count = h.count + excluded.count;
+  ON CONFLICT (hour, decision, schedule, shard) DO UPDATE SET count = h.count + excluded.count;
   RETURN NULL;
 END;
 $$;
@@ -41,15 +44,18 @@ DECLARE
   d record;
 BEGIN
   SELECT decided_at, decision, drug_schedule INTO d FROM transfer_decisions WHERE transfer_id = NEW.id;
-  IF NOT FOUND OR d.drug_schedule IS NOT NULL THEN
+  IF NOT FOUND OR d.drug_schedule IS NOT NULL
+     OR transfer_log_schedule(NULL, OLD.drug_schedule) = transfer_log_schedule(NULL, NEW.drug_schedule) THEN
     RETURN NULL;
   END IF;
-  UPDATE transfer_decision_hours SET count = count - 1
-   WHERE hour = date_trunc('hour', d.decided_at, 'UTC') AND decision = d.decision
-     AND schedule = transfer_log_schedule(NULL, OLD.drug_schedule);
-  INSERT INTO transfer_decision_hours AS h (hour, decision, schedule, count)
-  VALUES (date_trunc('hour', d.decided_at, 'UTC'), d.decision, transfer_log_schedule(NULL, NEW.drug_schedule), 1)
-  ON CONFLICT (hour, decision, schedule) DO UPDATE SET count = h.count + 1;
+  -- One less under the old schedule and one more under the new, both on this connection's shard (a shard's
+  -- count may go below zero; the hour's sum is exact).
+  INSERT INTO transfer_decision_hours AS h (hour, decision, schedule, shard, count)
+  VALUES (date_trunc('hour', d.decided_at, 'UTC'), d.decision, transfer_log_schedule(NULL, OLD.drug_schedule),
+          pg_backend_pid() % 8, -1),
+         (date_trunc('hour', d.decided_at, 'UTC'), d.decision, transfer_log_schedule(NULL, NEW.drug_schedule),
+          pg_backend_pid() % 8, 1)
+  ON CONFLICT (hour, decision, schedule, shard) DO UPDATE SET count = h.count + excluded.count;
   RETURN NULL;
 END;
 $$;
@@ -63,9 +69,9 @@ CREATE TRIGGER transfers_recount_decision_hours AFTER UPDATE OF "drug_schedule" 
 -- tables with triggers off (lib/ops/restore-backup.ts).
 CREATE FUNCTION rebuild_transfer_decision_hours() RETURNS void LANGUAGE sql AS $$
   DELETE FROM transfer_decision_hours;
-  INSERT INTO transfer_decision_hours (hour, decision, schedule, count)
+  INSERT INTO transfer_decision_hours (hour, decision, schedule, shard, count)
   SELECT date_trunc('hour', d.decided_at, 'UTC'), d.decision, transfer_log_schedule(d.drug_schedule, t.drug_schedule),
-         count(*)
+         0, count(*)
     FROM transfer_decisions d JOIN transfers t ON t.id = d.transfer_id
    GROUP BY 1, 2, 3;
 $$;

@@ -184,7 +184,9 @@ function buildDecisionWrite(w: DecisionValues, rejected: boolean) {
         partner_id: w.partnerId,
         payload: jsonb(w.responseJson),
         status: "PENDING",
-        next_attempt_at: at,
+        // The database's clock, as its job's run_at is: the claim compares it with clock_timestamp(), and a time
+        // from an app server whose clock runs ahead would put the first attempt to sleep until then.
+        next_attempt_at: sql<Date>`now()`,
       }),
     )
     .with("audit", () => insertAuditRecord(w.auditRow));

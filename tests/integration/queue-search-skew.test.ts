@@ -10,6 +10,7 @@ import { db, disconnectDb } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
 import { listQueue, parseQueueQuery, QueueQuerySchema, selectQueuePage } from "@/lib/transfers/queue";
 import { createMigratedDatabase } from "@/tests/support/database";
+import { nodesOf, transferRowsRead, type PlanNode } from "@/tests/support/plan-nodes";
 import { TEST_SECRETS } from "@/tests/support/server";
 
 const ROWS = 60_000;
@@ -163,31 +164,3 @@ describe(`the queue's name search over ${ROWS.toLocaleString()} transfers, most 
     }
   });
 });
-
-type PlanNode = {
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  "Actual Rows": number;
-  "Actual Loops": number;
-  "Rows Removed by Filter"?: number;
-  "Rows Removed by Index Recheck"?: number;
-  Plans?: PlanNode[];
-};
-
-function nodesOf(node: PlanNode): PlanNode[] {
-  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-}
-
-/** Rows the plan read from transfers: what its scans returned over all loops, plus what they filtered away. */
-function transferRowsRead(nodes: PlanNode[]): number {
-  return nodes
-    .filter((n) => n["Relation Name"] === "transfers")
-    .reduce(
-      (sum, n) =>
-        sum +
-        n["Actual Rows"] * n["Actual Loops"] +
-        (n["Rows Removed by Filter"] ?? 0) +
-        (n["Rows Removed by Index Recheck"] ?? 0),
-      0,
-    );
-}

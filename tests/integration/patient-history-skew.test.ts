@@ -11,6 +11,7 @@ import { db, disconnectDb, enableQueryEvents } from "@/lib/db/prisma";
 import { setEnv } from "@/lib/env";
 import { getPatientHistory, HISTORY_LIMIT } from "@/lib/transfers/review";
 import { createMigratedDatabase } from "@/tests/support/database";
+import { nodesOf, transferRowsRead, type PlanNode } from "@/tests/support/plan-nodes";
 import { TEST_SECRETS } from "@/tests/support/server";
 
 const ROWS = 150_000;
@@ -86,22 +87,6 @@ afterAll(async () => {
   await disconnectDb();
 });
 
-type PlanNode = {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  "Actual Rows": number;
-  "Actual Loops": number;
-  "Rows Removed by Filter"?: number;
-  "Rows Removed by Join Filter"?: number;
-  "Rows Removed by Index Recheck"?: number;
-  Plans?: PlanNode[];
-};
-
-function nodesOf(node: PlanNode): PlanNode[] {
-  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-}
-
 /** The history's rows statement as getPatientHistory sent it, explained with its own parameters. */
 async function historyPlan(referenceID: string): Promise<{ nodes: PlanNode[]; text: string }> {
   captured = [];
@@ -121,20 +106,6 @@ async function historyPlan(referenceID: string): Promise<{ nodes: PlanNode[]; te
   } finally {
     await client.end();
   }
-}
-
-/** Rows the plan read from transfers: what its scans returned over all loops, plus what they filtered away. */
-function transferRowsRead(nodes: PlanNode[]): number {
-  return nodes
-    .filter((n) => n["Relation Name"] === "transfers")
-    .reduce(
-      (sum, n) =>
-        sum +
-        n["Actual Rows"] * n["Actual Loops"] +
-        (n["Rows Removed by Filter"] ?? 0) +
-        (n["Rows Removed by Index Recheck"] ?? 0),
-      0,
-    );
 }
 
 function expectNoWalkByReceivedAt(nodes: PlanNode[], text: string): void {

@@ -11,11 +11,13 @@ import { sqlDb, type RowOf } from "@/lib/db/kysely";
 import { db } from "@/lib/db/prisma";
 import { SCHEDULES } from "@/lib/drugs/schedule-names";
 import { addDays } from "@/lib/interface";
+import { TransferStatus } from "@/generated/prisma/enums";
 import { classifySearch, type QueueSearch } from "@/lib/transfers/queue";
+import { selectSearchPageIds } from "./queue-search-page";
 import type { QueueQuery, QueueStatus } from "@/lib/transfers/queue";
 
-type QueueEb = ExpressionBuilder<DB & { t: DB["transfers"] }, "t">;
-type Condition = Expression<SqlBool>;
+export type QueueEb = ExpressionBuilder<DB & { t: DB["transfers"] }, "t">;
+export type Condition = Expression<SqlBool>;
 
 const CONTROLLED = SCHEDULES.map((s) => sql.lit(s));
 
@@ -58,6 +60,13 @@ function warningsCondition(eb: QueueEb, now: Date): Condition {
 
 /** The query's filters (sender, dates, flags, schedule, search) as conditions, ANDed by the caller. */
 export function filterConditions(eb: QueueEb, query: QueueQuery, now: Date): Condition[] {
+  const conds = otherFilterConditions(eb, query, now);
+  if (query.q) conds.push(searchCondition(eb, classifySearch(query.q)));
+  return conds;
+}
+
+/** The filters but the search box's text. */
+function otherFilterConditions(eb: QueueEb, query: QueueQuery, now: Date): Condition[] {
   const conds: Condition[] = [];
   if (query.sender) conds.push(eb("t.partner_id", "=", query.sender));
   if (query.from) conds.push(eb("t.received_at", ">=", new Date(query.from)));
@@ -77,7 +86,6 @@ export function filterConditions(eb: QueueEb, query: QueueQuery, now: Date): Con
   }
   if (query.schedule === "any") conds.push(eb("t.drug_schedule", "in", CONTROLLED));
   else if (query.schedule) conds.push(eb("t.drug_schedule", "=", query.schedule));
-  if (query.q) conds.push(searchCondition(eb, classifySearch(query.q)));
   return conds;
 }
 
@@ -87,6 +95,12 @@ export type Phase = 0 | 1;
 function statusCondition(eb: QueueEb, status: QueueQuery["status"], phase: Phase): Condition {
   if (status !== "all") return eb("t.status", "=", sql<QueueStatus>`${status}::"TransferStatus"`);
   return eb("t.status", phase === 0 ? "=" : "<>", sql.lit("RECEIVED"));
+}
+
+/** The statuses statusCondition admits, one by one. */
+function phaseStatuses(status: QueueQuery["status"], phase: Phase): QueueStatus[] {
+  if (status !== "all") return [status];
+  return Object.values(TransferStatus).filter((s) => (phase === 0) === (s === "RECEIVED"));
 }
 
 export type PageOptions = {
@@ -134,9 +148,18 @@ export function selectQueuePage({ query, phase, after, limit, now }: PageOptions
       "t.request",
     ])
     .where((eb) => {
-      const conds = [statusCondition(eb, query.status, phase), ...filterConditions(eb, query, now)];
-      if (after)
-        conds.push(eb(eb.refTuple("t.received_at", "t.id"), newest ? "<" : ">", eb.tuple(after.receivedAt, after.id)));
+      const keyset = (e: QueueEb) =>
+        after ? [e(e.refTuple("t.received_at", "t.id"), newest ? "<" : ">", e.tuple(after.receivedAt, after.id))] : [];
+      const others = (e: QueueEb) => [...otherFilterConditions(e, query, now), ...keyset(e)];
+      const conds = [statusCondition(eb, query.status, phase), ...others(eb)];
+      const search = query.q ? classifySearch(query.q) : null;
+      if (search?.kind === "nameOrRxNumber") {
+        // The ids alone, not the search's OR beside them: every id already meets a rule, and the OR would
+        // tempt the planner to read all of its matches and join them to the ids.
+        const statuses = phaseStatuses(query.status, phase);
+        const ids = selectSearchPageIds({ search, statuses, conditions: others, limit, direction: dir });
+        conds.push(eb("t.id", "in", ids));
+      } else if (search) conds.push(searchCondition(eb, search));
       return eb.and(conds);
     })
     .orderBy("t.received_at", dir)

@@ -6,7 +6,9 @@
 //     sorting the table by an expression;
 //   - search uses the indexes on id, patient_dob, rx_number, drug_search and patient_search (a lower-case "last first"
 //     prefix: LIKE 'abc%' reads its btree index because the column has the C collation, whatever the
-//     database's default: migration 20261122155640_patient_search_collation_c);
+//     database's default: migration 20261122155640_patient_search_collation_c); a name, drug or rxNumber
+//     search reads each name and status the prefix covers in arrival order, a page of each at most, rather
+//     than sorting every transfer of a common surname (queries/queue-search-page.ts);
 //   - counts stop at COUNT_CAP per status and say so ("1,000+"): past a few hundred, "how many" matters less
 //     to a pharmacist than a fast refresh, and a capped count still reads up to COUNT_CAP rows (a cap ten times
 //     higher would be most of a page load over a million transfers: bench/HISTORY.md);

@@ -54,7 +54,9 @@ afterAll(() => disconnectDb());
 function qualifying(): TransferRequest {
   return freshRequest((r) => {
     r.receivingPharmacy.npi = npi;
-    r.patient.name.lastName = `Chain${randomUUID().replace(/[^a-f]/g, "").slice(0, 6)}`;
+    r.patient.name.lastName = `Chain${randomUUID()
+      .replace(/[^a-f]/g, "")
+      .slice(0, 6)}`;
     r.patient.allergyDetails = { allergiesDescriptor: "NO_KNOWN_ALLERGIES", allergies: [] };
   });
 }

@@ -10,6 +10,7 @@
 // hourly cap, or the chain's head moved under the connection twice.
 import { advanceOwnedChain, ownedChainOf, rereadOwnedChain } from "@/lib/audit/owned-chain";
 import { auditRecordRow } from "@/lib/audit/record-audit-event";
+import { auditRecordArgs } from "@/lib/audit/sql";
 import { preparedStatement, withPoolClient } from "@/lib/db/pool-query";
 import type { CachedPolicy } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
 import {
@@ -72,17 +73,7 @@ export async function confirmInOneStatement(
           confirmedResponse: confirmedJson,
           confirmedResponseId: confirmed.metadata.responseID,
           decidedAt: now,
-          audit_at: record.at,
-          audit_userId: record.userId,
-          audit_actor: record.actor,
-          audit_action: record.action,
-          audit_transferId: record.transferId,
-          audit_clientAddress: record.clientAddress,
-          audit_details: record.details,
-          audit_prevHash: record.prevHash,
-          audit_hash: record.hash,
-          audit_hashAlg: record.hashAlg,
-          audit_chain: record.chain,
+          ...auditRecordArgs(record),
         },
         key ? keyArgs(key) : null,
       );

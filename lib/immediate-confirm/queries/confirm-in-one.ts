@@ -8,7 +8,7 @@
 // one the record was hashed against ("head").
 import { sql } from "kysely";
 import { ownedHeadMatches } from "@/lib/audit/owned-chain";
-import { insertAuditRecordIf, type AuditRecordRow } from "@/lib/audit/sql";
+import { auditRecordOfArgs, insertAuditRecordIf, type AuditRecordArgs } from "@/lib/audit/sql";
 import { sqlDb } from "@/lib/db/kysely";
 import { compiledStatement } from "@/lib/db/compiled-statement";
 import { CAP_MARGIN, countConfirmation } from "@/lib/immediate-confirm/queries/cap-count";
@@ -50,7 +50,7 @@ export type ConfirmInOneArgs = TransferInsert & {
   confirmedResponse: string;
   confirmedResponseId: string;
   decidedAt: Date;
-} & { [K in keyof AuditRecordRow as `audit_${K}`]: AuditRecordRow[K] };
+} & AuditRecordArgs;
 
 function confirmInOne(a: ConfirmInOneArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValidKey>) | null) {
   const start = keyed
@@ -146,24 +146,7 @@ function confirmInOne(a: ConfirmInOneArgs, keyed: ((k: KeyArgs) => ReturnType<ty
       .with("counted", () =>
         countConfirmation(a.storeId, a.bucket, sql<boolean>`EXISTS (SELECT 1 FROM stored WHERE ${confirmed})`),
       )
-      .with("audit", () =>
-        insertAuditRecordIf(
-          {
-            at: a.audit_at,
-            userId: a.audit_userId,
-            actor: a.audit_actor,
-            action: a.audit_action,
-            transferId: a.audit_transferId,
-            clientAddress: a.audit_clientAddress,
-            details: a.audit_details,
-            prevHash: a.audit_prevHash,
-            hash: a.audit_hash,
-            hashAlg: a.audit_hashAlg,
-            chain: a.audit_chain,
-          },
-          anyConfirmed,
-        ),
-      )
+      .with("audit", () => insertAuditRecordIf(auditRecordOfArgs(a), anyConfirmed))
       .selectFrom("verdict")
       .leftJoin("stored", (join) => join.onTrue())
       .select(["verdict.v", "stored.id", sql<boolean>`coalesce(${confirmed}, false)`.as("confirmed")])

@@ -4,7 +4,13 @@
 // record, the hour's count (queries/cap-count.ts) and the audit record; a transfer that does not qualify gets the
 // reason the queue shows.
 import { sql } from "kysely";
-import { insertAuditRecord, type AuditRecordRow } from "@/lib/audit/sql";
+import {
+  auditRecordArgs,
+  auditRecordOfArgs,
+  insertAuditRecord,
+  type AuditRecordArgs,
+  type AuditRecordRow,
+} from "@/lib/audit/sql";
 import { sqlDb } from "@/lib/db/kysely";
 import { compiledStatement } from "@/lib/db/compiled-statement";
 import { countConfirmation } from "@/lib/immediate-confirm/queries/cap-count";
@@ -20,7 +26,7 @@ type ConfirmArgs = {
   ownerName: string;
   ownerLicense: string | null;
   bucket: Date;
-} & { [K in keyof AuditRecordRow as `audit_${K}`]: AuditRecordRow[K] };
+} & AuditRecordArgs;
 
 /**
  * The decision record, the hour's count and the audit record, in one statement's CTEs. The record's policy
@@ -40,21 +46,7 @@ function recordDecision(a: ConfirmArgs) {
       }),
     )
     .with("counted", () => countConfirmation(a.storeId, a.bucket))
-    .with("audit", () =>
-      insertAuditRecord({
-        at: a.audit_at,
-        userId: a.audit_userId,
-        actor: a.audit_actor,
-        action: a.audit_action,
-        transferId: a.audit_transferId,
-        clientAddress: a.audit_clientAddress,
-        details: a.audit_details,
-        prevHash: a.audit_prevHash,
-        hash: a.audit_hash,
-        hashAlg: a.audit_hashAlg,
-        chain: a.audit_chain,
-      }),
-    );
+    .with("audit", () => insertAuditRecord(auditRecordOfArgs(a)));
 }
 
 /** The policy's row while it is still this version and on. */
@@ -89,20 +81,7 @@ const confirmShape = compiledStatement((a: ConfirmArgs) =>
 );
 
 function withAudit(args: Omit<ConfirmArgs, `audit_${string}`>, audit: AuditRecordRow): ConfirmArgs {
-  return {
-    ...args,
-    audit_at: audit.at,
-    audit_userId: audit.userId,
-    audit_actor: audit.actor,
-    audit_action: audit.action,
-    audit_transferId: audit.transferId,
-    audit_clientAddress: audit.clientAddress,
-    audit_details: audit.details,
-    audit_prevHash: audit.prevHash,
-    audit_hash: audit.hash,
-    audit_hashAlg: audit.hashAlg,
-    audit_chain: audit.chain,
-  };
+  return { ...args, ...auditRecordArgs(audit) };
 }
 
 /**

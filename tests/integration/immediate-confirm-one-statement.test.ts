@@ -19,7 +19,7 @@ import { createPartner, type CreatedPartner } from "@/lib/partners/create-partne
 import { addStore } from "@/lib/stores/add-store";
 import { hashRequestContent, prepareTransfer } from "@/lib/transfers/intake";
 import { createUser } from "@/lib/users/create-user";
-import { freshRequest } from "@/tests/support/api";
+import { freshRequest, uniqueLetters } from "@/tests/support/api";
 import { createMigratedDatabase } from "@/tests/support/database";
 import { TEST_SECRETS } from "@/tests/support/server";
 
@@ -54,9 +54,7 @@ afterAll(() => disconnectDb());
 function qualifying(): TransferRequest {
   return freshRequest((r) => {
     r.receivingPharmacy.npi = npi;
-    r.patient.name.lastName = `Chain${randomUUID()
-      .replace(/[^a-f]/g, "")
-      .slice(0, 6)}`;
+    r.patient.name.lastName = `Chain${uniqueLetters()}`;
     r.patient.allergyDetails = { allergiesDescriptor: "NO_KNOWN_ALLERGIES", allergies: [] };
   });
 }

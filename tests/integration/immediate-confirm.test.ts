@@ -2,7 +2,7 @@
 // versioned, audited), a qualifying transfer CONFIRMED in the answer to POST /v1/transfer with its decision record
 // and audit in the same transaction, each rule with a transfer that just fails it (RECEIVED, the reason stored),
 // the hourly cap, the replay, and the release to dispensing (FHIR, the feed) only once a pharmacist verifies it.
-import { randomInt, randomUUID } from "node:crypto";
+import { randomInt } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI_ACTOR } from "@/lib/audit/actor";
 import { db } from "@/lib/db/prisma";
@@ -14,7 +14,7 @@ import { hashRequestContent, prepareTransfer } from "@/lib/transfers/intake";
 import type { CreatedPartner } from "@/lib/partners/create-partner";
 import { computeNpiCheckDigit } from "@/lib/interface";
 import type { TransferRequest } from "@/lib/interface";
-import { createTestPartner, freshRequest, send, senderKey } from "@/tests/support/api";
+import { createTestPartner, freshRequest, send, senderKey, uniqueLetters } from "@/tests/support/api";
 import { runCli } from "@/tests/support/cli";
 import { createTestUser, dashboardFetch, signedInCookie, type TestUser } from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";
@@ -36,10 +36,7 @@ function randomNpi(): string {
 
 /** A patient of their own (duplicate therapy looks across every transfer), no known allergies, atorvastatin. */
 function qualifying(change?: (r: TransferRequest) => void): TransferRequest {
-  const letters =
-    randomUUID()
-      .replace(/[^a-f]/g, "")
-      .slice(0, 6) || "abc";
+  const letters = uniqueLetters();
   return freshRequest((r) => {
     r.receivingPharmacy.npi = store.npi;
     r.patient.name.lastName = `Verify${letters}`;

@@ -2,7 +2,6 @@
 // limit counts the store's opening hours (a fixed clock walks a Friday afternoon into Monday morning), the
 // alert is raised once per transfer with its audit event and a queued email job, and the email reaches a real
 // SMTP server on 127.0.0.1 through the pending alerts' transport, without patient data.
-import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CLI_ACTOR } from "@/lib/audit/actor";
 import { installJobQueue } from "@/lib/callbacks/job-queue-schema";
@@ -15,7 +14,7 @@ import { addStore } from "@/lib/stores/add-store";
 import { computeNpiCheckDigit } from "@/lib/interface";
 import { receiveTransfer } from "@/lib/transfers/intake";
 import type { TransferRequest } from "@/lib/interface";
-import { createTestPartner, freshRequest } from "@/tests/support/api";
+import { createTestPartner, freshRequest, uniqueLetters } from "@/tests/support/api";
 import { createMigratedDatabase } from "@/tests/support/database";
 import { createTestUser } from "@/tests/support/dashboard-session";
 import { connectTestEnvironment } from "@/tests/support/integration";
@@ -35,9 +34,7 @@ let partnerId: string;
 async function confirmAt(confirmedAt: Date): Promise<{ id: string; request: TransferRequest }> {
   const request = freshRequest((r) => {
     r.receivingPharmacy.npi = NPI;
-    r.patient.name.lastName = `Alert${randomUUID()
-      .replace(/[^a-f]/g, "")
-      .slice(0, 6)}`;
+    r.patient.name.lastName = `Alert${uniqueLetters()}`;
     r.patient.allergyDetails = { allergiesDescriptor: "NO_KNOWN_ALLERGIES", allergies: [] };
   });
   const outcome = await receiveTransfer(partnerId, request);

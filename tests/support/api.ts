@@ -1,6 +1,6 @@
 // Helpers for talking to the running service over real HTTP, as a sending pharmacy would. Every answer is
 // held to the published document (tests/support/contract.ts).
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { createPartner, type CreatedPartner } from "@/lib/partners/create-partner";
 import { buildTransferRequest, DEMO_SENDING_NPI } from "@/lib/demo/sample-transfers";
 import type { TransferRequest, TransferResponse } from "@/lib/interface";
@@ -14,6 +14,14 @@ export async function createTestPartner(name = "Test Sender"): Promise<CreatedPa
     callbackUrl: "https://sender.example/callbacks",
     npis: [],
   });
+}
+
+/**
+ * Letters that make a patient's name of its own (26^12 of them): duplicate therapy looks across every transfer
+ * for the same name, birth date and drug, so a test's patients must not meet by chance.
+ */
+export function uniqueLetters(length = 12): string {
+  return Array.from(randomBytes(length), (b) => String.fromCharCode(97 + (b % 26))).join("");
 }
 
 /** A valid request with its own requestID and rxNumber, so tests never collide with each other. */

@@ -51,9 +51,9 @@ export async function confirmInOneStatement(
       const chain = await ownedChainOf(client);
       if (!chain) return "long-way";
       const record = auditRecordRow(confirmationAudit(row.id, policy), chain);
+      // Object.assign, not spread: see lib/db/compiled-statement.ts.
       const statement = storeAndConfirmInOne(
-        {
-          ...row,
+        Object.assign({}, row, auditRecordArgs(record), {
           npi: request.receivingPharmacy.npi,
           storeId: policy.store_id,
           version: policy.version,
@@ -73,8 +73,7 @@ export async function confirmInOneStatement(
           confirmedResponse: confirmedJson,
           confirmedResponseId: confirmed.metadata.responseID,
           decidedAt: now,
-          ...auditRecordArgs(record),
-        },
+        }),
         key ? keyArgs(key) : null,
       );
       const { rows } = await client.query<{ v: Verdict; id: string | null; confirmed: boolean }>(

@@ -100,23 +100,21 @@ function confirmInOne(a: ConfirmInOneArgs, keyed: ((k: KeyArgs) => ReturnType<ty
             ELSE 'confirm' END`.as("v"),
         ),
       )
-      .with("answer", (db) => db.selectNoFrom(sql<unknown>`${a.confirmedResponse}::jsonb`.as("confirmed")))
       .with("stored", (db) =>
         db
           .insertInto("transfers")
-          .columns([...TRANSFER_COLUMNS, "decided_at", "outcome", "immediate_miss"])
+          .columns([...TRANSFER_COLUMNS, "decided_at", "immediate_miss"])
           .expression((eb) =>
             eb
-              .selectFrom(["valid_key", "verdict", "answer"])
+              .selectFrom(["valid_key", "verdict"])
               .select(
                 [
                   ...transferSource(a, {
                     status: sql`CASE WHEN verdict.v = 'confirm' THEN 'CONFIRMED' ELSE 'RECEIVED' END::"TransferStatus"`,
-                    response: sql`CASE WHEN verdict.v = 'confirm' THEN answer.confirmed ELSE ${a.response}::jsonb END`,
+                    response: sql`CASE WHEN verdict.v = 'confirm' THEN ${a.confirmedResponse}::jsonb ELSE ${a.response}::jsonb END`,
                     response_id: sql`CASE WHEN verdict.v = 'confirm' THEN ${a.confirmedResponseId}::text ELSE ${a.response_id}::text END`,
                   }),
                   sql`CASE WHEN verdict.v = 'confirm' THEN ${a.decidedAt}::timestamptz END`,
-                  sql`CASE WHEN verdict.v = 'confirm' THEN answer.confirmed END`,
                   sql`CASE verdict.v WHEN 'miss' THEN ${a.ownMiss}::text WHEN 'rejected' THEN ${a.rejectedMiss}::text WHEN 'duplicate' THEN ${a.duplicateMiss}::text END`,
                 ].map((v, i) => v.as(`c${i}`)),
               )
@@ -158,5 +156,5 @@ const unkeyedShape = compiledStatement((a: ConfirmInOneArgs) => confirmInOne(a, 
 
 /** The statement (see the top): with `key`, nothing is stored unless the key is still as intake found it. */
 export function storeAndConfirmInOne(a: ConfirmInOneArgs, key: KeyArgs | null) {
-  return key ? keyedShape({ ...a, ...key }) : unkeyedShape(a);
+  return key ? keyedShape(Object.assign({}, a, key)) : unkeyedShape(a);
 }

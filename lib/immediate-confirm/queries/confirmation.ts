@@ -71,7 +71,6 @@ const confirmShape = compiledStatement((a: ConfirmArgs) =>
           decided_at: a.decidedAt,
           response: sql`${a.response}::jsonb`,
           response_id: a.responseId,
-          outcome: sql`${a.response}::jsonb`,
         })
         .where("id", "=", a.transferId)
         .returning("id"),
@@ -81,7 +80,7 @@ const confirmShape = compiledStatement((a: ConfirmArgs) =>
 );
 
 function withAudit(args: Omit<ConfirmArgs, `audit_${string}`>, audit: AuditRecordRow): ConfirmArgs {
-  return { ...args, ...auditRecordArgs(audit) };
+  return Object.assign({}, args, auditRecordArgs(audit));
 }
 
 /**

@@ -60,12 +60,12 @@ export function signalsOf(a: SignalArgs) {
         .where("h.partner_id", "=", a.partner_id)
         .where("h.sending_npi", "=", a.sending_npi)
         .where("h.rx_number", "=", a.rx_number)
-        .where("h.status", "=", "REJECTED"),
+        .where("h.status", "=", sql.lit("REJECTED" as const)),
     ).as("rejected"),
     exists(
       selectFrom("transfers as h")
         .select(sql.lit(1).as("one"))
-        .where("h.status", "in", ["RECEIVED", "CONFIRMED"])
+        .where("h.status", "in", [sql.lit("RECEIVED" as const), sql.lit("CONFIRMED" as const)])
         .where(
           "h.patient_name_key",
           "=",
@@ -126,22 +126,19 @@ function judge(a: JudgeArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValid
           ).as("confirm"),
         ),
       )
-      // The CONFIRMED answer once, as the response and the outcome (a parameter named twice is sent twice).
-      .with("answer", (db) => db.selectNoFrom(sql<unknown>`${a.confirmedResponse}::jsonb`.as("confirmed")))
       .with("stored", (db) =>
         db
           .insertInto("transfers")
-          .columns([...TRANSFER_COLUMNS, "decided_at", "outcome"])
+          .columns([...TRANSFER_COLUMNS, "decided_at"])
           .expression((eb) =>
-            eb.selectFrom(["valid_key", "decision", "answer"]).select(
+            eb.selectFrom(["valid_key", "decision"]).select(
               [
                 ...transferSource(a, {
                   status: sql`CASE WHEN ${confirm} THEN 'CONFIRMED' ELSE 'RECEIVED' END::"TransferStatus"`,
-                  response: sql`CASE WHEN ${confirm} THEN answer.confirmed ELSE ${a.response}::jsonb END`,
+                  response: sql`CASE WHEN ${confirm} THEN ${a.confirmedResponse}::jsonb ELSE ${a.response}::jsonb END`,
                   response_id: sql`CASE WHEN ${confirm} THEN ${a.confirmedResponseId}::text ELSE ${a.response_id}::text END`,
                 }),
                 sql`CASE WHEN ${confirm} THEN ${a.decidedAt}::timestamptz END`,
-                sql`CASE WHEN ${confirm} THEN answer.confirmed END`,
               ].map((v, i) => v.as(`c${i}`)),
             ),
           )
@@ -191,5 +188,5 @@ const judgeUnkeyed = compiledStatement((a: JudgeArgs) => judge(a, null));
 
 /** Statement 1 (see the top): with `key`, nothing is stored unless the key is still as intake found it. */
 export function storeAndJudge(a: JudgeArgs, key: KeyArgs | null) {
-  return key ? judgeKeyed({ ...a, ...key }) : judgeUnkeyed(a);
+  return key ? judgeKeyed(Object.assign({}, a, key)) : judgeUnkeyed(a);
 }

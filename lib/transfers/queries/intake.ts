@@ -121,7 +121,7 @@ const insertKeyChecked = compiledStatement((args: TransferInsert & KeyArgs) =>
  * partner, same NPIs), and marks the key used at most once a minute. No row: nothing stored.
  */
 export function insertTransferWithKeyCheck(row: TransferInsert, key: KnownApiKey) {
-  return insertKeyChecked({ ...row, ...keyArgs(key) });
+  return insertKeyChecked(Object.assign({}, row, keyArgs(key)));
 }
 
 /** A known key's values as a statement shape takes them. */

@@ -17,6 +17,7 @@ import {
   decideTransfer,
   ownCallbackDatabase,
   startWorkerProcess,
+  runnableJobs,
   waitUntil,
   type WorkerProcess,
 } from "./callbacks-fixtures";
@@ -54,12 +55,6 @@ async function triggerRuns(): Promise<number> {
   const rows = await db().$queryRawUnsafe<{ n: number }[]>(
     `SELECT (CASE WHEN is_called THEN last_value ELSE 0 END)::int AS n FROM test_fault_count`,
   );
-  return rows[0]?.n ?? 0;
-}
-
-async function runnableJobs(key: string): Promise<number> {
-  const rows = await db().$queryRaw<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ${key} AND attempts < max_attempts`;
   return rows[0]?.n ?? 0;
 }
 

@@ -171,6 +171,20 @@ describe("a gathered drain whose one partner's record keeps failing (in this pro
     expect(await runnableJobs(a.callbackId)).toBe(1);
   });
 
+  it("an answer recorded in a Prisma transaction (410 Gone) whose connection is dropped is recorded again", async () => {
+    own.receiver.script("/gone", [{ status: 410 }]);
+    const partner = await createCallbackPartner(`${own.receiver.baseUrl}/gone`);
+    const decided = await decideTransfer({ partner, decision: "CONFIRMED" });
+    await armFault({ table: "callbacks", when: "UPDATE", condition: "NEW.status = 'GONE'", fault: "terminate" });
+
+    const { outcomes, failed } = await drainCallbacks({ callbackIds: [decided.callbackId], batchSize: 32 });
+    expect(await triggerRuns()).toBe(2);
+    expect(failed.size).toBe(0);
+    expect(outcomes.get(decided.callbackId)).toBe("gone");
+    expect((await callbackRow(decided.callbackId)).status).toBe("GONE");
+    expect(own.receiver.requests("/gone")).toHaveLength(1);
+  });
+
   it("one delivery at a time (batch size 1): a claim that meets a serialization failure is made again", async () => {
     const partner = await createCallbackPartner(`${own.receiver.baseUrl}/single`);
     const decided = await decideTransfer({ partner, decision: "CONFIRMED" });

@@ -17,6 +17,7 @@ import {
 } from "@/lib/callbacks/queries/claim-attempt";
 import { execInPrismaTx, inPrismaTx } from "@/lib/db/kysely";
 import { poolQuery } from "@/lib/db/pool-query";
+import { retryTransient } from "@/lib/db/retry-transient";
 import { db } from "@/lib/db/prisma";
 import { env } from "@/lib/env";
 import { scheduleDelivery } from "@/lib/callbacks/job-queue";
@@ -132,8 +133,16 @@ async function claimDueAttempt(callbackId: string): Promise<Claim | "claimed-els
   return claimOf({ ...row, claimed: row.claimed }, now);
 }
 
-// Statements are few on purpose: a delivery's bookkeeping, not the POST, is what limits callbacks per second.
+/**
+ * Claims the callback's next attempt, or says why not. Run again after a transient database error: each
+ * path is one statement or one transaction.
+ */
 export async function claimAttempt(callbackId: string, manual: boolean): Promise<Claim | DeliveryOutcome> {
+  return retryTransient(() => claimAttemptOnce(callbackId, manual), { what: "callback claim" });
+}
+
+// Statements are few on purpose: a delivery's bookkeeping, not the POST, is what limits callbacks per second.
+async function claimAttemptOnce(callbackId: string, manual: boolean): Promise<Claim | DeliveryOutcome> {
   if (!manual) {
     const fast = await claimDueAttempt(callbackId);
     if (fast !== undefined) return fast;

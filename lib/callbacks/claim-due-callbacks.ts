@@ -9,6 +9,7 @@
 // statement holds are skipped, never waited for, and callbacks whose jobs a worker has already fetched are
 // left to those jobs.
 import { poolQuery } from "@/lib/db/pool-query";
+import { retryTransient } from "@/lib/db/retry-transient";
 import { attemptLeaseMs, claimOf, EARLY_TOLERANCE_MS, type Claim } from "@/lib/callbacks/claim-callback-attempt";
 import { claimDueCallbacksStatement } from "@/lib/callbacks/queries/claim-due-callbacks";
 
@@ -26,16 +27,15 @@ export async function claimDueCallbacks(opts: ClaimDueCallbacksOptions): Promise
   const lease = new Date(now.getTime() + attemptLeaseMs());
   const interruptedBefore = new Date(now.getTime() - attemptLeaseMs());
   // On the pool, without Prisma's per-statement cost; not prepared: a generic plan of its array and LIMIT
-  // parameters is not what each batch needs.
-  const rows = await poolQuery(
-    claimDueCallbacksStatement({
-      callbackIds,
-      othersLimit: Math.max(0, opts.limit - callbackIds.length),
-      earlyToleranceMs: EARLY_TOLERANCE_MS,
-      now,
-      lease,
-      interruptedBefore,
-    }),
-  );
+  // parameters is not what each batch needs. One statement: a transient error left nothing claimed.
+  const statement = claimDueCallbacksStatement({
+    callbackIds,
+    othersLimit: Math.max(0, opts.limit - callbackIds.length),
+    earlyToleranceMs: EARLY_TOLERANCE_MS,
+    now,
+    lease,
+    interruptedBefore,
+  });
+  const rows = await retryTransient(() => poolQuery(statement), { what: "callback batch claim" });
   return rows.map(({ moved: _moved, ...row }) => claimOf(row, now));
 }

@@ -12,6 +12,7 @@
 import { openSecret, secretOwner } from "@/lib/crypto/secret-box";
 import { execInPrismaTx, inPrismaTx } from "@/lib/db/kysely";
 import { db } from "@/lib/db/prisma";
+import { retryTransient } from "@/lib/db/retry-transient";
 import { env } from "@/lib/env";
 import { errorFields, log } from "@/lib/log";
 import { observeCallbackAttempt } from "@/lib/ops/metrics";
@@ -106,13 +107,17 @@ async function setTransferCallbackStatus(tx: Tx, transferId: string, status: Sta
 
 /**
  * Records an attempt's answer and decides what comes next (a failure's retry, deadline, 410, the sender's
- * refusal and so on).
+ * refusal and so on). Run again after a transient database error (one transaction).
  */
 export async function recordOutcome(claim: Claim, result: AttemptResult, manual: boolean): Promise<DeliveryOutcome> {
   if (isSuccess(result)) {
     await recordCallbackSuccesses({ successes: [{ claim, result }] });
     return "delivered";
   }
+  return retryTransient(() => recordAnswer(claim, result, manual), { what: "callback answer" });
+}
+
+async function recordAnswer(claim: Claim, result: AttemptResult, manual: boolean): Promise<DeliveryOutcome> {
   const callbackId = claim.callback.id;
   return db().$transaction(async (tx) => {
     const current = await lockCallback(tx, callbackId);

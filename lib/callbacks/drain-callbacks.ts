@@ -36,12 +36,28 @@ export type DrainCallbacksOptions = {
   signal?: AbortSignal;
 };
 
+export type DrainOutcomes = {
+  /** Each callback sent or looked at, its outcome, by id (the jobs' own among them). */
+  outcomes: Map<string, DeliveryOutcome>;
+  /** The callbacks whose claim or record met database trouble that outlasted its retries, with the error. */
+  failed: Map<string, unknown>;
+};
+
 type Sent = { claim: Claim; result: AttemptResult };
 
-/** Each sent callback's outcome, by id (the jobs' own among them). Throws only on database trouble. */
-export async function drainCallbacks(opts: DrainCallbacksOptions): Promise<Map<string, DeliveryOutcome>> {
-  const single = (id: string) => deliverCallback(id, { signal: opts.signal }).then((outcome) => [id, outcome] as const);
-  if (opts.batchSize <= 1) return new Map(await Promise.all(opts.callbackIds.map(single)));
+/**
+ * Sends the jobs' callbacks and their partners' due ones. Each step runs again after a transient database
+ * error (retryTransient); trouble that outlasts that fails only the callbacks of the step it stopped, and
+ * throws only when the claim of them all could not be made.
+ */
+export async function drainCallbacks(opts: DrainCallbacksOptions): Promise<DrainOutcomes> {
+  const drained: DrainOutcomes = { outcomes: new Map(), failed: new Map() };
+  const single = (id: string) =>
+    settle(drained, [id], async () => [await deliverCallback(id, { signal: opts.signal })]);
+  if (opts.batchSize <= 1) {
+    await Promise.all(opts.callbackIds.map(single));
+    return drained;
+  }
   const claims = await claimDueCallbacks({
     callbackIds: opts.callbackIds,
     // Each job brings up to a batch: gathered jobs keep the POSTs in flight they would have had apart.
@@ -49,27 +65,20 @@ export async function drainCallbacks(opts: DrainCallbacksOptions): Promise<Map<s
   });
   observeCallbackBatch(claims.length);
   const claimed = new Set(claims.map((c) => c.callback.id));
-  const unclaimed = Promise.all(opts.callbackIds.filter((id) => !claimed.has(id)).map(single));
   // Each partner's part is sent and recorded on its own, so one partner's slow endpoint holds back no other's
   // bookkeeping (a job's callbacks are one partner's; gathered jobs may be several partners').
   const byPartner = new Map<string, Claim[]>();
   for (const claim of claims)
     byPartner.set(claim.callback.partner_id, [...(byPartner.get(claim.callback.partner_id) ?? []), claim]);
-  const recorded = await Promise.allSettled([
-    ...[...byPartner.values()].map((mine) => sendAndRecord(mine, opts.signal)),
-    unclaimed,
+  await Promise.all([
+    ...[...byPartner.values()].map((mine) => sendAndRecord(mine, drained, opts.signal)),
+    ...opts.callbackIds.filter((id) => !claimed.has(id)).map(single),
   ]);
-  const outcomes = new Map<string, DeliveryOutcome>();
-  for (const r of recorded)
-    if (r.status === "fulfilled") for (const [id, outcome] of r.value) outcomes.set(id, outcome);
-  // Database trouble: graphile-worker retries the jobs; the other claims' jobs wake at their leases' end.
-  const failed = recorded.find((r) => r.status === "rejected");
-  if (failed) throw failed.reason;
-  return outcomes;
+  return drained;
 }
 
 /** One partner's claims: sent at once, the successes recorded in one statement, the ordinary failures in one transaction. */
-async function sendAndRecord(claims: Claim[], signal?: AbortSignal): Promise<[string, DeliveryOutcome][]> {
+async function sendAndRecord(claims: Claim[], drained: DrainOutcomes, signal?: AbortSignal): Promise<void> {
   // One partner, one URL, one instant: its secrets are opened and its URL resolved and checked once.
   const shared = batchShared(claims[0]!.callback.partner_id, claims[0]!.partner);
   const sent: Sent[] = await Promise.all(
@@ -77,24 +86,39 @@ async function sendAndRecord(claims: Claim[], signal?: AbortSignal): Promise<[st
   );
   const successes = sent.filter((s) => isSuccess(s.result));
   const failures = sent.filter((s) => isOrdinaryFailure(s.result));
-  const recorded = await Promise.allSettled([
-    recordCallbackSuccesses({ successes }).then(() => successes.map((s) => ({ ...s, outcome: "delivered" as const }))),
-    recordCallbackFailures(failures).then((outcomes) =>
-      failures.map((s) => ({ ...s, outcome: outcomes.get(s.claim.callback.id)! })),
-    ),
+  const recorded = (part: Sent[], write: () => Promise<DeliveryOutcome[]>) =>
+    settle(
+      drained,
+      part.map((s) => s.claim.callback.id),
+      async () => {
+        const outcomes = await write();
+        part.forEach((s, i) => reportAttempt(s.claim, s.result, false, outcomes[i]!));
+        return outcomes;
+      },
+    );
+  await Promise.all([
+    recorded(successes, () => recordCallbackSuccesses({ successes }).then(() => successes.map(() => "delivered"))),
+    recorded(failures, async () => {
+      const outcomes = await recordCallbackFailures(failures);
+      return failures.map((s) => outcomes.get(s.claim.callback.id)!);
+    }),
     ...sent
       .filter((s) => !isSuccess(s.result) && !isOrdinaryFailure(s.result))
-      .map(async (s) => [{ ...s, outcome: await recordOutcome(s.claim, s.result, false) }]),
+      .map((s) => recorded([s], async () => [await recordOutcome(s.claim, s.result, false)])),
   ]);
-  const outcomes: [string, DeliveryOutcome][] = [];
-  for (const r of recorded) {
-    if (r.status === "rejected") continue;
-    for (const { claim, result, outcome } of r.value) {
-      reportAttempt(claim, result, false, outcome);
-      outcomes.push([claim.callback.id, outcome]);
-    }
+}
+
+/**
+ * Files the outcomes `work` gives for `ids` (in order), or its error against each of them alone: another
+ * partner's batch, or another job's callback, is not failed with them. Such a callback, when claimed, is
+ * sent again by its job at its lease's end (claim-due-callbacks.ts).
+ */
+async function settle(drained: DrainOutcomes, ids: string[], work: () => Promise<DeliveryOutcome[]>): Promise<void> {
+  if (ids.length === 0) return;
+  try {
+    const outcomes = await work();
+    ids.forEach((id, i) => drained.outcomes.set(id, outcomes[i]!));
+  } catch (err) {
+    for (const id of ids) drained.failed.set(id, err);
   }
-  const failed = recorded.find((r) => r.status === "rejected");
-  if (failed) throw failed.reason;
-  return outcomes;
 }

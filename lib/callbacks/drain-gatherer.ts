@@ -34,14 +34,18 @@ export function createDrainGatherer(opts: DrainGathererOptions): DrainGatherer {
     const ids = [...new Set(group.map((w) => w.callbackId))];
     const signals = group.flatMap((w) => (w.signal ? [w.signal] : []));
     try {
-      const outcomes = await drainCallbacks({
+      const { outcomes, failed } = await drainCallbacks({
         callbackIds: ids,
         batchSize: opts.batchSize,
         signal: signals.length > 0 ? AbortSignal.any(signals) : undefined,
       });
-      for (const w of group) w.resolve(outcomes.get(w.callbackId));
+      // Only a job whose own callback met lasting database trouble fails (graphile-worker retries it).
+      for (const w of group)
+        if (failed.has(w.callbackId)) w.reject(failed.get(w.callbackId));
+        else w.resolve(outcomes.get(w.callbackId));
     } catch (err) {
-      // Database trouble: every job of the group fails and graphile-worker retries each.
+      // The claim itself met lasting database trouble: every job of the group fails and graphile-worker
+      // retries each (exp(attempts) seconds later).
       for (const w of group) w.reject(err);
     }
   };

@@ -16,6 +16,7 @@ import {
   selectRedeliveryJob,
 } from "@/lib/callbacks/queries/job-queue";
 import { execInPrismaTx } from "@/lib/db/kysely";
+import { retryTransient } from "@/lib/db/retry-transient";
 
 export { DELIVER_TASK } from "@/lib/callbacks/queries/job-queue";
 export const RECONCILE_TASK = "reconcile-callbacks";
@@ -76,19 +77,8 @@ export async function cancelScheduledDelivery(tx: Tx, callbackId: string): Promi
 export async function reconcileCallbackJobs(): Promise<number> {
   // Several passes can run at once (every worker's start and crontab, on every instance). Each takes the
   // job-key locks in callback-id order (the sort runs before add_job is called), so two passes cannot hold
-  // each other's locks; a deadlock with a job being worked on is still possible and is simply retried.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await queueStrandedCallbacks();
-    } catch (err) {
-      if (attempt >= 3 || !isDeadlock(err)) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
-    }
-  }
-}
-
-function isDeadlock(err: unknown): boolean {
-  return err instanceof Error && /\b40P01\b|deadlock detected/.test(err.message);
+  // each other's locks; a deadlock with a job being worked on is still possible and is simply run again.
+  return retryTransient(queueStrandedCallbacks, { what: "callback reconcile" });
 }
 
 async function queueStrandedCallbacks(): Promise<number> {

@@ -22,6 +22,7 @@ import {
   type FailureValues,
 } from "@/lib/callbacks/queries/record-failures";
 import { poolTransaction } from "@/lib/db/pool-transaction";
+import { retryTransient } from "@/lib/db/retry-transient";
 import { env } from "@/lib/env";
 
 export type CallbackFailure = { claim: Claim; result: AttemptResult };
@@ -31,10 +32,17 @@ export function isOrdinaryFailure(result: AttemptResult): boolean {
   return !isSuccess(result) && !result.interrupted && result.statusCode !== 410 && !isRefusedBySender(result);
 }
 
-/** Each failure's outcome, by callback id. Throws on database trouble (nothing is then written). */
+/**
+ * Each failure's outcome, by callback id. Run again after a transient database error; throws on lasting
+ * trouble (nothing is then written).
+ */
 export async function recordCallbackFailures(failures: CallbackFailure[]): Promise<Map<string, DeliveryOutcome>> {
+  if (failures.length === 0) return new Map();
+  return retryTransient(() => recordFailuresOnce(failures), { what: "callback failures" });
+}
+
+async function recordFailuresOnce(failures: CallbackFailure[]): Promise<Map<string, DeliveryOutcome>> {
   const outcomes = new Map<string, DeliveryOutcome>();
-  if (failures.length === 0) return outcomes;
   const ids = failures.map((f) => f.claim.callback.id);
   return poolTransaction(async (tx) => {
     const current = await tx.query(lockFailedCallbacksStatement({ ids }));

@@ -5,6 +5,7 @@
 // set (an unconditional write would lock the partner's row, and concurrent deliveries to that partner
 // would queue on it).
 import { poolQuery } from "@/lib/db/pool-query";
+import { retryTransient } from "@/lib/db/retry-transient";
 import { recordSuccessesStatement } from "@/lib/callbacks/queries/record-successes";
 import type { Claim } from "@/lib/callbacks/claim-callback-attempt";
 import type { AttemptResult } from "@/lib/callbacks/post-callback";
@@ -25,8 +26,18 @@ export async function recordCallbackSuccesses(opts: RecordCallbackSuccessesOptio
   const excerpts = successes.map((s) => s.result.excerpt);
   const partnerIds = [...new Set(successes.map((s) => s.claim.callback.partner_id))];
   const now = new Date();
-  // On the pool, without Prisma's per-statement cost (lib/db/pool-query.ts).
-  await poolQuery(
-    recordSuccessesStatement({ ids, attempts, codes, errors, latencies, types, excerpts, partnerIds, now }),
-  );
+  // On the pool, without Prisma's per-statement cost (lib/db/pool-query.ts). Run again after a transient
+  // error: the POSTs went out, and an unrecorded success would be sent again once its lease ran out.
+  const statement = recordSuccessesStatement({
+    ids,
+    attempts,
+    codes,
+    errors,
+    latencies,
+    types,
+    excerpts,
+    partnerIds,
+    now,
+  });
+  await retryTransient(() => poolQuery(statement), { what: "callback successes" });
 }

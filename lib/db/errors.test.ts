@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { causeChain, isDatabaseUnavailable, isUniqueViolation } from "./errors";
+import { causeChain, isDatabaseUnavailable, isTransientDatabaseError, isUniqueViolation } from "./errors";
 
 describe("database error classification", () => {
   it("finds an unreachable database under Prisma's wrapping, by code or by message", () => {
@@ -20,6 +20,23 @@ describe("database error classification", () => {
     );
     expect(isUniqueViolation(Object.assign(new Error("adapter"), { meta: { code: "23505" } }))).toBe(true);
     expect(isUniqueViolation(Object.assign(new Error("refused"), { code: "ECONNREFUSED" }))).toBe(false);
+  });
+
+  it("finds a transient failure as the driver reports it and as Prisma's adapter wraps it", () => {
+    const pgError = (code: string) => Object.assign(new Error(`pg ${code}`), { code });
+    for (const code of ["40001", "40P01", "55P03", "57014", "57P01"])
+      expect(isTransientDatabaseError(pgError(code))).toBe(true);
+    // Prisma's raw-query error keeps the adapter's mapped error under meta, with the original SQLSTATE or a kind.
+    const wrapped = (cause: object) =>
+      Object.assign(new Error("raw query failed"), { code: "P2010", meta: { driverAdapterError: { cause } } });
+    expect(isTransientDatabaseError(wrapped({ kind: "TransactionWriteConflict", originalCode: "40P01" }))).toBe(true);
+    expect(isTransientDatabaseError(wrapped({ kind: "postgres", code: "55P03", originalCode: "55P03" }))).toBe(true);
+    expect(isTransientDatabaseError(wrapped({ kind: "ConnectionClosed" }))).toBe(true);
+    expect(isTransientDatabaseError(new Error("Connection terminated unexpectedly"))).toBe(true);
+    // A rule the data breaks fails again when run again.
+    expect(isTransientDatabaseError(pgError("23505"))).toBe(false);
+    expect(isTransientDatabaseError(wrapped({ kind: "postgres", code: "23503", originalCode: "23503" }))).toBe(false);
+    expect(isTransientDatabaseError(new Error("callback names a partner that does not exist"))).toBe(false);
   });
 
   it("walks a cause chain that loops back on itself once per error", () => {

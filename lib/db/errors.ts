@@ -52,6 +52,27 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
+// serialization_failure, deadlock_detected, lock_not_available (lock_timeout, NOWAIT), query_canceled
+// (statement_timeout): the statement or transaction was rolled back and may well succeed when run again.
+const TRANSIENT_CODES = new Set(["40001", "40P01", "55P03", "57014"]);
+// The driver adapter's names for some of them (Prisma reports a raw query's error under these kinds).
+const TRANSIENT_KINDS = new Set(["TransactionWriteConflict", "ConnectionClosed", "SocketTimeout"]);
+
+/**
+ * A failure that running the same statement or transaction again soon may not meet: the database briefly
+ * away or its connection dropped (isDatabaseUnavailable), a serialization failure, a deadlock, a lock or
+ * statement timeout. Only for work that is rolled back whole when it fails.
+ */
+export function isTransientDatabaseError(err: unknown): boolean {
+  if (isDatabaseUnavailable(err)) return true;
+  for (const e of causeChain(err)) {
+    for (const code of [e.code, e.originalCode]) if (typeof code === "string" && TRANSIENT_CODES.has(code)) return true;
+    const kind = (e as { kind?: unknown }).kind;
+    if (typeof kind === "string" && TRANSIENT_KINDS.has(kind)) return true;
+  }
+  return false;
+}
+
 /**
  * PostgreSQL's unique_violation, as Prisma reports it (P2002 from a model query; P2010 from a raw query, with
  * the driver adapter's error under meta) or as the driver does (23505).

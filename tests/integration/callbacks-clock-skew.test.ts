@@ -54,7 +54,7 @@ describe("a decision's callback, decided on a clock ahead of the database's", ()
     const partner = await createCallbackPartner(`${own.receiver.baseUrl}/skew-batch`);
     const decided = await approveWithClockAhead(partner);
 
-    const outcomes = await drainCallbacks({ callbackIds: [decided.callbackId], batchSize: 32 });
+    const { outcomes } = await drainCallbacks({ callbackIds: [decided.callbackId], batchSize: 32 });
     expect(outcomes.get(decided.callbackId)).toBe("delivered");
     expect(own.receiver.requests("/skew-batch")).toHaveLength(1);
     // Nothing left to wake it later: the success removed its job.

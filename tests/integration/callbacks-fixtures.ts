@@ -137,6 +137,13 @@ export async function waitUntil<T>(
   }
 }
 
+/** The callback's automatic jobs that may still run (graphile-worker keys them by the callback's id). */
+export async function runnableJobs(callbackId: string): Promise<number> {
+  const rows = await db().$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ${callbackId} AND attempts < max_attempts`;
+  return rows[0]?.n ?? 0;
+}
+
 export function callbackRow(callbackId: string) {
   return db().callback.findUniqueOrThrow({
     where: { id: callbackId },

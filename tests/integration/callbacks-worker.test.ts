@@ -24,6 +24,7 @@ import {
   createCallbackPartner,
   decideTransfer,
   startWorkerProcess,
+  runnableJobs,
   waitUntil,
   type WorkerProcess,
 } from "./callbacks-fixtures";
@@ -47,12 +48,6 @@ async function useFreshDatabase(): Promise<string> {
   await disconnectDb();
   setEnv({ DATABASE_URL: url });
   return url;
-}
-
-async function runnableJobs(key: string): Promise<number> {
-  const rows = await db().$queryRaw<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ${key} AND attempts < max_attempts`;
-  return rows[0]?.n ?? 0;
 }
 
 const settled = (callbackId: string) => async () => {

@@ -30,20 +30,30 @@ export function poolStatement(statement: Prisma.Sql | Statement<unknown>): PoolS
   return { text: statement.text, values: statement.values };
 }
 
-/**
- * One parameterised statement; a Kysely one returns its typed rows. `preparedAs` names a statement whose text
- * never changes: each connection then parses and plans it once and afterwards only binds values, which the
- * per-request statements (the intake's insert, its rate-limit lease) would otherwise pay for every time in
- * PostgreSQL's CPU, on the same cores as the server.
- */
-export async function poolQuery<R>(statement: Statement<R>, preparedAs?: string): Promise<R[]>;
-export async function poolQuery<T extends pg.QueryResultRow>(statement: Prisma.Sql, preparedAs?: string): Promise<T[]>;
-export async function poolQuery(statement: Prisma.Sql | Statement<unknown>, preparedAs?: string): Promise<unknown[]> {
+/** How poolQuery sends a statement. */
+export type PoolQueryOptions = {
+  /**
+   * For a statement whose text never changes (a compiledStatement, lib/db/compiled-statement.ts): each
+   * connection then parses and plans it once and afterwards only binds values, which the per-request statements
+   * (the intake's insert, its rate-limit lease) would otherwise pay for every time in PostgreSQL's CPU, on the
+   * same cores as the server. Named by its text, as a pool transaction's statements are (preparedStatement).
+   */
+  prepared?: boolean;
+};
+
+/** One parameterised statement; a Kysely one returns its typed rows. */
+export async function poolQuery<R>(statement: Statement<R>, options?: PoolQueryOptions): Promise<R[]>;
+export async function poolQuery<T extends pg.QueryResultRow>(
+  statement: Prisma.Sql,
+  options?: PoolQueryOptions,
+): Promise<T[]>;
+export async function poolQuery(
+  statement: Prisma.Sql | Statement<unknown>,
+  options?: PoolQueryOptions,
+): Promise<unknown[]> {
+  if (options?.prepared) return (await dbPool().query(preparedStatement(statement))).rows;
   const { text, values } = poolStatement(statement);
-  const { rows } = preparedAs
-    ? await dbPool().query({ name: preparedAs, text, values })
-    : await dbPool().query(text, values);
-  return rows;
+  return (await dbPool().query(text, values)).rows;
 }
 
 /** A prepared statement's name, from its text: the same text gets the same name on every connection. */

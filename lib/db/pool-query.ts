@@ -88,9 +88,11 @@ export function isStatementError(err: unknown): boolean {
 /**
  * What to hand client.release() after `err`: nothing (the connection goes back to the pool) when PostgreSQL
  * refused a statement and the session is outside any transaction, or back outside after a ROLLBACK; the error
- * (the pool closes the connection) otherwise. The status read is the one of the session's last ReadyForQuery.
+ * (the pool closes the connection) otherwise. The transaction status is the session's last ReadyForQuery's,
+ * which pg reads after the statement's error: a failed statement that opened the transaction itself (BEGIN in
+ * the same simple-query text) would still read as idle. The work here sends no such text.
  */
-export async function releaseErrorFor(client: pg.PoolClient, err: unknown): Promise<Error | undefined> {
+async function releaseErrorFor(client: pg.PoolClient, err: unknown): Promise<Error | undefined> {
   const broken = err instanceof Error ? err : new Error(String(err));
   if (!isStatementError(err)) return broken;
   if (client.getTransactionStatus() === "I") return undefined;

@@ -10,7 +10,7 @@
 // stays on Prisma. Errors are plain pg errors, which lib/db/errors.ts recognises as well.
 import { createHash } from "node:crypto";
 import type { Compilable, CompiledQuery } from "kysely";
-import type pg from "pg";
+import pg from "pg";
 import type { Prisma } from "@/generated/prisma/client";
 import { dbPool } from "@/lib/db/prisma";
 
@@ -30,20 +30,30 @@ export function poolStatement(statement: Prisma.Sql | Statement<unknown>): PoolS
   return { text: statement.text, values: statement.values };
 }
 
-/**
- * One parameterised statement; a Kysely one returns its typed rows. `preparedAs` names a statement whose text
- * never changes: each connection then parses and plans it once and afterwards only binds values, which the
- * per-request statements (the intake's insert, its rate-limit lease) would otherwise pay for every time in
- * PostgreSQL's CPU, on the same cores as the server.
- */
-export async function poolQuery<R>(statement: Statement<R>, preparedAs?: string): Promise<R[]>;
-export async function poolQuery<T extends pg.QueryResultRow>(statement: Prisma.Sql, preparedAs?: string): Promise<T[]>;
-export async function poolQuery(statement: Prisma.Sql | Statement<unknown>, preparedAs?: string): Promise<unknown[]> {
+/** How poolQuery sends a statement. */
+export type PoolQueryOptions = {
+  /**
+   * For a statement whose text never changes (a compiledStatement, lib/db/compiled-statement.ts): each
+   * connection then parses and plans it once and afterwards only binds values, which the per-request statements
+   * (the intake's insert, its rate-limit lease) would otherwise pay for every time in PostgreSQL's CPU, on the
+   * same cores as the server. Named by its text, as a pool transaction's statements are (preparedStatement).
+   */
+  prepared?: boolean;
+};
+
+/** One parameterised statement; a Kysely one returns its typed rows. */
+export async function poolQuery<R>(statement: Statement<R>, options?: PoolQueryOptions): Promise<R[]>;
+export async function poolQuery<T extends pg.QueryResultRow>(
+  statement: Prisma.Sql,
+  options?: PoolQueryOptions,
+): Promise<T[]>;
+export async function poolQuery(
+  statement: Prisma.Sql | Statement<unknown>,
+  options?: PoolQueryOptions,
+): Promise<unknown[]> {
+  if (options?.prepared) return (await dbPool().query(preparedStatement(statement))).rows;
   const { text, values } = poolStatement(statement);
-  const { rows } = preparedAs
-    ? await dbPool().query({ name: preparedAs, text, values })
-    : await dbPool().query(text, values);
-  return rows;
+  return (await dbPool().query(text, values)).rows;
 }
 
 /** A prepared statement's name, from its text: the same text gets the same name on every connection. */
@@ -60,19 +70,53 @@ export function preparedStatement(statement: Prisma.Sql | Statement<unknown>): p
   return { name: statementName(text), text, values };
 }
 
+// SQLSTATEs after which the session is gone or going: connection_exception (class 08), and the server shutting
+// down or refusing (admin_shutdown, crash_shutdown, cannot_connect_now, idle_session_timeout).
+const CONNECTION_CODES = /^(08...|57P0[1-3]|57P05)$/;
+
+/**
+ * True when `err` is PostgreSQL's answer to one statement (a unique or check violation, a bad value, a lock
+ * timeout) and leaves the session as it was: the connection can serve the next statement. False for anything
+ * else, a socket's error, a FATAL one or a thrown non-database error included.
+ */
+export function isStatementError(err: unknown): boolean {
+  if (!(err instanceof pg.DatabaseError)) return false;
+  if (err.severity === "FATAL" || err.severity === "PANIC") return false;
+  return typeof err.code === "string" && !CONNECTION_CODES.test(err.code);
+}
+
+/**
+ * What to hand client.release() after `err`: nothing (the connection goes back to the pool) when PostgreSQL
+ * refused a statement and the session is outside any transaction, or back outside after a ROLLBACK; the error
+ * (the pool closes the connection) otherwise. The transaction status is the session's last ReadyForQuery's,
+ * which pg reads after the statement's error: a failed statement that opened the transaction itself (BEGIN in
+ * the same simple-query text) would still read as idle. The work here sends no such text.
+ */
+async function releaseErrorFor(client: pg.PoolClient, err: unknown): Promise<Error | undefined> {
+  const broken = err instanceof Error ? err : new Error(String(err));
+  if (!isStatementError(err)) return broken;
+  if (client.getTransactionStatus() === "I") return undefined;
+  return client.query("ROLLBACK").then(
+    () => undefined,
+    () => broken,
+  );
+}
+
 /**
  * One pooled connection for work that must stay on it (statements that rely on what the connection holds:
- * lib/audit/owned-chain.ts). Any failure drops the connection rather than return it to the pool, so nothing
- * it held outlives a state this process no longer knows.
+ * lib/audit/owned-chain.ts). A statement PostgreSQL refused (a unique violation, say) leaves the connection,
+ * and what it holds, for the next work; any other failure drops it rather than return it to the pool, so
+ * nothing it held outlives a state this process no longer knows.
  */
 export async function withPoolClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await dbPool().connect();
+  let result: T;
   try {
-    const result = await work(client);
-    client.release();
-    return result;
+    result = await work(client);
   } catch (err) {
-    client.release(err instanceof Error ? err : new Error(String(err)));
+    client.release(await releaseErrorFor(client, err));
     throw err;
   }
+  client.release();
+  return result;
 }

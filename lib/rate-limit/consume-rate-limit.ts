@@ -22,7 +22,7 @@ export function leaseSize(limit: number): number {
 async function takeLease(key: string, limit: number, windowSeconds: number): Promise<void> {
   const size = leaseSize(limit);
   // On the pool, prepared (lib/db/pool-query.ts): it runs for every lease of every busy credential.
-  const rows = await poolQuery(takeLeaseStatement({ key, windowSeconds, size }), "take_rate_limit_lease");
+  const rows = await poolQuery(takeLeaseStatement({ key, windowSeconds, size }), { prepared: true });
   const row = rows[0]!;
   const granted = Math.max(0, Math.min(size, limit - (row.count - size)));
   const windowEndsAt = row.window_start.getTime() + windowSeconds * 1000;

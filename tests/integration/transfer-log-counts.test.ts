@@ -3,6 +3,7 @@
 // triggers, and the partial hours at a period's ends from the decisions themselves. Decisions are placed
 // around the store's local midnight (and a half-hour zone's, whose midnights are not UTC hours): one a
 // millisecond before, one on it, one after, today's, and one whose transfer's schedule is filled in later.
+// And the log's schedule column, filter and sort over its three cases: no schedule, the decision's, the intake's.
 import { beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { db } from "@/lib/db/prisma";
@@ -141,5 +142,70 @@ describe("the transfer log's totals", () => {
             });
           }
     }
+  });
+});
+
+describe("the transfer log's schedule", () => {
+  it("is the decision's without its C, else the intake's, else none: shown, filtered and sorted (none last)", async () => {
+    // A quarter-hour of its own, long ago, so no other decision of the run falls in it.
+    const start = new Date("2024-03-05T07:00:00Z");
+    const at = (minutes: number) => new Date(start.getTime() + minutes * 60_000);
+    // A transfer not classified (yet): no schedule anywhere.
+    const unclassified = await decideAt({
+      at: at(1),
+      decision: "REJECTED",
+      schedule: null,
+      drug: "Atorvastatin Calcium",
+    });
+    await db().$executeRaw`UPDATE transfers SET drug_schedule = NULL WHERE id = ${unclassified}`;
+    // Known and not controlled: the intake recorded "none", shown as it is stored.
+    const notControlled = await decideAt({
+      at: at(2),
+      decision: "REJECTED",
+      schedule: null,
+      drug: "Atorvastatin Calcium",
+    });
+    // Zolpidem is C-IV at intake: the decision's C-II is the one shown.
+    const decided = await decideAt({ at: at(3), decision: "APPROVED", schedule: "CII", drug: "Zolpidem Tartrate" });
+    const intakeOnly = await decideAt({ at: at(4), decision: "REJECTED", schedule: null, drug: "Zolpidem Tartrate" });
+    const ids = [unclassified, notControlled, decided, intakeOnly];
+    const intake = await db().$queryRaw<{ id: string; s: string | null }[]>`
+      SELECT id, drug_schedule AS s FROM transfers WHERE id = ANY(${ids})`;
+    expect(Object.fromEntries(intake.map((r) => [r.id, r.s]))).toEqual({
+      [unclassified]: null,
+      [notControlled]: "none",
+      [decided]: "IV",
+      [intakeOnly]: "IV",
+    });
+
+    const log = async (raw: Record<string, string>) => {
+      const period = { from: at(0).toISOString(), to: at(15).toISOString(), outcome: "any" };
+      const page = await listDecidedTransfers(parseDecidedTransfersQuery({ ...period, ...raw }), SYSTEM_ACTOR);
+      return page.rows.map((r) => [r.referenceID, r.schedule]);
+    };
+    expect(await log({ sort: "schedule", dir: "asc" })).toEqual([
+      [decided, "II"],
+      [intakeOnly, "IV"],
+      [notControlled, "none"],
+      [unclassified, null],
+    ]);
+    expect(await log({ sort: "schedule", dir: "desc" })).toEqual([
+      [notControlled, "none"],
+      [intakeOnly, "IV"],
+      [decided, "II"],
+      [unclassified, null],
+    ]);
+    expect(await log({ sort: "decidedAt", dir: "asc" })).toEqual([
+      [unclassified, null],
+      [notControlled, "none"],
+      [decided, "II"],
+      [intakeOnly, "IV"],
+    ]);
+    expect(await log({ schedule: "II" })).toEqual([[decided, "II"]]);
+    expect(await log({ schedule: "IV" })).toEqual([[intakeOnly, "IV"]]);
+    expect(await log({ schedule: "any", sort: "decidedAt", dir: "asc" })).toEqual([
+      [decided, "II"],
+      [intakeOnly, "IV"],
+    ]);
   });
 });

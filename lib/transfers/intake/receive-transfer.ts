@@ -147,8 +147,8 @@ async function storeTransfer(
   // Straight on the client's pool, prepared once per connection (lib/db/pool-query.ts says why): its text
   // is the same for every request.
   const rows = key
-    ? await poolQuery(insertTransferWithKeyCheck(row, key), "receive_transfer_with_key_check")
-    : await poolQuery(insertTransfer(row), "receive_transfer");
+    ? await poolQuery(insertTransferWithKeyCheck(row, key), { prepared: true })
+    : await poolQuery(insertTransfer(row), { prepared: true });
   return rows.length > 0 ? response : null;
 }
 

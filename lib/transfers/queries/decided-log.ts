@@ -15,9 +15,18 @@ export type DecidedFilter = {
 
 type DecidedEb = ExpressionBuilder<DB & { d: DB["transfer_decisions"]; t: DB["transfers"] }, "d" | "t">;
 
-/** The schedule the filter and the sort use: the decision's for an approval ("CIV" → "IV"), the intake's otherwise. */
+/**
+ * The schedule the filter, the sort and the column use: the decision's for an approval ("CIV" → "IV"), the
+ * intake's otherwise, null for none. The rule is the SQL function transfer_log_schedule (migration
+ * 20261129081000_transfer_decision_hours), which the triggers keeping transfer_decision_hours need in SQL, so
+ * the rows and their hourly counts group by one definition; it answers '' for none, the counts' key, and
+ * PostgreSQL inlines it, so the plans are those of the expression written out.
+ */
 function scheduleOf(eb: DecidedEb) {
-  return eb.fn.coalesce(eb.fn<string | null>("substr", ["d.drug_schedule", sql.lit(2)]), "t.drug_schedule");
+  return eb.fn<string | null>("nullif", [
+    eb.fn<string>("transfer_log_schedule", ["d.drug_schedule", "t.drug_schedule"]),
+    sql.lit(""),
+  ]);
 }
 
 function decisionOf(outcome: "approved" | "rejected") {

@@ -11,7 +11,7 @@
 // rows in the same order as the OR.
 import { sql } from "kysely";
 import { sqlDb } from "@/lib/db/kysely";
-import type { QueueSearch, QueueStatus } from "@/lib/transfers/queue";
+import type { QueueStatus } from "@/lib/transfers/queue";
 import type { Condition, QueueEb } from "./queue";
 
 type Direction = "asc" | "desc";
@@ -23,10 +23,14 @@ type Direction = "asc" | "desc";
  */
 export const NAMES_PER_PREFIX = 32;
 
-type NameSearch = Extract<QueueSearch, { kind: "nameOrRxNumber" }>;
-
+/**
+ * Its values are used only as values (never compared or computed with), since a page's statement is compiled
+ * once per shape with placeholders for them (queries/queue.ts).
+ */
 export type SearchPageIdsOptions = {
-  search: NameSearch;
+  rxNumber: string;
+  /** The name as typed and, when it differs, with its last word moved first; the first is also a drug's prefix. */
+  namePrefixes: readonly string[];
   /** The statuses of the phase read; each is its own run of the index. */
   statuses: readonly QueueStatus[];
   /** Every other condition of the page (filters, keyset) but the status and the search. */
@@ -37,9 +41,7 @@ export type SearchPageIdsOptions = {
 
 /** The ids of the first `limit` rows of the search's page (their order is the page's to give). */
 export function selectSearchPageIds(options: SearchPageIdsOptions) {
-  const { search, statuses, limit, direction } = options;
-  const namePrefixes = [search.namePrefix];
-  if (search.reversedNamePrefix !== search.namePrefix) namePrefixes.push(search.reversedNamePrefix);
+  const { rxNumber, namePrefixes, statuses, limit, direction } = options;
   const runs = statuses.flatMap((status) => [
     ...namePrefixes.flatMap((pattern) => [
       nameRuns(pattern, status, options),
@@ -60,8 +62,8 @@ export function selectSearchPageIds(options: SearchPageIdsOptions) {
         ]),
       ),
     ]),
-    walk(status, options, (eb) => eb("t.drug_search", "like", search.namePrefix)),
-    walk(status, options, (eb) => eb("t.rx_number", "=", search.rxNumber)),
+    walk(status, options, (eb) => eb("t.drug_search", "like", namePrefixes[0]!)),
+    walk(status, options, (eb) => eb("t.rx_number", "=", rxNumber)),
   ]);
   // UNION, not UNION ALL: a row can match more than one way (a name that is also a drug's prefix).
   const [first, ...rest] = runs;

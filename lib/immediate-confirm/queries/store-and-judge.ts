@@ -93,94 +93,92 @@ function judge(a: JudgeArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValid
     ? keyed(a as unknown as KeyArgs)
     : sqlDb().with("valid_key", (db) => db.selectNoFrom(sql<string>`'-'::text`.as("id")));
   const confirm = sql<boolean>`decision.confirm`;
-  return (
-    start
-      .with("locked", (db) =>
-        db.selectNoFrom(
-          sql<boolean>`pg_advisory_xact_lock_shared(hashtextextended(${a.policyLockKey}::text, 0)) IS NULL`.as(
-            "policy_locked",
-          ),
+  return start
+    .with("locked", (db) =>
+      db.selectNoFrom(
+        sql<boolean>`pg_advisory_xact_lock_shared(hashtextextended(${a.policyLockKey}::text, 0)) IS NULL`.as(
+          "policy_locked",
         ),
-      )
-      .with("policy", () => policyFacts(sqlDb()).where("s.npi", "=", a.npi))
-      .with("signals", () => signalsOf(a))
-      .with("bound", (db) =>
-        db
-          .selectFrom("immediate_confirm_counts as c")
-          .innerJoin("policy", "policy.store_id", "c.store_id")
-          .where("c.bucket_start", ">=", a.boundSince)
-          .select(sql<number>`coalesce(sum(c.n), 0)::int`.as("n")),
-      )
-      .with("decision", (db) =>
-        db.selectNoFrom(({ exists, selectFrom }) =>
-          exists(
-            selectFrom(["locked", "policy", "signals", "bound"])
-              .select(sql.lit(1).as("one"))
-              .where(sql<boolean>`${a.mayConfirm}::boolean`)
-              .where("policy.enabled", "=", true)
-              .where("policy.version", "=", sql<number>`${a.cachedVersion}::int`)
-              .where("policy.owner_name", "is not", null)
-              .where("signals.rejected", "=", false)
-              .where("signals.duplicate", "=", false)
-              .where(sql<boolean>`bound.n + ${sql.lit(CAP_MARGIN)} < policy.hourly_cap`),
-          ).as("confirm"),
-        ),
-      )
-      .with("stored", (db) =>
-        db
-          .insertInto("transfers")
-          .columns([...TRANSFER_COLUMNS, "decided_at"])
-          .expression((eb) =>
-            eb.selectFrom(["valid_key", "decision"]).select(
-              [
-                ...transferSource(a, {
-                  status: sql`CASE WHEN ${confirm} THEN 'CONFIRMED' ELSE 'RECEIVED' END::"TransferStatus"`,
-                  response: sql`CASE WHEN ${confirm} THEN ${a.confirmedResponse}::jsonb ELSE ${a.response}::jsonb END`,
-                  response_id: sql`CASE WHEN ${confirm} THEN ${a.confirmedResponseId}::text ELSE ${a.response_id}::text END`,
-                }),
-                sql`CASE WHEN ${confirm} THEN ${a.decidedAt}::timestamptz END`,
-              ].map((v, i) => v.as(`c${i}`)),
-            ),
-          )
-          .onConflict((oc) => oc.doNothing())
-          .returning(["id", "status"]),
-      )
-      .with("acquired", (db) =>
-        db
-          .selectFrom(auditChainAcquireCall(a.chains).as("a"))
-          .select(["a.chain", "a.prev_hash"])
-          .where(({ exists, selectFrom }) =>
-            exists(selectFrom(["stored", "decision"]).select(sql.lit(1).as("one")).where(confirm)),
+      ),
+    )
+    .with("policy", () => policyFacts(sqlDb()).where("s.npi", "=", a.npi))
+    .with("signals", () => signalsOf(a))
+    .with("bound", (db) =>
+      db
+        .selectFrom("immediate_confirm_counts as c")
+        .innerJoin("policy", "policy.store_id", "c.store_id")
+        .where("c.bucket_start", ">=", a.boundSince)
+        .select(sql<number>`coalesce(sum(c.n), 0)::int`.as("n")),
+    )
+    .with("decision", (db) =>
+      db.selectNoFrom(({ exists, selectFrom }) =>
+        exists(
+          selectFrom(["locked", "policy", "signals", "bound"])
+            .select(sql.lit(1).as("one"))
+            .where(sql<boolean>`${a.mayConfirm}::boolean`)
+            .where("policy.enabled", "=", true)
+            .where("policy.version", "=", sql<number>`${a.cachedVersion}::int`)
+            .where("policy.owner_name", "is not", null)
+            .where("signals.rejected", "=", false)
+            .where("signals.duplicate", "=", false)
+            .where(sql<boolean>`bound.n + ${sql.lit(CAP_MARGIN)} < policy.hourly_cap`),
+        ).as("confirm"),
+      ),
+    )
+    .with("stored", (db) =>
+      db
+        .insertInto("transfers")
+        .columns([...TRANSFER_COLUMNS, "decided_at"])
+        .expression((eb) =>
+          eb.selectFrom(["valid_key", "decision"]).select(
+            [
+              ...transferSource(a, {
+                status: sql`CASE WHEN ${confirm} THEN 'CONFIRMED' ELSE 'RECEIVED' END::"TransferStatus"`,
+                response: sql`CASE WHEN ${confirm} THEN ${a.confirmedResponse}::jsonb ELSE ${a.response}::jsonb END`,
+                response_id: sql`CASE WHEN ${confirm} THEN ${a.confirmedResponseId}::text ELSE ${a.response_id}::text END`,
+              }),
+              sql`CASE WHEN ${confirm} THEN ${a.decidedAt}::timestamptz END`,
+            ].map((v, i) => v.as(`c${i}`)),
           ),
-      )
-      .selectFrom("locked")
-      .innerJoin("decision", (join) => join.onTrue())
-      .leftJoin("stored", (join) => join.onTrue())
-      .leftJoin("policy", (join) => join.onTrue())
-      .leftJoin("signals", (join) => join.onTrue())
-      .leftJoin("bound", (join) => join.onTrue())
-      .leftJoin("acquired", (join) => join.onTrue())
-      .select([
-        "locked.policy_locked",
-        "stored.id",
-        sql<boolean>`stored.status = 'CONFIRMED'`.as("confirmed"),
-        "policy.store_id",
-        "policy.version",
-        "policy.enabled",
-        "policy.allow_listed_allergies",
-        "policy.hourly_cap",
-        "policy.owner_name",
-        "policy.owner_license",
-        "policy.extra_schedules",
-        "policy.rx_expiry_months",
-        "policy.time_zone",
-        "signals.rejected",
-        "signals.duplicate",
-        "bound.n as bound",
-        "acquired.chain",
-        "acquired.prev_hash",
-      ])
-  );
+        )
+        .onConflict((oc) => oc.doNothing())
+        .returning(["id", "status"]),
+    )
+    .with("acquired", (db) =>
+      db
+        .selectFrom(auditChainAcquireCall(a.chains).as("a"))
+        .select(["a.chain", "a.prev_hash"])
+        .where(({ exists, selectFrom }) =>
+          exists(selectFrom(["stored", "decision"]).select(sql.lit(1).as("one")).where(confirm)),
+        ),
+    )
+    .selectFrom("locked")
+    .innerJoin("decision", (join) => join.onTrue())
+    .leftJoin("stored", (join) => join.onTrue())
+    .leftJoin("policy", (join) => join.onTrue())
+    .leftJoin("signals", (join) => join.onTrue())
+    .leftJoin("bound", (join) => join.onTrue())
+    .leftJoin("acquired", (join) => join.onTrue())
+    .select([
+      "locked.policy_locked",
+      "stored.id",
+      sql<boolean>`stored.status = 'CONFIRMED'`.as("confirmed"),
+      "policy.store_id",
+      "policy.version",
+      "policy.enabled",
+      "policy.allow_listed_allergies",
+      "policy.hourly_cap",
+      "policy.owner_name",
+      "policy.owner_license",
+      "policy.extra_schedules",
+      "policy.rx_expiry_months",
+      "policy.time_zone",
+      "signals.rejected",
+      "signals.duplicate",
+      "bound.n as bound",
+      "acquired.chain",
+      "acquired.prev_hash",
+    ]);
 }
 
 const judgeKeyed = compiledStatement((a: JudgeArgs & KeyArgs) => judge(a, withValidKey));

@@ -10,7 +10,6 @@
 // hourly cap, or the chain's head moved under the connection twice.
 import { advanceOwnedChain, ownedChainOf, rereadOwnedChain } from "@/lib/audit/owned-chain";
 import { auditRecordRow } from "@/lib/audit/record-audit-event";
-import { auditRecordArgs } from "@/lib/audit/sql";
 import { preparedStatement, withPoolClient } from "@/lib/db/pool-query";
 import type { CachedPolicy } from "@/lib/immediate-confirm/find-immediate-confirm-policy";
 import {
@@ -51,31 +50,30 @@ export async function confirmInOneStatement(
       const chain = await ownedChainOf(client);
       if (!chain) return "long-way";
       const record = auditRecordRow(confirmationAudit(row.id, policy), chain);
-      // Object.assign, not spread: see lib/db/compiled-statement.ts.
-      const statement = storeAndConfirmInOne(
-        Object.assign({}, row, auditRecordArgs(record), {
-          npi: request.receivingPharmacy.npi,
-          storeId: policy.store_id,
-          version: policy.version,
-          allowListedAllergies: policy.allow_listed_allergies,
-          hourlyCap: policy.hourly_cap,
-          ownerName: policy.owner_name,
-          ownerLicense: policy.owner_license,
-          extraSchedules: JSON.stringify(policy.extra_schedules),
-          rxExpiryMonths: policy.rx_expiry_months,
-          timeZone: policy.time_zone,
-          ownMiss,
-          rejectedMiss: REJECTED_MISS,
-          duplicateMiss: DUPLICATE_MISS,
-          duplicateDays: DUPLICATE_THERAPY_DAYS,
-          boundSince: bucketStart(new Date(now.getTime() - HOUR_MS)),
-          bucket: bucketStart(now),
-          confirmedResponse: confirmedJson,
-          confirmedResponseId: confirmed.metadata.responseID,
-          decidedAt: now,
-        }),
-        key ? keyArgs(key) : null,
-      );
+      const statement = storeAndConfirmInOne({
+        row,
+        key: key ? keyArgs(key) : null,
+        audit: record,
+        npi: request.receivingPharmacy.npi,
+        storeId: policy.store_id,
+        version: policy.version,
+        allowListedAllergies: policy.allow_listed_allergies,
+        hourlyCap: policy.hourly_cap,
+        ownerName: policy.owner_name,
+        ownerLicense: policy.owner_license,
+        extraSchedules: JSON.stringify(policy.extra_schedules),
+        rxExpiryMonths: policy.rx_expiry_months,
+        timeZone: policy.time_zone,
+        ownMiss,
+        rejectedMiss: REJECTED_MISS,
+        duplicateMiss: DUPLICATE_MISS,
+        duplicateDays: DUPLICATE_THERAPY_DAYS,
+        boundSince: bucketStart(new Date(now.getTime() - HOUR_MS)),
+        bucket: bucketStart(now),
+        confirmedResponse: confirmedJson,
+        confirmedResponseId: confirmed.metadata.responseID,
+        decidedAt: now,
+      });
       const { rows } = await client.query<{ v: Verdict; id: string | null; confirmed: boolean }>(
         preparedStatement(statement),
       );

@@ -8,7 +8,7 @@
 // one the record was hashed against ("head").
 import { sql } from "kysely";
 import { ownedHeadMatches } from "@/lib/audit/owned-chain";
-import { auditRecordOfArgs, insertAuditRecordIf, type AuditRecordArgs } from "@/lib/audit/sql";
+import { insertAuditRecordIf, type AuditRecordRow } from "@/lib/audit/sql";
 import { sqlDb } from "@/lib/db/kysely";
 import { compiledStatement } from "@/lib/db/compiled-statement";
 import { CAP_MARGIN, countConfirmation } from "@/lib/immediate-confirm/queries/cap-count";
@@ -25,7 +25,14 @@ import {
 /** What the statement did: stored (confirmed or with a reason), or nothing and why. */
 export type Verdict = "confirm" | "miss" | "rejected" | "duplicate" | "moved" | "near_cap" | "head";
 
-export type ConfirmInOneArgs = TransferInsert & {
+/**
+ * The statement's values, nested rather than merged into one object (see lib/db/compiled-statement.ts): the row,
+ * the key it is stored under (or null), the audit record, and the facts below.
+ */
+export type ConfirmInOneArgs = {
+  row: TransferInsert;
+  key: KeyArgs | null;
+  audit: AuditRecordRow;
   npi: string;
   /** The cached facts the request was judged by: the statement stores nothing unless they are in force. */
   storeId: string;
@@ -50,11 +57,11 @@ export type ConfirmInOneArgs = TransferInsert & {
   confirmedResponse: string;
   confirmedResponseId: string;
   decidedAt: Date;
-} & AuditRecordArgs;
+};
 
-function confirmInOne(a: ConfirmInOneArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValidKey>) | null) {
+function confirmInOne(a: ConfirmInOneArgs, keyed: boolean) {
   const start = keyed
-    ? keyed(a as unknown as KeyArgs)
+    ? withValidKey(a.key!)
     : sqlDb().with("valid_key", (db) => db.selectNoFrom(sql<string>`'-'::text`.as("id")));
   const confirmed = sql<boolean>`stored.status = 'CONFIRMED'`;
   const anyConfirmed = sql<boolean>`EXISTS (SELECT 1 FROM stored WHERE ${confirmed})`;
@@ -79,7 +86,7 @@ function confirmInOne(a: ConfirmInOneArgs, keyed: ((k: KeyArgs) => ReturnType<ty
           ).as("in_force"),
         ),
       )
-      .with("signals", () => signalsOf(a))
+      .with("signals", () => signalsOf(a.row, a.duplicateDays))
       .with("bound", (db) =>
         db
           .selectFrom("immediate_confirm_counts as c")
@@ -96,7 +103,7 @@ function confirmInOne(a: ConfirmInOneArgs, keyed: ((k: KeyArgs) => ReturnType<ty
             WHEN signals.rejected THEN 'rejected'
             WHEN signals.duplicate THEN 'duplicate'
             WHEN bound.n + ${sql.lit(CAP_MARGIN)} >= ${a.hourlyCap}::int THEN 'near_cap'
-            WHEN NOT ${ownedHeadMatches(a.audit_chain, a.audit_prevHash)} THEN 'head'
+            WHEN NOT ${ownedHeadMatches(a.audit.chain, a.audit.prevHash)} THEN 'head'
             ELSE 'confirm' END`.as("v"),
         ),
       )
@@ -109,10 +116,10 @@ function confirmInOne(a: ConfirmInOneArgs, keyed: ((k: KeyArgs) => ReturnType<ty
               .selectFrom(["valid_key", "verdict"])
               .select(
                 [
-                  ...transferSource(a, {
+                  ...transferSource(a.row, {
                     status: sql`CASE WHEN verdict.v = 'confirm' THEN 'CONFIRMED' ELSE 'RECEIVED' END::"TransferStatus"`,
-                    response: sql`CASE WHEN verdict.v = 'confirm' THEN ${a.confirmedResponse}::jsonb ELSE ${a.response}::jsonb END`,
-                    response_id: sql`CASE WHEN verdict.v = 'confirm' THEN ${a.confirmedResponseId}::text ELSE ${a.response_id}::text END`,
+                    response: sql`CASE WHEN verdict.v = 'confirm' THEN ${a.confirmedResponse}::jsonb ELSE ${a.row.response}::jsonb END`,
+                    response_id: sql`CASE WHEN verdict.v = 'confirm' THEN ${a.confirmedResponseId}::text ELSE ${a.row.response_id}::text END`,
                   }),
                   sql`CASE WHEN verdict.v = 'confirm' THEN ${a.decidedAt}::timestamptz END`,
                   sql`CASE verdict.v WHEN 'miss' THEN ${a.ownMiss}::text WHEN 'rejected' THEN ${a.rejectedMiss}::text WHEN 'duplicate' THEN ${a.duplicateMiss}::text END`,
@@ -144,17 +151,17 @@ function confirmInOne(a: ConfirmInOneArgs, keyed: ((k: KeyArgs) => ReturnType<ty
       .with("counted", () =>
         countConfirmation(a.storeId, a.bucket, sql<boolean>`EXISTS (SELECT 1 FROM stored WHERE ${confirmed})`),
       )
-      .with("audit", () => insertAuditRecordIf(auditRecordOfArgs(a), anyConfirmed))
+      .with("audit", () => insertAuditRecordIf(a.audit, anyConfirmed))
       .selectFrom("verdict")
       .leftJoin("stored", (join) => join.onTrue())
       .select(["verdict.v", "stored.id", sql<boolean>`coalesce(${confirmed}, false)`.as("confirmed")])
   );
 }
 
-const keyedShape = compiledStatement((a: ConfirmInOneArgs & KeyArgs) => confirmInOne(a, withValidKey));
-const unkeyedShape = compiledStatement((a: ConfirmInOneArgs) => confirmInOne(a, null));
+const keyedShape = compiledStatement((a: ConfirmInOneArgs) => confirmInOne(a, true));
+const unkeyedShape = compiledStatement((a: ConfirmInOneArgs) => confirmInOne(a, false));
 
-/** The statement (see the top): with `key`, nothing is stored unless the key is still as intake found it. */
-export function storeAndConfirmInOne(a: ConfirmInOneArgs, key: KeyArgs | null) {
-  return key ? keyedShape(Object.assign({}, a, key)) : unkeyedShape(a);
+/** The statement (see the top): with a key, nothing is stored unless the key is still as intake found it. */
+export function storeAndConfirmInOne(a: ConfirmInOneArgs) {
+  return a.key ? keyedShape(a) : unkeyedShape(a);
 }

@@ -45,14 +45,14 @@ export type SignalArgs = Pick<
   | "patient_dob"
   | "drug_substance_key"
   | "received_at"
-> & { duplicateDays: number };
+>;
 
 /**
  * The database's signals, one row: an earlier rejection of the same prescription from this sender, and
  * another transfer of the same drug for the same patient in the last duplicateDays. The patient's name key is
  * the trigger's (migration 20261124130000_patient_history), computed by the same SQL function.
  */
-export function signalsOf(a: SignalArgs) {
+export function signalsOf(a: SignalArgs, duplicateDays: number) {
   return sqlDb().selectNoFrom(({ exists, selectFrom }) => [
     exists(
       selectFrom("transfers as h")
@@ -77,7 +77,7 @@ export function signalsOf(a: SignalArgs) {
         .where(
           "h.received_at",
           ">=",
-          sql<Date>`${a.received_at}::timestamptz - make_interval(days => ${a.duplicateDays}::int)`,
+          sql<Date>`${a.received_at}::timestamptz - make_interval(days => ${duplicateDays}::int)`,
         ),
     ).as("duplicate"),
   ]);
@@ -102,7 +102,7 @@ function judge(a: JudgeArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValid
       ),
     )
     .with("policy", () => policyFacts(sqlDb()).where("s.npi", "=", a.npi))
-    .with("signals", () => signalsOf(a))
+    .with("signals", () => signalsOf(a, a.duplicateDays))
     .with("bound", (db) =>
       db
         .selectFrom("immediate_confirm_counts as c")

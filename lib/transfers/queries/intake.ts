@@ -107,11 +107,11 @@ export function insertTransfer(row: TransferInsert) {
   return insertPlain(row);
 }
 
-const insertKeyChecked = compiledStatement((args: TransferInsert & KeyArgs) =>
-  withValidKey(args)
+const insertKeyChecked = compiledStatement((args: { row: TransferInsert; key: KeyArgs }) =>
+  withValidKey(args.key)
     .insertInto("transfers")
     .columns(TRANSFER_COLUMNS)
-    .expression((eb) => eb.selectFrom("valid_key").select(transferSource(args).map((v, i) => v.as(`c${i}`))))
+    .expression((eb) => eb.selectFrom("valid_key").select(transferSource(args.row).map((v, i) => v.as(`c${i}`))))
     .onConflict((oc) => oc.doNothing())
     .returning("id"),
 );
@@ -121,7 +121,7 @@ const insertKeyChecked = compiledStatement((args: TransferInsert & KeyArgs) =>
  * partner, same NPIs), and marks the key used at most once a minute. No row: nothing stored.
  */
 export function insertTransferWithKeyCheck(row: TransferInsert, key: KnownApiKey) {
-  return insertKeyChecked(Object.assign({}, row, keyArgs(key)));
+  return insertKeyChecked({ row, key: keyArgs(key) });
 }
 
 /** A known key's values as a statement shape takes them. */

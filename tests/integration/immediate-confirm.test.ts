@@ -163,6 +163,15 @@ describe("intake under the policy", () => {
 
     const replay = await post(confirmedRequest);
     expect(replay.body).toEqual(answer.body);
+    // The answer is stored once, as the response: the status lookup returns it, the outcome column stays empty.
+    expect(row.outcome).toBeNull();
+    const lookup = await send(baseUrl, {
+      method: "GET",
+      path: `/v1/transfer/${confirmedId}`,
+      authorization: senderKey(partner.apiKey),
+    });
+    expect(lookup.status).toBe(200);
+    expect(lookup.body).toEqual(answer.body);
   });
 
   it("withholds the FHIR Bundle and the feed entry until a pharmacist verifies, then records who and releases it", async () => {

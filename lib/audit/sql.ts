@@ -39,42 +39,6 @@ export type AuditRecordRow = {
   chain: number;
 };
 
-/** An audit record's values as a compiled statement's flat arguments (audit_at, audit_hash, ...). */
-export type AuditRecordArgs = { [K in keyof AuditRecordRow as `audit_${K}`]: AuditRecordRow[K] };
-
-export function auditRecordArgs(r: AuditRecordRow): AuditRecordArgs {
-  return {
-    audit_at: r.at,
-    audit_userId: r.userId,
-    audit_actor: r.actor,
-    audit_action: r.action,
-    audit_transferId: r.transferId,
-    audit_clientAddress: r.clientAddress,
-    audit_details: r.details,
-    audit_prevHash: r.prevHash,
-    audit_hash: r.hash,
-    audit_hashAlg: r.hashAlg,
-    audit_chain: r.chain,
-  };
-}
-
-/** The record back from those arguments (inside a statement's build, each value is its placeholder). */
-export function auditRecordOfArgs(a: AuditRecordArgs): AuditRecordRow {
-  return {
-    at: a.audit_at,
-    userId: a.audit_userId,
-    actor: a.audit_actor,
-    action: a.audit_action,
-    transferId: a.audit_transferId,
-    clientAddress: a.audit_clientAddress,
-    details: a.audit_details,
-    prevHash: a.audit_prevHash,
-    hash: a.audit_hash,
-    hashAlg: a.audit_hashAlg,
-    chain: a.audit_chain,
-  };
-}
-
 export function insertAuditRecord(r: AuditRecordRow) {
   return sqlDb().insertInto("audit_events").values(auditValues(r));
 }

@@ -4,18 +4,12 @@
 // record, the hour's count (queries/cap-count.ts) and the audit record; a transfer that does not qualify gets the
 // reason the queue shows.
 import { sql } from "kysely";
-import {
-  auditRecordArgs,
-  auditRecordOfArgs,
-  insertAuditRecord,
-  type AuditRecordArgs,
-  type AuditRecordRow,
-} from "@/lib/audit/sql";
+import { insertAuditRecord, type AuditRecordRow } from "@/lib/audit/sql";
 import { sqlDb } from "@/lib/db/kysely";
 import { compiledStatement } from "@/lib/db/compiled-statement";
 import { countConfirmation } from "@/lib/immediate-confirm/queries/cap-count";
 
-type ConfirmArgs = {
+type DecisionArgs = {
   transferId: string;
   storeId: string;
   version: number;
@@ -26,14 +20,17 @@ type ConfirmArgs = {
   ownerName: string;
   ownerLicense: string | null;
   bucket: Date;
-} & AuditRecordArgs;
+};
+
+/** A shape's values: the decision's and the audit record's, nested (lib/db/compiled-statement.ts). */
+type ConfirmArgs = { decision: DecisionArgs; audit: AuditRecordRow };
 
 /**
  * The decision record, the hour's count and the audit record, in one statement's CTEs. The record's policy
  * version is read from the policy row as this statement sees it, after the policy's lock is held: null, and so
  * a not-null violation that fails the statement (isPolicyMoved), when the policy is no longer that version.
  */
-function recordDecision(a: ConfirmArgs) {
+function recordDecision({ decision: a, audit }: ConfirmArgs) {
   return sqlDb()
     .with("record", (db) =>
       db.insertInto("immediate_confirmations").values({
@@ -46,7 +43,7 @@ function recordDecision(a: ConfirmArgs) {
       }),
     )
     .with("counted", () => countConfirmation(a.storeId, a.bucket))
-    .with("audit", () => insertAuditRecord(auditRecordOfArgs(a)));
+    .with("audit", () => insertAuditRecord(audit));
 }
 
 /** The policy's row while it is still this version and on. */
@@ -68,33 +65,29 @@ const confirmShape = compiledStatement((a: ConfirmArgs) =>
         .updateTable("transfers")
         .set({
           status: sql.lit("CONFIRMED"),
-          decided_at: a.decidedAt,
-          response: sql`${a.response}::jsonb`,
-          response_id: a.responseId,
+          decided_at: a.decision.decidedAt,
+          response: sql`${a.decision.response}::jsonb`,
+          response_id: a.decision.responseId,
         })
-        .where("id", "=", a.transferId)
+        .where("id", "=", a.decision.transferId)
         .returning("id"),
     )
     .selectFrom("moved")
     .select("moved.id"),
 );
 
-function withAudit(args: Omit<ConfirmArgs, `audit_${string}`>, audit: AuditRecordRow): ConfirmArgs {
-  return Object.assign({}, args, auditRecordArgs(audit));
-}
-
 /**
  * Statement 2 when statement 1 stored the transfer CONFIRMED: the decision record, the hour's count and the
  * audit record (its hash computed by the caller over the same values). It fails when the policy is no longer
  * this version (isPolicyMoved).
  */
-export function recordConfirmation(args: Omit<ConfirmArgs, `audit_${string}`>, audit: AuditRecordRow) {
-  return recordShape(withAudit(args, audit));
+export function recordConfirmation(decision: DecisionArgs, audit: AuditRecordRow) {
+  return recordShape({ decision, audit });
 }
 
 /** The same when the transfer was stored RECEIVED and qualifies after all (counted exactly near the cap): it moves to CONFIRMED. */
-export function confirmImmediately(args: Omit<ConfirmArgs, `audit_${string}`>, audit: AuditRecordRow) {
-  return confirmShape(withAudit(args, audit));
+export function confirmImmediately(decision: DecisionArgs, audit: AuditRecordRow) {
+  return confirmShape({ decision, audit });
 }
 
 /** The error of statement 2 when the policy moved (recordDecision). */

@@ -194,22 +194,20 @@ function judgeStatement(
   policy: CachedPolicy | null,
   confirmed: { mayConfirm: boolean; json: string; responseId: string },
 ) {
-  return storeAndJudge(
-    {
-      ...row,
-      npi,
-      policyLockKey: policyLockKey(npi),
-      boundSince: bucketStart(new Date(now.getTime() - HOUR_MS)),
-      mayConfirm: confirmed.mayConfirm,
-      cachedVersion: policy?.version ?? -1,
-      confirmedResponse: confirmed.json,
-      confirmedResponseId: confirmed.responseId,
-      decidedAt: now,
-      chains: env().AUDIT_CHAINS,
-      duplicateDays: DUPLICATE_THERAPY_DAYS,
-    },
-    key ? keyArgs(key) : null,
-  );
+  return storeAndJudge({
+    row,
+    key: key ? keyArgs(key) : null,
+    npi,
+    policyLockKey: policyLockKey(npi),
+    boundSince: bucketStart(new Date(now.getTime() - HOUR_MS)),
+    mayConfirm: confirmed.mayConfirm,
+    cachedVersion: policy?.version ?? -1,
+    confirmedResponse: confirmed.json,
+    confirmedResponseId: confirmed.responseId,
+    decidedAt: now,
+    chains: env().AUDIT_CHAINS,
+    duplicateDays: DUPLICATE_THERAPY_DAYS,
+  });
 }
 
 type Judged = { rejected: SqlBool | null; duplicate: SqlBool | null; bound: number | null };

@@ -60,6 +60,7 @@ export type ConfirmInOneArgs = {
 };
 
 function confirmInOne(a: ConfirmInOneArgs, keyed: boolean) {
+  // The keyed shape is compiled only for values with a key.
   const start = keyed
     ? withValidKey(a.key!)
     : sqlDb().with("valid_key", (db) => db.selectNoFrom(sql<string>`'-'::text`.as("id")));

@@ -18,7 +18,10 @@ import {
   type TransferInsert,
 } from "@/lib/transfers/queries/intake";
 
-type JudgeArgs = TransferInsert & {
+/** The statement's values, nested (lib/db/compiled-statement.ts): the row, the key it is stored under (or null), and the rest. */
+type JudgeArgs = {
+  row: TransferInsert;
+  key: KeyArgs | null;
   npi: string;
   policyLockKey: string;
   /** The first bucket the bound reads: bucketStart(an hour ago). */
@@ -88,9 +91,10 @@ export function signalsOf(a: SignalArgs, duplicateDays: number) {
  * new row is not visible to its own statement anyway), so that a transfer that qualifies is stored CONFIRMED
  * at once: no second version of the row.
  */
-function judge(a: JudgeArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValidKey>) | null) {
+function judge(a: JudgeArgs, keyed: boolean) {
+  // The keyed shape is compiled only for values with a key.
   const start = keyed
-    ? keyed(a as unknown as KeyArgs)
+    ? withValidKey(a.key!)
     : sqlDb().with("valid_key", (db) => db.selectNoFrom(sql<string>`'-'::text`.as("id")));
   const confirm = sql<boolean>`decision.confirm`;
   return start
@@ -102,7 +106,7 @@ function judge(a: JudgeArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValid
       ),
     )
     .with("policy", () => policyFacts(sqlDb()).where("s.npi", "=", a.npi))
-    .with("signals", () => signalsOf(a, a.duplicateDays))
+    .with("signals", () => signalsOf(a.row, a.duplicateDays))
     .with("bound", (db) =>
       db
         .selectFrom("immediate_confirm_counts as c")
@@ -132,10 +136,10 @@ function judge(a: JudgeArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValid
         .expression((eb) =>
           eb.selectFrom(["valid_key", "decision"]).select(
             [
-              ...transferSource(a, {
+              ...transferSource(a.row, {
                 status: sql`CASE WHEN ${confirm} THEN 'CONFIRMED' ELSE 'RECEIVED' END::"TransferStatus"`,
-                response: sql`CASE WHEN ${confirm} THEN ${a.confirmedResponse}::jsonb ELSE ${a.response}::jsonb END`,
-                response_id: sql`CASE WHEN ${confirm} THEN ${a.confirmedResponseId}::text ELSE ${a.response_id}::text END`,
+                response: sql`CASE WHEN ${confirm} THEN ${a.confirmedResponse}::jsonb ELSE ${a.row.response}::jsonb END`,
+                response_id: sql`CASE WHEN ${confirm} THEN ${a.confirmedResponseId}::text ELSE ${a.row.response_id}::text END`,
               }),
               sql`CASE WHEN ${confirm} THEN ${a.decidedAt}::timestamptz END`,
             ].map((v, i) => v.as(`c${i}`)),
@@ -181,10 +185,10 @@ function judge(a: JudgeArgs, keyed: ((k: KeyArgs) => ReturnType<typeof withValid
     ]);
 }
 
-const judgeKeyed = compiledStatement((a: JudgeArgs & KeyArgs) => judge(a, withValidKey));
-const judgeUnkeyed = compiledStatement((a: JudgeArgs) => judge(a, null));
+const judgeKeyed = compiledStatement((a: JudgeArgs) => judge(a, true));
+const judgeUnkeyed = compiledStatement((a: JudgeArgs) => judge(a, false));
 
-/** Statement 1 (see the top): with `key`, nothing is stored unless the key is still as intake found it. */
-export function storeAndJudge(a: JudgeArgs, key: KeyArgs | null) {
-  return key ? judgeKeyed(Object.assign({}, a, key)) : judgeUnkeyed(a);
+/** Statement 1 (see the top): with a key, nothing is stored unless the key is still as intake found it. */
+export function storeAndJudge(a: JudgeArgs) {
+  return a.key ? judgeKeyed(a) : judgeUnkeyed(a);
 }

@@ -33,20 +33,22 @@ export async function* readBackup(
   if (onRead) input.on("data", () => onRead(input.bytesRead));
   const gunzip = createGunzip();
   const lines = createInterface({ input: input.pipe(gunzip), crlfDelay: Infinity });
-  const failed = new Promise<never>((_, reject) => {
-    input.once("error", reject);
-    gunzip.once("error", (err) => reject(new BackupError(`${file} is not a readable backup (${err.message})`)));
-  });
-  failed.catch(() => {});
+  // readline does not pass its input's errors on: an error of the file or of gunzip ends the lines and is
+  // thrown after them. (Racing each line against a promise of the error kept every line reachable from that
+  // never-settled promise: a whole file's rows in memory.)
+  let failure: Error | null = null;
+  const fail = (err: Error) => {
+    failure ??= err;
+    lines.close();
+  };
+  input.once("error", fail);
+  gunzip.once("error", (err) => fail(new BackupError(`${file} is not a readable backup (${err.message})`)));
   const hash = createHash("sha256");
   let first = true;
   let ended = false;
   try {
-    const iterator = lines[Symbol.asyncIterator]();
-    for (;;) {
-      const next = await Promise.race([iterator.next(), failed]);
-      if (next.done) break;
-      const line = next.value;
+    for await (const line of lines) {
+      if (failure) break;
       if (ended) throw new BackupError(`${file} has data after its end line`);
       // A file verifyBackup has read whole: its rows are known to be JSON, and a row is passed on as its
       // text, so only the lines that may be a table's start or the end are parsed (the checksum still is).
@@ -91,7 +93,7 @@ export async function* readBackup(
         yield { kind: "row", line };
       }
     }
-    await Promise.race([Promise.resolve(), failed]);
+    if (failure) throw failure;
   } catch (err) {
     if (err instanceof BackupError) throw err;
     const code = (err as { code?: string }).code;

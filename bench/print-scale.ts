@@ -37,7 +37,10 @@ export function printScale(s: ScaleResult): void {
     );
   }
   const b = s.backupRestore;
-  if (b) {
+  if (b && "failed" in b) {
+    // The CLI's whole output can be long (a crash's stack): its first lines say what failed.
+    process.stdout.write(`cli backup / restore FAILED: ${b.failed.split("\n").slice(0, 6).join("\n  ")}\n`);
+  } else if (b) {
     process.stdout.write(
       `cli backup: ${b.backup.seconds} s, ${size(b.backup.bytes)} (${b.backup.bytesPerTransfer} bytes per transfer), ${b.backup.rows.toLocaleString()} rows, ${b.backup.progressLines} progress lines\n`,
     );

@@ -21,6 +21,9 @@ export type BackupRestoreResult = {
   restore: CliTimed & { rows: number; transfersAfter: number; transfersMatch: boolean };
 };
 
+/** The backup or the restore failed: what it said (the CLI's exit code and output). */
+export type BackupRestoreFailure = { failed: string };
+
 type CliOutcome = CliTimed & { json: Record<string, unknown> };
 
 export function runCliTimed(args: string[], databaseUrl: string, label: string): Promise<CliOutcome> {

@@ -3,7 +3,7 @@
 // queue case (the patient history and the transfer log's first pages among them), the same intake rounds again
 // (same server settings: the ratio says what the table's size costs the intake), the dashboard in Chromium,
 // and `cli backup` / `cli restore` timed with their sizes. Run last: the restore replaces the database.
-import { benchBackupRestore, type BackupRestoreResult } from "./scale-backup";
+import { benchBackupRestore, type BackupRestoreFailure, type BackupRestoreResult } from "./scale-backup";
 import type { DashboardResult } from "./dashboard-result";
 import type { IntakeResult } from "./intake";
 import type { QueueSize } from "./queue";
@@ -37,7 +37,7 @@ export type ScaleResult = ScaleDisk & {
   };
   queue?: QueueSize;
   dashboard?: DashboardResult;
-  backupRestore?: BackupRestoreResult;
+  backupRestore?: BackupRestoreResult | BackupRestoreFailure;
   seconds?: number;
 };
 
@@ -83,7 +83,10 @@ export async function benchScale(transfers: number, disk: ScaleDisk, steps: Scal
   const dashboard = await steps.dashboard(transfers);
 
   steps.step(`scale: cli backup, then cli restore --yes over the same database`);
-  const backupRestore = await benchBackupRestore(steps.databaseUrl, transfers);
+  // A failed backup or restore is a finding of the run, kept beside what was measured before it.
+  const backupRestore = await benchBackupRestore(steps.databaseUrl, transfers).catch(
+    (err: unknown): BackupRestoreFailure => ({ failed: err instanceof Error ? err.message : String(err) }),
+  );
   return {
     ...disk,
     skipped: null,

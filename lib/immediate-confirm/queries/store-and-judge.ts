@@ -18,7 +18,10 @@ import {
   type TransferInsert,
 } from "@/lib/transfers/queries/intake";
 
-/** The statement's values, nested (lib/db/compiled-statement.ts): the row, the key it is stored under (or null), and the rest. */
+/**
+ * The statement's values, nested (lib/db/compiled-statement.ts): the row, the key it is stored under (or null),
+ * and the rest.
+ */
 type JudgeArgs = {
   row: TransferInsert;
   key: KeyArgs | null;

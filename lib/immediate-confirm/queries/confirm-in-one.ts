@@ -149,9 +149,7 @@ function confirmInOne(a: ConfirmInOneArgs, keyed: boolean) {
               .where(confirmed),
           ),
       )
-      .with("counted", () =>
-        countConfirmation(a.storeId, a.bucket, sql<boolean>`EXISTS (SELECT 1 FROM stored WHERE ${confirmed})`),
-      )
+      .with("counted", () => countConfirmation(a.storeId, a.bucket, anyConfirmed))
       .with("audit", () => insertAuditRecordIf(a.audit, anyConfirmed))
       .selectFrom("verdict")
       .leftJoin("stored", (join) => join.onTrue())

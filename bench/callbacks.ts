@@ -5,7 +5,9 @@
 // The drained backlog is measured in rounds that alternate the worker's CALLBACK_BATCH_SIZE between 1 (one
 // job per callback: the delivery path before batching) and the default, in one run; each round also reports
 // the worker's CPU per callback (its process tree, from /proc) and the database's write transactions per
-// callback (transaction ids used), which move much less than callbacks/s on a shared machine.
+// callback (transaction ids used), which move much less than callbacks/s on a shared machine. The baseline
+// runs in every round too, and each figure is the median of its rounds. A backlog is 2 000 callbacks: one of
+// 500 drained in half a second, much of it a fresh worker's first batches.
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -35,6 +37,12 @@ export type WorkerVariant = {
   /** More of the worker's settings (CALLBACK_GATHER_MS in a sweep). */
   env?: Record<string, string>;
 };
+
+/** CALLBACKS_CPU_PROF_DIR=<dir>: each worker writes a V8 CPU profile to <dir>/<its label> when it stops. */
+function profiledFlags(label: string): string[] {
+  const profileDir = process.env.CALLBACKS_CPU_PROF_DIR;
+  return profileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profileDir, label.replace(/\W+/g, "-"))}`] : [];
+}
 
 export type DrainRound = {
   label: string;
@@ -84,6 +92,8 @@ export type CallbacksResult = {
     }
   >;
   baseline: { callbacksPerSecond: number; latencyP50: number; latencyP99: number };
+  /** The baseline's rate in each round (its figure is their median). */
+  baselineRounds: number[];
   /** The baseline again with as many POSTs in flight as a batching worker can have (concurrency × batch size). */
   baselineAtBatchInFlight: { concurrency: number; callbacksPerSecond: number };
   ratio: number;
@@ -111,12 +121,13 @@ export async function benchCallbacks(opts: {
     npis: [],
   });
   // An older checkout's worker runs its own code with its own tsconfig paths (and this checkout's tsx).
-  const startWorker = (v: Omit<WorkerVariant, "label">, metricsPort?: number) =>
+  const startWorker = (v: WorkerVariant, metricsPort?: number) =>
     startProcess(
       0,
       process.execPath,
       [
         path.join(ROOT, "node_modules/tsx/dist/cli.mjs"),
+        ...profiledFlags(v.label),
         "--tsconfig",
         path.join(v.checkout, "tsconfig.json"),
         path.join(v.checkout, "scripts/worker.ts"),
@@ -210,6 +221,10 @@ export async function benchCallbacks(opts: {
     // Delivery alone: the approvals are made while no worker runs, then a worker drains the backlog; timed
     // from the first arrival to the last, so neither the approvals nor the worker's start count.
     const rounds: DrainRound[] = [];
+    const baseRates: number[] = [];
+    const wideRates: number[] = [];
+    const baseLatencies: number[] = [];
+    const secret = partner.webhookSecret;
     let bodies: string[] = [];
     for (let round = 0; round < opts.drainRounds; round++) {
       for (const variant of variants) {
@@ -240,6 +255,17 @@ export async function benchCallbacks(opts: {
         bodies = drained.map((r) => r.body);
         done();
       }
+      // The baseline in every round too, between the workers' rounds (one reading at the end moved by a third
+      // from run to run): the same signed bodies straight from this process, at the worker's concurrency and at
+      // as many in flight as a batching worker can have.
+      done = progress(`callbacks baseline: ${opts.count} signed POSTs sent directly (round ${round + 1})`, 1);
+      const base = await directPosts(bodies, concurrency, `${receiver.baseUrl}/baseline`, secret);
+      baseRates.push(base.perSecond);
+      baseLatencies.push(...base.latencies);
+      wideRates.push(
+        (await directPosts(bodies, concurrency * opts.batchSize, `${receiver.baseUrl}/baseline`, secret)).perSecond,
+      );
+      done();
     }
     const endToEnd = (label: string) => median(endToEndRounds.filter((r) => r.label === label).map((r) => r.perSecond));
     const claimsOf = (label: string) => {
@@ -256,16 +282,6 @@ export async function benchCallbacks(opts: {
         writeTransactionsPerCallback: median(mine.map((r) => r.writeTransactionsPerCallback)),
       };
     };
-
-    done = progress(`callbacks baseline: ${opts.count} signed POSTs sent directly`, 1);
-    const base = await directPosts(bodies, concurrency, `${receiver.baseUrl}/baseline`, partner.webhookSecret);
-    const wide = await directPosts(
-      bodies,
-      concurrency * opts.batchSize,
-      `${receiver.baseUrl}/baseline`,
-      partner.webhookSecret,
-    );
-    done();
 
     const batched = summary(variants[1]!.label);
     return {
@@ -301,15 +317,16 @@ export async function benchCallbacks(opts: {
         }),
       ),
       baseline: {
-        callbacksPerSecond: Math.round(base.perSecond),
-        latencyP50: percentile(base.latencies, 50),
-        latencyP99: percentile(base.latencies, 99),
+        callbacksPerSecond: Math.round(median(baseRates)),
+        latencyP50: percentile(baseLatencies, 50),
+        latencyP99: percentile(baseLatencies, 99),
       },
+      baselineRounds: baseRates.map(Math.round),
       baselineAtBatchInFlight: {
         concurrency: concurrency * opts.batchSize,
-        callbacksPerSecond: Math.round(wide.perSecond),
+        callbacksPerSecond: Math.round(median(wideRates)),
       },
-      ratio: round2(batched.callbacksPerSecond / base.perSecond),
+      ratio: round2(batched.callbacksPerSecond / median(baseRates)),
     };
   } finally {
     await stopProcess(worker);

@@ -66,6 +66,6 @@ export function runOptions(argv: readonly string[]) {
     overviewSettings: quick ? { transfers: 20_000, samples: 3 } : { transfers: 1_000_000, samples: 40 },
     callbackSettings: quick
       ? { count: 20, latencySamples: 5, drainRounds: 1 }
-      : { count: 500, latencySamples: 50, drainRounds: 3 },
+      : { count: 2000, latencySamples: 50, drainRounds: 3 },
   };
 }

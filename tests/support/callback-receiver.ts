@@ -47,6 +47,9 @@ export async function startCallbackReceiver(
   opts: { tls?: { key: string; cert: string; host: string } } = {},
 ): Promise<CallbackReceiver> {
   const received: ReceivedCallback[] = [];
+  // Each path's requests kept apart too: a waiter checks a count on every request, which must not cost a
+  // pass over everything received so far (a benchmark's receiver takes tens of thousands).
+  const byPath = new Map<string, ReceivedCallback[]>();
   const scripts = new Map<string, { answers: Answer[]; perWebhookId: boolean }>();
   const served = new Map<string, number>();
   const sockets = new Set<Socket>();
@@ -57,13 +60,17 @@ export async function startCallbackReceiver(
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const path = (req.url ?? "/").split("?")[0] ?? "/";
-      received.push({
+      const request: ReceivedCallback = {
         path,
         method: req.method ?? "",
         headers: req.headers,
         body: Buffer.concat(chunks).toString("utf8"),
         at: Date.now(),
-      });
+      };
+      received.push(request);
+      const mine = byPath.get(path);
+      if (mine) mine.push(request);
+      else byPath.set(path, [request]);
       const script = scripts.get(path);
       const counter = script?.perWebhookId ? `${path} ${String(req.headers["webhook-id"])}` : path;
       const n = served.get(counter) ?? 0;
@@ -92,7 +99,7 @@ export async function startCallbackReceiver(
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
-  const requests = (path?: string) => (path === undefined ? [...received] : received.filter((r) => r.path === path));
+  const requests = (path?: string) => [...(path === undefined ? received : (byPath.get(path) ?? []))];
 
   return {
     baseUrl: opts.tls ? `https://${opts.tls.host}:${port}` : `http://127.0.0.1:${port}`,
@@ -101,11 +108,10 @@ export async function startCallbackReceiver(
     waitFor: (path, count, timeoutMs = 20_000) =>
       new Promise((resolve, reject) => {
         const check = () => {
-          const got = requests(path);
-          if (got.length >= count) {
+          if ((byPath.get(path)?.length ?? 0) >= count) {
             clearTimeout(timer);
             waiters.delete(check);
-            resolve(got);
+            resolve(requests(path));
           }
         };
         const timer = setTimeout(() => {

@@ -1,5 +1,5 @@
 // What the queue shows about a transfer's callback and a partner's endpoint, as pure functions of rows the
-// dashboard already reads (transfers.callback_status and the callbacks row; partners' two flags). The
+// dashboard already reads (the transfer's callbacks row and its status; partners' two flags). The
 // sender treats a RECEIVED transfer as failed 4 hours after it sent it, so the warning is about that clock.
 import { SENDER_WINDOW_MS } from "@/lib/interface";
 import type { CallbackStatus } from "@/generated/prisma/enums";

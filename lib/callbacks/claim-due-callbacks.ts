@@ -11,6 +11,7 @@
 import { poolQuery } from "@/lib/db/pool-query";
 import { retryTransient } from "@/lib/db/retry-transient";
 import { attemptLeaseMs, claimOf, EARLY_TOLERANCE_MS, type Claim } from "@/lib/callbacks/claim-callback-attempt";
+import { LATER_ATTEMPT_PRIORITY } from "@/lib/callbacks/job-queue";
 import { claimDueCallbacksStatement } from "@/lib/callbacks/queries/claim-due-callbacks";
 
 export type ClaimDueCallbacksOptions = {
@@ -18,6 +19,8 @@ export type ClaimDueCallbacksOptions = {
   callbackIds: string[];
   /** How many callbacks at most, the jobs' own included (all of those are tried, whatever the limit). */
   limit: number;
+  /** Only their partners' next due callbacks, not the jobs' own (a drain's next batch: drain-callbacks.ts). */
+  next?: boolean;
 };
 
 /** The claims won, the jobs' own callbacks first (one is missing when not due, leased or locked). */
@@ -30,8 +33,10 @@ export async function claimDueCallbacks(opts: ClaimDueCallbacksOptions): Promise
   // parameters is not what each batch needs. One statement: a transient error left nothing claimed.
   const statement = claimDueCallbacksStatement({
     callbackIds,
-    othersLimit: Math.max(0, opts.limit - callbackIds.length),
+    ownIds: opts.next ? [] : callbackIds,
+    othersLimit: Math.max(0, opts.limit - (opts.next ? 0 : callbackIds.length)),
     earlyToleranceMs: EARLY_TOLERANCE_MS,
+    laterPriority: LATER_ATTEMPT_PRIORITY,
     now,
     lease,
     interruptedBefore,

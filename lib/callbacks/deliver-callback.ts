@@ -37,7 +37,6 @@ import {
   recordAttemptAnswer,
   setLastAnswer,
   setNextAttemptAt,
-  setTransferCallbackStatus as transferCallbackStatus,
   settleCallback,
 } from "@/lib/callbacks/queries/record-answer";
 import { selectLatestAutomaticAttempt } from "@/lib/callbacks/queries/claim-attempt";
@@ -48,8 +47,6 @@ import {
   type Claim,
   type DeliveryOutcome,
   type PartnerRow,
-  type Status,
-  type Tx,
 } from "@/lib/callbacks/claim-callback-attempt";
 
 export type { DeliveryOutcome, PartnerRow };
@@ -101,10 +98,6 @@ export function describeFailure(result: AttemptResult): string {
   return `HTTP ${result.statusCode ?? "?"}`;
 }
 
-async function setTransferCallbackStatus(tx: Tx, transferId: string, status: Status): Promise<void> {
-  await execInPrismaTx(tx, transferCallbackStatus(transferId, status));
-}
-
 /**
  * Records an attempt's answer and decides what comes next (a failure's retry, deadline, 410, the sender's
  * refusal and so on). Run again after a transient database error (one transaction).
@@ -148,7 +141,6 @@ async function recordAnswer(claim: Claim, result: AttemptResult, manual: boolean
           tx,
           settleCallback(callbackId, "REFUSED", { statusCode: result.statusCode, error: describeFailure(result) }),
         );
-        await setTransferCallbackStatus(tx, current.transfer_id, "REFUSED");
         await cancelScheduledDelivery(tx, callbackId);
       }
       return "refused";
@@ -176,7 +168,6 @@ async function recordAnswer(claim: Claim, result: AttemptResult, manual: boolean
             error: "the endpoint answered 410 Gone: no more attempts",
           }),
         );
-        await setTransferCallbackStatus(tx, current.transfer_id, "GONE");
         await cancelScheduledDelivery(tx, callbackId);
       }
       await execInPrismaTx(tx, markPartnerGone(current.partner_id, now));
@@ -198,7 +189,6 @@ async function recordAnswer(claim: Claim, result: AttemptResult, manual: boolean
     });
     if (plan.kind === "give-up") {
       await execInPrismaTx(tx, settleCallback(callbackId, "FAILED"));
-      await setTransferCallbackStatus(tx, current.transfer_id, "FAILED");
       // A callback claimed by another's job still has its own job waiting at the lease's end.
       await cancelScheduledDelivery(tx, callbackId);
       return "failed";

@@ -26,7 +26,6 @@ export async function enqueueCallback(
       nextAttemptAt: now,
     },
   });
-  await tx.transfer.update({ where: { id: input.transferId }, data: { callbackStatus: "PENDING" } });
   await scheduleDelivery(tx, callbackId, null);
   return { callbackId };
 }

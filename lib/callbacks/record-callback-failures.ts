@@ -70,7 +70,6 @@ async function recordFailuresOnce(failures: CallbackFailure[]): Promise<Map<stri
       giveUp: [] as boolean[],
     };
     const failingSince = new Map<string, Date>();
-    const givenUpTransfers: string[] = [];
     for (const { claim, result } of failures) {
       const id = claim.callback.id;
       const row = rows.get(id);
@@ -102,7 +101,6 @@ async function recordFailuresOnce(failures: CallbackFailure[]): Promise<Map<stri
       w.owns.push(owns);
       w.nextAt.push(plan?.kind === "retry" ? plan.at : null);
       w.giveUp.push(plan?.kind === "give-up");
-      if (plan?.kind === "give-up") givenUpTransfers.push(row.transfer_id);
       const partnerId = claim.callback.partner_id;
       const since = failingSince.get(partnerId);
       if (!since || claim.startedAt < since) failingSince.set(partnerId, claim.startedAt);
@@ -113,7 +111,6 @@ async function recordFailuresOnce(failures: CallbackFailure[]): Promise<Map<stri
       ...w,
       failingPartners: [...failingSince.keys()],
       failingSince: [...failingSince.values()],
-      givenUpTransfers,
       laterPriority: LATER_ATTEMPT_PRIORITY,
     };
     await tx.query(recordFailuresStatement(written));

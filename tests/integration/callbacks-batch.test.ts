@@ -118,6 +118,40 @@ describe("a partner's backlog sent in batches", () => {
     expect(own.receiver.requests("/gathered")).toHaveLength(4);
   });
 
+  it("claims a partner's next batch while the last is in flight, never more than two batches at once", async () => {
+    for (const w of workers.splice(0)) await w.stop();
+    // Every answer takes 400 ms; one job at a time, so each claim takes at most a batch (5).
+    own.receiver.script("/pipelined", [{ status: 204, delayMs: 400 }]);
+    const partner = await createCallbackPartner(`${own.receiver.baseUrl}/pipelined`);
+    const ids: string[] = [];
+    for (let i = 0; i < 24; i++) ids.push((await decideTransfer({ partner, decision: "CONFIRMED" })).callbackId);
+    workers.push(
+      await startWorkerProcess({
+        databaseUrl: own.databaseUrl,
+        authSecret,
+        env: { ...FAST, WORKER_CONCURRENCY: "1" },
+      }),
+    );
+    await waitUntil("all delivered", allDelivered(ids), 30_000);
+    await new Promise((r) => setTimeout(r, 500)); // anything sent twice would have arrived by now
+
+    const byId = requestsById("/pipelined");
+    expect([...byId.keys()].sort()).toEqual([...ids].sort());
+    expect([...byId.values()].every((sent) => sent.length === 1)).toBe(true);
+    // A claim's attempts share its start: the claims in order.
+    const attempts = await db().callbackAttempt.findMany({ where: { callbackId: { in: ids } } });
+    const claims = [...new Set(attempts.map((a) => a.startedAt.getTime()))].sort((a, b) => a - b);
+    expect(claims.length).toBeGreaterThanOrEqual(3);
+    // The second claim went out while the first batch's answers were still 400 ms away; the third waited
+    // for them.
+    expect(claims[1]! - claims[0]!).toBeLessThan(300);
+    expect(claims[2]! - claims[0]!).toBeGreaterThanOrEqual(400);
+    // At no moment more than two batches' requests unanswered at the receiver.
+    const arrivals = own.receiver.requests("/pipelined").map((r) => r.at);
+    const inFlight = arrivals.map((at) => arrivals.filter((other) => other <= at && other > at - 400).length);
+    expect(Math.max(...inFlight)).toBeLessThanOrEqual(10);
+  });
+
   it("re-sends every callback of a batch whose worker was SIGKILLed mid-request, under the same webhook-ids", async () => {
     for (const w of workers.splice(0)) await w.stop();
     own.receiver.script("/batch-killed", [{ hold: true }, { status: 204 }], { perWebhookId: true });

@@ -16,7 +16,13 @@ import { createUser } from "@/lib/users/create-user";
 import { freshRequest, send, senderKey } from "@/tests/support/api";
 import { startCallbackReceiver, verifyStandardWebhook, type CallbackReceiver } from "@/tests/support/callback-receiver";
 import { connectTestEnvironment } from "@/tests/support/integration";
-import { callbackRow, createCallbackPartner, decideTransfer, waitUntil } from "./callbacks-fixtures";
+import {
+  callbackRow,
+  createCallbackPartner,
+  dashboardCallbackStatus,
+  decideTransfer,
+  waitUntil,
+} from "./callbacks-fixtures";
 
 const { baseUrl } = connectTestEnvironment();
 let receiver: CallbackReceiver;
@@ -106,7 +112,7 @@ describe("callback delivery by the server's own worker", () => {
     expect(row.attempts).toHaveLength(1);
     expect(row.attempts[0]).toMatchObject({ attemptNumber: 1, statusCode: 204, error: null, manual: false });
     expect(row.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(0);
-    expect((await db().transfer.findUniqueOrThrow({ where: { id: transferId } })).callbackStatus).toBe("DELIVERED");
+    expect(await dashboardCallbackStatus(transferId)).toEqual({ queue: "DELIVERED", review: "DELIVERED" });
     // The sender can also read the outcome.
     const status = await send(baseUrl, {
       method: "GET",

@@ -13,6 +13,8 @@ import { env, setEnv } from "@/lib/env";
 import { createPartner, type CreatedPartner } from "@/lib/partners/create-partner";
 import { approveTransfer, rejectTransfer } from "@/lib/transfers/decision";
 import { receiveTransfer } from "@/lib/transfers/intake";
+import { listQueue, QueueQuerySchema } from "@/lib/transfers/queue";
+import { getTransferReview } from "@/lib/transfers/review";
 import { createUser } from "@/lib/users/create-user";
 import type { TransferRequest, TransferResponse } from "@/lib/interface";
 import { freshRequest, send, senderKey } from "@/tests/support/api";
@@ -142,6 +144,24 @@ export async function runnableJobs(callbackId: string): Promise<number> {
   const rows = await db().$queryRaw<{ n: number }[]>`
     SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = ${callbackId} AND attempts < max_attempts`;
   return rows[0]?.n ?? 0;
+}
+
+/**
+ * The callback status the dashboard shows for a transfer, as the queue and the review screen each read it
+ * (from the transfer's callbacks row): both, so that a test sees them agree.
+ */
+export async function dashboardCallbackStatus(
+  transferId: string,
+): Promise<{ queue: string | null; review: string | null }> {
+  const actor = await fixturePharmacist();
+  const page = await listQueue(QueueQuerySchema.parse({ status: "all", q: transferId }), {
+    actor,
+    clientAddress: null,
+  });
+  const item = page.items.find((i) => i.referenceID === transferId);
+  if (!item) throw new Error(`transfer ${transferId} is not in the queue`);
+  const review = await getTransferReview(transferId, { actor, clientAddress: null, screen: "review" });
+  return { queue: item.callbackStatus, review: review.callbackStatus };
 }
 
 export function callbackRow(callbackId: string) {

@@ -22,6 +22,7 @@ import { connectTestEnvironment } from "@/tests/support/integration";
 import {
   callbackRow,
   createCallbackPartner,
+  dashboardCallbackStatus,
   decideTransfer,
   startWorkerProcess,
   runnableJobs,
@@ -125,8 +126,7 @@ describe("retries, timeouts, redirects, 410 and the 72-hour limit (one worker)",
     ]);
     expect(row.attempts.every((a) => a.latencyMs !== null && a.latencyMs >= 0)).toBe(true);
     expect(row.deliveredAt).not.toBeNull();
-    const transfer = await db().transfer.findUniqueOrThrow({ where: { id: decided.transferId } });
-    expect(transfer.callbackStatus).toBe("DELIVERED");
+    expect(await dashboardCallbackStatus(decided.transferId)).toEqual({ queue: "DELIVERED", review: "DELIVERED" });
     // The endpoint failed for a while and then recovered: the partner is no longer flagged.
     const p = await db().partner.findUniqueOrThrow({ where: { id: partner.partnerId } });
     expect(p.callbackFailingSince).toBeNull();
@@ -179,7 +179,7 @@ describe("retries, timeouts, redirects, 410 and the 72-hour limit (one worker)",
     const decided = await decideTransfer({ partner, decision: "ERROR" });
     const row = await waitUntil("gone", settled(decided.callbackId));
     expect(row).toMatchObject({ status: "GONE", lastStatusCode: 410, nextAttemptAt: null, attemptCount: 1 });
-    expect((await db().transfer.findUniqueOrThrow({ where: { id: decided.transferId } })).callbackStatus).toBe("GONE");
+    expect(await dashboardCallbackStatus(decided.transferId)).toEqual({ queue: "GONE", review: "GONE" });
     expect((await db().partner.findUniqueOrThrow({ where: { id: partner.partnerId } })).callbackGoneAt).not.toBeNull();
     expect(await runnableJobs(decided.callbackId)).toBe(0);
     await new Promise((r) => setTimeout(r, 1000)); // the first retry would have come after ~250 ms
@@ -192,9 +192,7 @@ describe("retries, timeouts, redirects, 410 and the 72-hour limit (one worker)",
     const decided = await decidedLongAgo(partner);
     const row = await waitUntil("failed", settled(decided.callbackId));
     expect(row).toMatchObject({ status: "FAILED", nextAttemptAt: null, lastStatusCode: 500 });
-    expect((await db().transfer.findUniqueOrThrow({ where: { id: decided.transferId } })).callbackStatus).toBe(
-      "FAILED",
-    );
+    expect(await dashboardCallbackStatus(decided.transferId)).toEqual({ queue: "FAILED", review: "FAILED" });
     expect(await runnableJobs(decided.callbackId)).toBe(0);
     expect(
       (await db().partner.findUniqueOrThrow({ where: { id: partner.partnerId } })).callbackFailingSince,

@@ -3,14 +3,19 @@
 import { sql } from "kysely";
 import { callbackColumns, PARTNER_COLUMNS } from "@/lib/callbacks/queries/callback-row";
 import { due, priorAutomaticAttempts, withClaimSteps, type ClaimStepValues } from "@/lib/callbacks/queries/claim-steps";
-import { DELIVER_TASK, hasRunnableJob } from "@/lib/callbacks/queries/job-queue";
+import { addDeliveryJobs, deliveryJobSpec, hasRunnableJob } from "@/lib/callbacks/queries/job-queue";
 import { compiledStatement } from "@/lib/db/compiled-statement";
 import { sqlDb, type RowOf } from "@/lib/db/kysely";
 
 type DueClaimsValues = ClaimStepValues & {
+  /** The running jobs' callbacks: whose partners' due callbacks are claimed, never one of them among those. */
   callbackIds: string[];
+  /** The ones of them to claim when due: all of them, or none when a drain claims its partners' next batch. */
+  ownIds: string[];
   othersLimit: number;
   earlyToleranceMs: number;
+  /** The moved jobs' priority: an attempt queued for a time (lib/callbacks/job-queue.ts). */
+  laterPriority: number;
 };
 
 /** The running jobs' own callbacks and more of their partners' due ones, claimed in one statement (claim-due-callbacks.ts). */
@@ -21,7 +26,7 @@ export const claimDueCallbacksStatement = compiledStatement((v: DueClaimsValues)
       db
         .selectFrom("callbacks as c")
         .select(["c.id", "c.partner_id"])
-        .where((eb) => eb("c.id", "=", eb.fn.any(ids)))
+        .where((eb) => eb("c.id", "=", eb.fn.any(sql<string[]>`${v.ownIds}::text[]`)))
         .where("c.status", "=", sql.lit("PENDING"))
         .where(due(v.earlyToleranceMs))
         .forUpdate()
@@ -60,10 +65,16 @@ export const claimDueCallbacksStatement = compiledStatement((v: DueClaimsValues)
     withClaimSteps(picked, v)
       // Every claimed callback's job moved to the lease's end.
       .with("moved", (db) =>
-        db.selectFrom("claimed").select(
-          sql<unknown>`graphile_worker.add_job(${DELIVER_TASK}::text, json_build_object('callbackId', claimed.id),
-               run_at := ${v.lease}::timestamptz, job_key := claimed.id)`.as("job"),
-        ),
+        db
+          .selectFrom(
+            addDeliveryJobs(
+              db
+                .selectFrom("claimed")
+                .select(deliveryJobSpec(sql.ref("claimed.id"), sql`${v.lease}`, sql`${v.laterPriority}`).as("spec"))
+                .orderBy("claimed.id"),
+            ).as("j"),
+          )
+          .select(sql<number>`1`.as("job")),
       )
       .selectFrom("c")
       .innerJoin("claimed", "claimed.id", "c.id")

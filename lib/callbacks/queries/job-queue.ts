@@ -2,7 +2,7 @@
 // tables and functions (graphile_worker.jobs, add_job, remove_job) are not in schema.prisma (its schema is
 // installed by lib/callbacks/job-queue-schema.ts): they are written here, once, as SQL fragments whose rows
 // nothing reads.
-import { sql, type Expression } from "kysely";
+import { sql, type Expression, type RawBuilder } from "kysely";
 import { compiledStatement } from "@/lib/db/compiled-statement";
 import { sqlDb } from "@/lib/db/kysely";
 
@@ -17,6 +17,27 @@ export function addDeliveryJob(callbackId: string, runAt: Date | null, priority:
       job_key := ${callbackId}::text,
       priority := ${priority}::int
     )`;
+}
+
+/**
+ * graphile_worker.add_jobs for the delivery jobs of a set of callbacks: `specs` selects one
+ * deliveryJobSpec(…) per callback, ordered by callback id (the job-key locks' order). One call writes them set
+ * by set and notifies the workers once, where add_job per callback cost some 0.2 ms each (most of a batch
+ * claim's time); the keys work as add_job's: a waiting job is replaced, a running one keeps running and a new
+ * one is queued.
+ */
+export function addDeliveryJobs(specs: Expression<unknown>) {
+  return sql<unknown>`graphile_worker.add_jobs(ARRAY(${specs}))`;
+}
+
+/** One row of addDeliveryJobs: the callback's automatic delivery job, keyed by its id, to run at `runAt`. */
+export function deliveryJobSpec(
+  callbackId: RawBuilder<string> | Expression<string>,
+  runAt: RawBuilder<Date> | Expression<Date>,
+  priority: RawBuilder<number> | Expression<number>,
+) {
+  return sql<unknown>`ROW(${DELIVER_TASK}::text, json_build_object('callbackId', ${callbackId}), NULL::text,
+    ${runAt}::timestamptz, NULL::int, ${callbackId}::text, ${priority}::int, NULL::text[])::graphile_worker.job_spec`;
 }
 
 export const scheduleDeliveryStatement = compiledStatement(
@@ -37,6 +58,16 @@ export function selectRedeliveryJob(callbackId: string, jobKey: string) {
 /** graphile_worker.remove_job of a callback's waiting automatic job. */
 export function removeDeliveryJob(callbackId: string | Expression<string>) {
   return sql<unknown>`graphile_worker.remove_job(${callbackId}::text)`;
+}
+
+/**
+ * The waiting automatic jobs of a set of callbacks (`callbackIds` selects their ids) removed in one call
+ * (graphile_worker.complete_jobs), where remove_job per callback cost a function call and a NOTIFY each. A
+ * job a worker holds is left to run: it finds its callback settled and does nothing.
+ */
+export function removeDeliveryJobs(callbackIds: Expression<unknown>) {
+  return sql<unknown>`graphile_worker.complete_jobs(ARRAY(
+    SELECT j.id FROM graphile_worker.jobs j WHERE j.key IN (${callbackIds}) ORDER BY j.id))`;
 }
 
 export const cancelDeliveryStatement = compiledStatement((v: { callbackId: string }) =>

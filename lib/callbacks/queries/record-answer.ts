@@ -1,5 +1,5 @@
 // One callback's answer (deliver-callback.ts's recordOutcome), inside its Prisma transaction: the attempt's
-// answer, the callback settled or moved on, its transfer's callback status, the partner gone or failing.
+// answer, the callback settled or moved on, the partner gone or failing.
 import { sql } from "kysely";
 import type { CallbackStatus } from "@/generated/kysely/enums";
 import { tstz } from "@/lib/callbacks/queries/callback-row";
@@ -45,13 +45,6 @@ export function settleCallback(
       ...(last ? { last_status_code: last.statusCode, last_error: last.error } : {}),
     })
     .where("id", "=", callbackId);
-}
-
-export function setTransferCallbackStatus(transferId: string, status: CallbackStatus) {
-  return sqlDb()
-    .updateTable("transfers")
-    .set({ callback_status: sql<CallbackStatus>`${status}::"CallbackStatus"` })
-    .where("id", "=", transferId);
 }
 
 export function setNextAttemptAt(callbackId: string, at: Date) {

@@ -2,7 +2,7 @@
 // attempts read, and the answers, partners failing, retries planned or given up written in one statement.
 import { sql } from "kysely";
 import type { CallbackStatus } from "@/generated/kysely/enums";
-import { DELIVER_TASK, removeDeliveryJob } from "@/lib/callbacks/queries/job-queue";
+import { addDeliveryJobs, deliveryJobSpec, removeDeliveryJobs } from "@/lib/callbacks/queries/job-queue";
 import { compiledStatement } from "@/lib/db/compiled-statement";
 import { sqlDb } from "@/lib/db/kysely";
 
@@ -43,7 +43,6 @@ export type FailureValues = {
   giveUp: boolean[];
   failingPartners: string[];
   failingSince: Date[];
-  givenUpTransfers: string[];
   laterPriority: number;
 };
 
@@ -148,29 +147,28 @@ export const recordFailuresStatement = compiledStatement((v: FailureValues) =>
         .whereRef("c.id", "=", "f.callback_id")
         .where((eb) => eb.or([eb.ref("f.write_last"), eb.ref("f.owns")])),
     )
-    .with("transfer", (db) =>
-      db
-        .updateTable("transfers")
-        .set({ callback_status: sql.lit("FAILED") })
-        .where((eb) => eb("id", "=", eb.fn.any(sql<string[]>`${v.givenUpTransfers}::text[]`))),
-    )
     .with("moved", (db) =>
       db
-        .selectFrom("f")
-        .select(
-          sql<unknown>`graphile_worker.add_job(${DELIVER_TASK}::text, json_build_object('callbackId', f.callback_id),
-                 run_at := f.next_at, job_key := f.callback_id, priority := ${v.laterPriority}::int)`.as("job"),
+        .selectFrom(
+          addDeliveryJobs(
+            db
+              .selectFrom("f")
+              .select(
+                deliveryJobSpec(sql.ref("f.callback_id"), sql.ref("f.next_at"), sql`${v.laterPriority}`).as("spec"),
+              )
+              .where("f.owns", "=", sql.lit(true))
+              .where("f.give_up", "=", sql.lit(false))
+              .orderBy("f.callback_id"),
+          ).as("j"),
         )
-        .where("f.owns", "=", sql.lit(true))
-        .where("f.give_up", "=", sql.lit(false))
-        .orderBy("f.callback_id"),
+        .select(sql<number>`1`.as("job")),
     )
     .with("dropped", (db) =>
       db
-        .selectFrom("f")
-        .select(removeDeliveryJob(sql.ref<string>("f.callback_id")).as("job"))
-        .where("f.give_up", "=", sql.lit(true))
-        .orderBy("f.callback_id"),
+        .selectFrom(
+          removeDeliveryJobs(db.selectFrom("f").select("f.callback_id").where("f.give_up", "=", sql.lit(true))).as("j"),
+        )
+        .select(sql<number>`1`.as("job")),
     )
     .selectNoFrom((eb) => [
       eb

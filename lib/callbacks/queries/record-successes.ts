@@ -1,8 +1,8 @@
 // Successful attempts recorded in one statement (record-callback-successes.ts): the answers, the callbacks
-// delivered with their transfers, the partners' failure marks cleared and the delivered callbacks' jobs removed.
+// delivered, the partners' failure marks cleared and the delivered callbacks' jobs removed.
 import { sql } from "kysely";
 import { tstz } from "@/lib/callbacks/queries/callback-row";
-import { removeDeliveryJob } from "@/lib/callbacks/queries/job-queue";
+import { removeDeliveryJobs } from "@/lib/callbacks/queries/job-queue";
 import { compiledStatement } from "@/lib/db/compiled-statement";
 import { sqlDb } from "@/lib/db/kysely";
 
@@ -66,13 +66,7 @@ export const recordSuccessesStatement = compiledStatement((v: SuccessValues) =>
         }))
         .whereRef("c.id", "=", "d.callback_id")
         .where("c.status", "<>", sql.lit("DELIVERED"))
-        .returning(["c.id", "c.transfer_id"]),
-    )
-    .with("transfer", (db) =>
-      db
-        .updateTable("transfers")
-        .set({ callback_status: sql.lit("DELIVERED") })
-        .where("id", "in", (eb) => eb.selectFrom("delivered").select("delivered.transfer_id")),
+        .returning("c.id"),
     )
     // The partners' failure marks cleared, written only when set (an unconditional write would lock the
     // partner's row, and concurrent deliveries to that partner would queue on it).
@@ -83,6 +77,15 @@ export const recordSuccessesStatement = compiledStatement((v: SuccessValues) =>
         .where((eb) => eb("id", "=", eb.fn.any(sql<string[]>`${v.partnerIds}::text[]`)))
         .where((eb) => eb.or([eb("callback_failing_since", "is not", null), eb("callback_gone_at", "is not", null)])),
     )
-    .selectFrom("delivered as d")
-    .select(removeDeliveryJob(sql.ref<string>("d.id")).as("removed")),
+    .with("removed", (db) =>
+      db
+        .selectFrom(removeDeliveryJobs(db.selectFrom("delivered").select("delivered.id")).as("j"))
+        .select(sql<number>`1`.as("job")),
+    )
+    .selectNoFrom((eb) =>
+      eb
+        .selectFrom("removed")
+        .select(sql<number>`count(*)::int`.as("n"))
+        .as("removed"),
+    ),
 );

@@ -172,7 +172,6 @@ function buildDecisionWrite(w: DecisionValues, rejected: boolean) {
           outcome: jsonb(w.responseJson),
           claimed_by_id: null,
           claim_expires_at: null,
-          callback_status: "PENDING",
           ...(rejected ? { active_rx_key: null } : {}),
         })
         .where("id", "=", w.transferId),

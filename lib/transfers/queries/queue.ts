@@ -259,7 +259,12 @@ function buildQueuePage(shape: PageShape, v: PageValues) {
       eb.case().when("t.claim_expires_at", ">", dbNow).then(eb.ref("u.name")).end().as("claimed_by_name"),
       eb.case().when("t.claim_expires_at", ">", dbNow).then(eb.ref("t.claim_expires_at")).end().as("claim_expires_at"),
       "d.pharmacist_name as decided_by",
-      eb.cast<string | null>("t.callback_status", "text").as("callback_status"),
+      eb
+        .selectFrom("callbacks as c")
+        .select((e) => e.cast<string>("c.status", "text").as("s"))
+        .whereRef("c.transfer_id", "=", "t.id")
+        .$asScalar()
+        .as("callback_status"),
       "t.patient_name_key",
       "t.patient_reference_id",
       /** Why the store's immediate-confirmation policy did not confirm it at intake (lib/immediate-confirm). */

@@ -64,6 +64,7 @@ export async function getTransferReview(
       partner: { select: { id: true, name: true } },
       claimedBy: { select: { id: true, name: true } },
       decision: true,
+      callback: { select: { status: true } },
     },
   });
   if (!row) throw new DomainError("not_found", `No transfer ${referenceID}.`);
@@ -126,7 +127,7 @@ export async function getTransferReview(
           response: row.decision.response as TransferResponse,
         }
       : null,
-    callbackStatus: row.callbackStatus,
+    callbackStatus: row.callback?.status ?? null,
     immediateMiss,
     store: store
       ? { name: store.name, npi: store.npi, dea: store.dea, address: (store.address as Address | null) ?? null }

@@ -100,7 +100,10 @@ export async function drainCallbacks(opts: DrainCallbacksOptions): Promise<Drain
   return drained;
 }
 
-/** Each partner's part of a batch sent and recorded on its own, so that one partner's slow endpoint holds back no other's bookkeeping (a job's callbacks are one partner's; gathered jobs may be several partners'). */
+/**
+ * Each partner's part of a batch sent and recorded on its own, so that one partner's slow endpoint holds back
+ * no other's bookkeeping (a job's callbacks are one partner's; gathered jobs may be several partners').
+ */
 async function sendByPartner(claims: Claim[], drained: DrainOutcomes, signal?: AbortSignal): Promise<void> {
   const byPartner = new Map<string, Claim[]>();
   for (const claim of claims)

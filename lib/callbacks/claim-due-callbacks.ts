@@ -26,6 +26,7 @@ export type ClaimDueCallbacksOptions = {
 /** The claims won, the jobs' own callbacks first (one is missing when not due, leased or locked). */
 export async function claimDueCallbacks(opts: ClaimDueCallbacksOptions): Promise<Claim[]> {
   const { callbackIds } = opts;
+  const ownIds = opts.next ? [] : callbackIds;
   const now = new Date();
   const lease = new Date(now.getTime() + attemptLeaseMs());
   const interruptedBefore = new Date(now.getTime() - attemptLeaseMs());
@@ -33,8 +34,8 @@ export async function claimDueCallbacks(opts: ClaimDueCallbacksOptions): Promise
   // parameters is not what each batch needs. One statement: a transient error left nothing claimed.
   const statement = claimDueCallbacksStatement({
     callbackIds,
-    ownIds: opts.next ? [] : callbackIds,
-    othersLimit: Math.max(0, opts.limit - (opts.next ? 0 : callbackIds.length)),
+    ownIds,
+    othersLimit: Math.max(0, opts.limit - ownIds.length),
     earlyToleranceMs: EARLY_TOLERANCE_MS,
     laterPriority: LATER_ATTEMPT_PRIORITY,
     now,

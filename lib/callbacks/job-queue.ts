@@ -11,7 +11,6 @@ import {
   addDeliveryJob,
   cancelDeliveryStatement,
   queueStrandedCallbacks as queueStrandedStatement,
-  removeDeliveryJob,
   scheduleDeliveryStatement,
   selectRedeliveryJob,
 } from "@/lib/callbacks/queries/job-queue";
@@ -57,11 +56,6 @@ export async function scheduleRedelivery(tx: Tx, callbackId: string): Promise<vo
   await execInPrismaTx(tx, selectRedeliveryJob(callbackId, redeliveryJobKey(callbackId)));
 }
 
-/** The SQL expression that cancels the automatic job, for statements that do more at once. */
-export function removeScheduledDeliverySql(callbackId: string) {
-  return removeDeliveryJob(callbackId);
-}
-
 /** Drops the callback's waiting automatic job (the callback is settled); a running one is left to finish. */
 export async function cancelScheduledDelivery(tx: Tx, callbackId: string): Promise<void> {
   await execInPrismaTx(tx, cancelDeliveryStatement({ callbackId }));
@@ -76,7 +70,7 @@ export async function cancelScheduledDelivery(tx: Tx, callbackId: string): Promi
  */
 export async function reconcileCallbackJobs(): Promise<number> {
   // Several passes can run at once (every worker's start and crontab, on every instance). Each takes the
-  // job-key locks in callback-id order (the sort runs before add_job is called), so two passes cannot hold
+  // job-key locks in callback-id order (add_jobs is given them sorted), so two passes cannot hold
   // each other's locks; a deadlock with a job being worked on is still possible and is simply run again.
   return retryTransient(queueStrandedCallbacks, { what: "callback reconcile" });
 }

@@ -2,7 +2,7 @@
 // tables and functions (graphile_worker.jobs, add_job, remove_job) are not in schema.prisma (its schema is
 // installed by lib/callbacks/job-queue-schema.ts): they are written here, once, as SQL fragments whose rows
 // nothing reads.
-import { sql, type Expression, type RawBuilder } from "kysely";
+import { sql, type Expression } from "kysely";
 import { compiledStatement } from "@/lib/db/compiled-statement";
 import { sqlDb } from "@/lib/db/kysely";
 
@@ -31,11 +31,7 @@ export function addDeliveryJobs(specs: Expression<unknown>) {
 }
 
 /** One row of addDeliveryJobs: the callback's automatic delivery job, keyed by its id, to run at `runAt`. */
-export function deliveryJobSpec(
-  callbackId: RawBuilder<string> | Expression<string>,
-  runAt: RawBuilder<Date> | Expression<Date>,
-  priority: RawBuilder<number> | Expression<number>,
-) {
+export function deliveryJobSpec(callbackId: Expression<string>, runAt: Expression<Date>, priority: Expression<number>) {
   return sql<unknown>`ROW(${DELIVER_TASK}::text, json_build_object('callbackId', ${callbackId}), NULL::text,
     ${runAt}::timestamptz, NULL::int, ${callbackId}::text, ${priority}::int, NULL::text[])::graphile_worker.job_spec`;
 }
@@ -91,16 +87,21 @@ export function queueStrandedCallbacks() {
     )
     .with("queued", (db) =>
       db
-        .selectFrom("stranded as s")
-        .select(
-          sql<unknown>`graphile_worker.add_job(
-            ${DELIVER_TASK}::text,
-            json_build_object('callbackId', s.id),
-            run_at := greatest(coalesce(s.next_attempt_at, now()), now()),
-            job_key := s.id
-          )`.as("job"),
+        .selectFrom(
+          addDeliveryJobs(
+            db
+              .selectFrom("stranded as s")
+              .select(
+                deliveryJobSpec(
+                  sql.ref("s.id"),
+                  sql<Date>`greatest(coalesce(s.next_attempt_at, now()), now())`,
+                  sql.lit(0),
+                ).as("spec"),
+              )
+              .orderBy("s.id"),
+          ).as("j"),
         )
-        .orderBy("s.id"),
+        .select(sql<number>`1`.as("job")),
     )
     .selectFrom("queued")
     .select(sql<number>`count(*)::int`.as("queued"));

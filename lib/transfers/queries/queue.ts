@@ -47,8 +47,10 @@ export function searchCondition(eb: QueueEb, search: QueueSearch): Condition {
 
 /**
  * The review checks flag the transfer (classify-transfer.ts): one warns or fails whatever the day, or the
- * day the expiry check starts warning has come on the store's calendar. A row not yet classified is shown.
- * A store's day is within one day of UTC's, so only rows near that edge look the store's time zone up.
+ * day the expiry check starts warning has come on the store's calendar; a row not yet classified is shown.
+ * transfer_warnings_from (migration 20261207230000_transfer_warnings_index) is that first day, and the index on
+ * it reads only the rows the filter can match. A store's day is within one day of UTC's, so only rows near
+ * that edge look the store's time zone up.
  */
 function warningsCondition(eb: QueueEb, v: FilterValues): Condition {
   const storeZone = eb.fn.coalesce(
@@ -56,11 +58,10 @@ function warningsCondition(eb: QueueEb, v: FilterValues): Condition {
     sql.lit("UTC"),
   );
   const storeDay = sql<Date>`(${v.now}::timestamptz AT TIME ZONE ${storeZone})::date`;
-  return eb.or([
-    eb("t.check_flags", "is", null),
-    eb("t.check_flags", "<>", sql<string[]>`'{}'`),
-    eb("t.warns_from", "<", sql<Date>`${v.utcDay}::date`),
-    eb.and([eb("t.warns_from", "<=", sql<Date>`${v.nextUtcDay}::date`), eb("t.warns_from", "<=", storeDay)]),
+  const from = sql<Date>`transfer_warnings_from(${eb.ref("t.check_flags")}, ${eb.ref("t.warns_from")})`;
+  return eb.and([
+    eb(from, "<=", sql<Date>`${v.nextUtcDay}::date`),
+    eb.or([eb(from, "<", sql<Date>`${v.utcDay}::date`), eb(from, "<=", storeDay)]),
   ]);
 }
 

@@ -15,13 +15,23 @@ export function minutesOfDay(hhmm: string): number {
   return Number(h) * 60 + Number(m);
 }
 
+/** Zones already asked about: building a formatter to find out costs about 0.1 ms, and every queue row asks. */
+const zoneAnswers = new Map<string, boolean>();
+const MAX_ZONE_ANSWERS = 1_000;
+
 export function isTimeZone(tz: string): boolean {
+  const known = zoneAnswers.get(tz);
+  if (known !== undefined) return known;
+  let valid: boolean;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return true;
+    valid = true;
   } catch {
-    return false;
+    valid = false;
   }
+  if (zoneAnswers.size >= MAX_ZONE_ANSWERS) zoneAnswers.clear();
+  zoneAnswers.set(tz, valid);
+  return valid;
 }
 
 const DayHoursSchema = z

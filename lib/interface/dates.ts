@@ -26,20 +26,34 @@ export function startOfDayUtc(date: string): number {
   return t.getTime();
 }
 
-const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+/** Days already read per zone, by instant; a page of transfers asks for the same few (its "now", its dates) again. */
+const MAX_DAYS_PER_ZONE = 1_024;
+const zones = new Map<string, { format: Intl.DateTimeFormat; days: Map<number, string> }>();
 
 /**
  * The calendar day (YYYY-MM-DD) that `at` falls on in an IANA time zone: a store's "today". Every date rule
  * counts the store's own days (a pharmacy in Illinois at 22:30 is still on the day UTC has left behind).
  */
 export function calendarDayIn(at: Date | number, timeZone: string): string {
-  let f = dayFormatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
-    dayFormatters.set(timeZone, f);
+  let zone = zones.get(timeZone);
+  if (!zone) {
+    const format = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    zone = { format, days: new Map() };
+    zones.set(timeZone, zone);
   }
-  const parts = Object.fromEntries(f.formatToParts(at).map((p) => [p.type, p.value]));
-  return `${String(parts.year).padStart(4, "0")}-${parts.month}-${parts.day}`;
+  const ms = typeof at === "number" ? at : at.getTime();
+  const known = zone.days.get(ms);
+  if (known !== undefined) return known;
+  let [year, month, day] = ["", "", ""];
+  for (const part of zone.format.formatToParts(ms)) {
+    if (part.type === "year") year = part.value;
+    else if (part.type === "month") month = part.value;
+    else if (part.type === "day") day = part.value;
+  }
+  const date = `${year.padStart(4, "0")}-${month}-${day}`;
+  if (zone.days.size >= MAX_DAYS_PER_ZONE) zone.days.clear();
+  zone.days.set(ms, date);
+  return date;
 }
 
 /** Whole calendar days from one YYYY-MM-DD date to another (negative when `to` is earlier). */

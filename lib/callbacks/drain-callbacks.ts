@@ -106,8 +106,11 @@ export async function drainCallbacks(opts: DrainCallbacksOptions): Promise<Drain
  */
 async function sendByPartner(claims: Claim[], drained: DrainOutcomes, signal?: AbortSignal): Promise<void> {
   const byPartner = new Map<string, Claim[]>();
-  for (const claim of claims)
-    byPartner.set(claim.callback.partner_id, [...(byPartner.get(claim.callback.partner_id) ?? []), claim]);
+  for (const claim of claims) {
+    const mine = byPartner.get(claim.callback.partner_id);
+    if (mine) mine.push(claim);
+    else byPartner.set(claim.callback.partner_id, [claim]);
+  }
   await Promise.all([...byPartner.values()].map((mine) => sendAndRecord(mine, drained, signal)));
 }
 
